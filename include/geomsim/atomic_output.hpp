@@ -1,0 +1,36 @@
+#pragma once
+// All-or-nothing output files. A command that writes several files stages each one as
+// a temporary file in the target's directory and renames them into place only when
+// every one was written; on any failure (or if commit() is never reached) the
+// temporaries are removed, so no half-written or partial output is ever left behind.
+#include <string>
+#include <vector>
+
+namespace geomsim {
+
+class OutputTransaction {
+ public:
+  OutputTransaction() = default;
+  OutputTransaction(const OutputTransaction&) = delete;
+  OutputTransaction& operator=(const OutputTransaction&) = delete;
+  ~OutputTransaction();  // removes staged temporaries that were not committed
+
+  // Writes `content` to a temporary next to `path`. `argument` names the option that
+  // chose the path ("json", "points") for error messages. Throws InvalidArgument when
+  // the file cannot be written.
+  void stage(const std::string& path, const std::string& content, const std::string& argument);
+  // Renames every staged file into place.
+  void commit();
+
+ private:
+  struct Staged {
+    std::string temporary, path, argument;
+  };
+  std::vector<Staged> staged_;
+};
+
+// Throws InvalidArgument(argument) unless the directory that would hold `path` exists
+// and is writable, so a long computation does not end in an unwritable output.
+void require_writable_path(const std::string& path, const std::string& argument);
+
+}  // namespace geomsim

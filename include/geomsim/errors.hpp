@@ -1,0 +1,37 @@
+#pragma once
+// Input validation shared by the library and the CLI.
+//
+// Every public entry point validates its arguments and throws InvalidArgument, which
+// names the argument (with the spelling the CLI uses for its flag) and the allowed
+// range. The CLI turns it into "error: --alpha must be in [0, 1], got 1.5", exit 2.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace geomsim {
+
+class InvalidArgument : public std::invalid_argument {
+ public:
+  // `argument` is the parameter's name ("alpha", "tau", "ny", ...); `requirement`
+  // completes the sentence "<argument> ...", e.g. "must be in [0, 1], got 1.5".
+  InvalidArgument(std::string argument, std::string requirement);
+  const std::string& argument() const noexcept { return argument_; }
+  const std::string& requirement() const noexcept { return requirement_; }
+
+ private:
+  std::string argument_;
+  std::string requirement_;
+};
+
+// Formats a double for messages: shortest round-trip form ("0.5", "nan", "inf").
+std::string format_number(double value);
+
+void require_finite(const char* name, double value);
+// value in [lo, hi] and finite.
+void require_in_closed_range(const char* name, double value, double lo, double hi);
+// value > 0 and finite.
+void require_positive(const char* name, double value);
+// value >= lo.
+void require_at_least(const char* name, std::int64_t value, std::int64_t lo);
+
+}  // namespace geomsim

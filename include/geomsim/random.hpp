@@ -1,0 +1,27 @@
+#pragma once
+// Seeded, platform-independent random numbers.
+//
+// std::normal_distribution is implementation-defined, so the same seed could give
+// different points with another standard library. Rng uses std::mt19937_64 (whose
+// output sequence the C++ standard fixes) and does its own conversions, so a seed
+// means the same point set everywhere.
+#include <cstdint>
+#include <random>
+
+namespace geomsim {
+
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : engine_(seed) {}
+  // Uniform in [0, 1) with 53 random bits.
+  double uniform();
+  // Standard normal (Marsaglia's polar method).
+  double normal();
+
+ private:
+  std::mt19937_64 engine_;
+  bool has_spare_ = false;
+  double spare_ = 0.0;
+};
+
+}  // namespace geomsim

@@ -1,0 +1,97 @@
+#include "cli_support.hpp"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "geomsim/errors.hpp"
+
+namespace geomsim::cli {
+namespace {
+
+std::uint64_t parse_unsigned(const std::string& token, const std::string& whole, const std::string& argument) {
+  std::uint64_t value = 0;
+  const char* first = token.data();
+  const char* last = first + token.size();
+  const auto result = std::from_chars(first, last, value);
+  if (token.empty() || result.ec != std::errc() || result.ptr != last) {
+    throw InvalidArgument(argument, "must be non-negative integers as '0:4', '0:10:2' or '1,5,7', got '" + whole + "'");
+  }
+  return value;
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t end = text.find(separator, begin);
+    parts.push_back(text.substr(begin, end == std::string::npos ? std::string::npos : end - begin));
+    if (end == std::string::npos) return parts;
+    begin = end + 1;
+  }
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> parse_seed_list(const std::string& text, const std::string& argument) {
+  constexpr std::size_t kMaxSeeds = 100000;
+  std::vector<std::uint64_t> seeds;
+  for (const std::string& item : split(text, ',')) {
+    const auto fields = split(item, ':');
+    if (fields.size() == 1) {
+      seeds.push_back(parse_unsigned(fields[0], text, argument));
+      continue;
+    }
+    if (fields.size() > 3) throw InvalidArgument(argument, "has a range with too many ':' in '" + text + "'");
+    const std::uint64_t lo = parse_unsigned(fields[0], text, argument);
+    const std::uint64_t hi = parse_unsigned(fields[1], text, argument);
+    const std::uint64_t step = fields.size() == 3 ? parse_unsigned(fields[2], text, argument) : 1;
+    if (hi < lo || step == 0) throw InvalidArgument(argument, "needs ranges lo:hi[:step] with lo <= hi and step >= 1, got '" + text + "'");
+    if ((hi - lo) / step + seeds.size() >= kMaxSeeds) throw InvalidArgument(argument, "names more than " + std::to_string(kMaxSeeds) + " seeds");
+    for (std::uint64_t s = lo;; s += step) {
+      seeds.push_back(s);
+      if (hi - s < step) break;
+    }
+  }
+  return seeds;
+}
+
+std::string format_seed_list(const std::vector<std::uint64_t>& seeds) {
+  std::string out;
+  for (std::size_t i = 0; i < seeds.size();) {
+    std::size_t j = i;
+    while (j + 1 < seeds.size() && seeds[j + 1] == seeds[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    out += std::to_string(seeds[i]);
+    if (j > i) out += ":" + std::to_string(seeds[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::string fixed(double value, int digits) {
+  if (!std::isfinite(value)) throw std::logic_error("geomsim: refusing to print a non-finite result");
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+  return buffer;
+}
+
+int report_parse_error(const CLI::App& app, const CLI::ParseError& error) {
+  if (error.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {  // --help
+    return app.exit(error);
+  }
+  std::cerr << "geomsim: error: " << error.what() << "\nRun 'geomsim --help' for the allowed arguments.\n";
+  return 2;
+}
+
+int report_invalid_argument(const std::string& argument, const std::string& requirement) {
+  std::cerr << "geomsim: error: --" << argument << " " << requirement << "\n";
+  return 2;
+}
+
+bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) != 0; }
+
+}  // namespace geomsim::cli

@@ -1,0 +1,30 @@
+#pragma once
+// Helpers shared by the CLI's commands: list parsing, number formatting, errors.
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace geomsim::cli {
+
+// "0:4" (inclusive range), "0:10:2" (with step), "3", or comma-separated mixtures
+// such as "0:4,10". Throws InvalidArgument(argument) on anything else.
+std::vector<std::uint64_t> parse_seed_list(const std::string& text, const std::string& argument);
+// The inverse, compact: {0,1,2,3,4} -> "0:4".
+std::string format_seed_list(const std::vector<std::uint64_t>& seeds);
+
+// Formats a double with `digits` significant digits; never prints "nan": a
+// non-finite value throws std::logic_error, because printing it would be a bug.
+std::string fixed(double value, int digits = 10);
+
+// Prints a CLI11 parse error the way geomsim reports bad input and returns the exit
+// status: 0 for --help, 2 for everything else.
+int report_parse_error(const CLI::App& app, const CLI::ParseError& error);
+
+// Prints "geomsim: error: --<argument> <requirement>" and returns 2.
+int report_invalid_argument(const std::string& argument, const std::string& requirement);
+
+// Whether stderr is a terminal (progress is shown only then).
+bool stderr_is_terminal();
+
+}  // namespace geomsim::cli

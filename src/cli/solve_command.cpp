@@ -1,0 +1,194 @@
+#include "solve_command.hpp"
+
+#include <omp.h>
+
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_support.hpp"
+#include "geomsim/atomic_output.hpp"
+#include "geomsim/cosine_similarity.hpp"
+#include "geomsim/errors.hpp"
+#include "geomsim/slsqp_solver.hpp"
+
+namespace geomsim::cli {
+namespace {
+
+using nlohmann::json;
+
+void add_problem_options(CLI::App& app, SpreadProblem& p) {
+  app.add_option("--K", p.K, "number of classes K >= 2")->capture_default_str();
+  app.add_option("--ny", p.ny, "points per class n_y >= 1 (N = K n_y)")->capture_default_str();
+  app.add_option("--d", p.d, "ambient dimension d >= 2; the sphere is S^{d-1} (default: max(K, 2))");
+  app.add_option("--alpha", p.alpha, "weight of cNCE in L_spread, in [0, 1] (seed 004's convention)")
+      ->capture_default_str();
+  app.add_option("--tau", p.tau, "temperature tau > 0")->capture_default_str();
+}
+
+json summary_json(const SolveSummary& s) {
+  return {{"loss", s.loss},
+          {"iterations", s.iterations},
+          {"evaluations", s.evaluations},
+          {"constraint_violation", s.constraint_violation},
+          {"status", to_string(s.status)},
+          {"converged", s.converged()},
+          {"message", s.message}};
+}
+
+json solution_json(const SolveOptions& o, const SpreadSolution& s) {
+  const SlsqpSolver::Options slsqp;
+  json runs = json::array();
+  for (const auto& r : s.runs) {
+    json j = summary_json(r.summary);
+    j["seed"] = r.seed;
+    runs.push_back(j);
+  }
+  json classes = json::array();
+  for (const auto& c : s.geometry.classes) classes.push_back({{"class", c.label}, {"atom_sizes", c.atom_sizes}});
+  json out;
+  out["command"] = "solve";
+  out["objective"] = "spread_loss (seed 004, eq. 39-40)";
+  out["parameters"] = {{"K", s.problem.K},
+                       {"ny", s.problem.ny},
+                       {"d", s.problem.d},
+                       {"N", s.points.size()},
+                       {"alpha", s.problem.alpha},
+                       {"tau", s.problem.tau},
+                       {"seeds", s.settings.seeds},
+                       {"solver", o.solver},
+                       {"cluster_tol", s.settings.cluster_tolerance}};
+  out["solver"] = {{"name", s.solver},
+                   {"ftol_rel", slsqp.ftol_rel},
+                   {"xtol_rel", slsqp.xtol_rel},
+                   {"constraint_tolerance", slsqp.constraint_tolerance},
+                   {"max_evaluations", slsqp.max_evaluations}};
+  out["result"] = {
+      {"loss", s.loss},
+      {"components",
+       {{"different_class", s.components.different_class},
+        {"same_class", s.components.same_class},
+        {"alignment", s.components.alignment}}},
+      {"spread", {{"mean", s.spread.mean}, {"per_class", s.spread.per_class}}},
+      {"geometry",
+       {{"kind", to_string(s.geometry.kind)}, {"description", s.geometry.describe()}, {"classes", classes}}},
+      {"collapsed_simplex_loss", s.collapsed_simplex_loss ? json(*s.collapsed_simplex_loss) : json(nullptr)},
+      {"best_seed", s.runs[s.best_run].seed},
+      {"runs", runs}};
+  // Everything that may differ between identical runs lives here and only here.
+  out["timing"] = {{"seconds", s.seconds}, {"threads", omp_get_max_threads()}};
+  return out;
+}
+
+std::string points_csv(const PointSet& set) {
+  std::ostringstream csv;
+  csv << std::setprecision(std::numeric_limits<double>::max_digits10);
+  for (Index r = 0; r < set.dim(); ++r) csv << "x" << r + 1 << ",";
+  csv << "class\n";
+  for (Index i = 0; i < set.size(); ++i) {
+    for (Index r = 0; r < set.dim(); ++r) csv << set.points(r, i) << ",";
+    csv << set.labels[static_cast<std::size_t>(i)] << "\n";
+  }
+  return csv.str();
+}
+
+std::string cosines_csv(const PointSet& set) {
+  const auto cos = cosine_similarity_by_class(set);
+  std::ostringstream csv;
+  csv << std::setprecision(std::numeric_limits<double>::max_digits10);
+  csv << "index,class";
+  for (Index b = 0; b < cos.matrix.cols(); ++b) csv << ",p" << cos.order[static_cast<std::size_t>(b)];
+  csv << "\n";
+  for (Index a = 0; a < cos.matrix.rows(); ++a) {
+    const Index i = cos.order[static_cast<std::size_t>(a)];
+    csv << i << "," << set.labels[static_cast<std::size_t>(i)];
+    for (Index b = 0; b < cos.matrix.cols(); ++b) csv << "," << cos.matrix(a, b);
+    csv << "\n";
+  }
+  return csv.str();
+}
+
+void print_report(std::ostream& out, const SpreadSolution& s) {
+  const auto& p = s.problem;
+  const auto line = [&](const std::string& label, const std::string& value) {
+    out << "  " << std::left << std::setw(26) << label << value << "\n";
+  };
+  out << "geomsim: optimal geometry of L_spread (seed 004, eq. 39-40)\n";
+  line("parameters", "K = " + std::to_string(p.K) + ", n_y = " + std::to_string(p.ny) + ", d = " +
+                         std::to_string(p.d) + " (N = " + std::to_string(s.points.size()) + " points on S^" +
+                         std::to_string(p.d - 1) + "), alpha = " + fixed(p.alpha, 6) + ", tau = " + fixed(p.tau, 6));
+  line("solver", s.solver + ", best of seeds " + format_seed_list(s.settings.seeds) + " (seed " +
+                     std::to_string(s.runs[s.best_run].seed) + " wins)");
+  out << "\n";
+  line("loss", fixed(s.loss, 12));
+  line("  different-class term", fixed(s.components.different_class, 12));
+  line("  same-class term", fixed(s.components.same_class, 12));
+  line("  alignment term", fixed(s.components.alignment, 12));
+  if (s.collapsed_simplex_loss) {
+    const double gap = *s.collapsed_simplex_loss - s.loss;
+    line("collapsed simplex loss", fixed(*s.collapsed_simplex_loss, 12) + "  (optimum is " +
+                                       (gap > 0 ? "lower by " + fixed(gap, 4) : std::string("the collapsed simplex")) +
+                                       ")");
+  } else {
+    line("collapsed simplex loss", "n/a (K > d + 1: no regular simplex)");
+  }
+  std::string per_class;
+  for (double v : s.spread.per_class) per_class += (per_class.empty() ? "" : ", ") + fixed(v, 6);
+  line("spread s(y)", fixed(s.spread.mean, 8) + "  (per class: " + per_class + ")");
+  line("geometry", s.geometry.describe() + " at tolerance " + fixed(s.geometry.tolerance, 3));
+  out << "\n  runs:  seed  loss                 iterations  evaluations  stop\n";
+  for (std::size_t k = 0; k < s.runs.size(); ++k) {
+    const auto& r = s.runs[k];
+    out << "      " << (k == s.best_run ? "* " : "  ") << std::left << std::setw(6) << r.seed << std::setw(21)
+        << fixed(r.summary.loss, 14) << std::setw(12) << r.summary.iterations << std::setw(13)
+        << r.summary.evaluations << to_string(r.summary.status) << "\n";
+  }
+  out << "\n";
+  line("time", fixed(s.seconds, 3) + " s (" + std::to_string(omp_get_max_threads()) + " threads)");
+}
+
+}  // namespace
+
+void add_solve_options(CLI::App& app, SolveOptions& o) {
+  add_problem_options(app, o.problem);
+  app.add_option("--seeds", o.seeds, "random starts, e.g. 0:4, 0:19:2 or 1,5,7; the best run is kept")
+      ->capture_default_str();
+  app.add_option("--solver", o.solver, "auto or slsqp (SLSQP through NLopt with unit-norm constraints)")
+      ->capture_default_str();
+  app.add_option("--cluster-tol", o.cluster_tolerance,
+                 "points of a class closer than this are one atom in the geometry summary")
+      ->capture_default_str();
+  app.add_option("--json", o.json_path, "write one JSON object with every parameter and result to FILE");
+  app.add_option("--points", o.points_path, "write the optimal points as CSV (x1..xd, class) to FILE");
+  app.add_option("--cosines", o.cosines_path, "write the cosine-similarity matrix, sorted by class, as CSV to FILE");
+  app.add_flag("--quiet,-q", o.quiet, "print nothing on stdout (use with --json)");
+}
+
+int run_solve(const SolveOptions& o) {
+  o.problem.validate();
+  SolveSettings settings;
+  settings.seeds = parse_seed_list(o.seeds, "seeds");
+  settings.solver = o.solver;
+  settings.cluster_tolerance = o.cluster_tolerance;
+  require_positive("cluster-tol", settings.cluster_tolerance);
+  make_solver(settings.solver, 0, 0);  // reject an unknown name before solving
+  if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
+  if (!o.points_path.empty()) require_writable_path(o.points_path, "points");
+  if (!o.cosines_path.empty()) require_writable_path(o.cosines_path, "cosines");
+
+  const SpreadSolution solution = solve_spread_problem(o.problem, settings);
+
+  OutputTransaction outputs;
+  if (!o.json_path.empty()) outputs.stage(o.json_path, solution_json(o, solution).dump(2) + "\n", "json");
+  if (!o.points_path.empty()) outputs.stage(o.points_path, points_csv(solution.points), "points");
+  if (!o.cosines_path.empty()) outputs.stage(o.cosines_path, cosines_csv(solution.points), "cosines");
+  std::ostringstream report;
+  if (!o.quiet) print_report(report, solution);  // formats (and checks) every number before any file lands
+  outputs.commit();
+  std::cout << report.str() << std::flush;
+  return 0;
+}
+
+}  // namespace geomsim::cli

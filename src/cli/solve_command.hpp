@@ -1,0 +1,27 @@
+#pragma once
+// `geomsim [--K K --alpha A --tau T ...]`: solve the Appendix H problem and report it.
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "geomsim/spread_problem.hpp"
+
+namespace geomsim::cli {
+
+struct SolveOptions {
+  SpreadProblem problem;
+  std::string seeds = "0:4";
+  std::string solver = "auto";
+  double cluster_tolerance = kDefaultAtomTolerance;
+  std::string json_path;
+  std::string points_path;
+  std::string cosines_path;
+  bool quiet = false;
+};
+
+// Registers the solve options on `app` (the top-level command).
+void add_solve_options(CLI::App& app, SolveOptions& options);
+
+// Runs the solve; returns the exit status. Throws InvalidArgument for bad input.
+int run_solve(const SolveOptions& options);
+
+}  // namespace geomsim::cli

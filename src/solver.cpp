@@ -1,0 +1,53 @@
+#include "geomsim/solver.hpp"
+
+#include <cstdio>
+
+#include "geomsim/errors.hpp"
+#include "geomsim/slsqp_solver.hpp"
+
+namespace geomsim {
+
+std::string to_string(SolveStatus status) {
+  switch (status) {
+    case SolveStatus::kFunctionToleranceReached: return "ftol";
+    case SolveStatus::kStepToleranceReached: return "xtol";
+    case SolveStatus::kRoundoffLimited: return "roundoff";
+    case SolveStatus::kMaxEvaluationsReached: return "max_evaluations";
+    case SolveStatus::kMaxTimeReached: return "max_time";
+    case SolveStatus::kStalled: return "stalled";
+    case SolveStatus::kFailure: return "failure";
+  }
+  return "failure";
+}
+
+bool is_converged(SolveStatus status) {
+  return status == SolveStatus::kFunctionToleranceReached || status == SolveStatus::kStepToleranceReached ||
+         status == SolveStatus::kRoundoffLimited;
+}
+
+std::string SolveSummary::brief_report() const {
+  char line[256];
+  std::snprintf(line, sizeof line, "loss %.12g after %d iterations (%d evaluations, %d restarts), %s: %s", loss,
+                iterations, evaluations, restarts, to_string(status).c_str(), message.c_str());
+  return line;
+}
+
+double stationarity(const Objective& objective, const Matrix& U) {
+  Matrix G(U.rows(), U.cols());
+  objective.evaluate_with_gradient(U, G);
+  const double full = G.norm();
+  if (full == 0.0) return 0.0;
+  const Vector radial = (U.array() * G.array()).colwise().sum().transpose();  // u_i . g_i
+  return (G - U * radial.asDiagonal()).norm() / full;
+}
+
+std::unique_ptr<Solver> make_solver(const std::string& name, Index num_points, Index dim) {
+  if (name == "slsqp" || name == "auto") {
+    (void)num_points;
+    (void)dim;
+    return std::make_unique<SlsqpSolver>();
+  }
+  throw InvalidArgument("solver", "must be one of: auto, slsqp; got '" + name + "'");
+}
+
+}  // namespace geomsim

@@ -1,0 +1,133 @@
+#include "geomsim/spread_loss.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "geomsim/errors.hpp"
+
+namespace geomsim {
+namespace {
+// Below this many points the row loop is too short to pay for a thread team.
+constexpr Index kParallelRows = 256;
+}  // namespace
+
+SpreadLoss::SpreadLoss(std::vector<int> labels, double alpha, double tau)
+    : labels_(std::move(labels)), alpha_(alpha), tau_(tau) {
+  require_in_closed_range("alpha", alpha, 0.0, 1.0);
+  require_positive("tau", tau);
+  num_classes_ = validate_labels(labels_);
+  class_size_.assign(static_cast<std::size_t>(num_classes_), 0);
+  for (int y : labels_) ++class_size_[static_cast<std::size_t>(y)];
+}
+
+void SpreadLoss::check_shape(const Eigen::Ref<const Matrix>& U) const {
+  if (U.cols() != num_points()) {
+    throw InvalidArgument("points", "must have one column per label (" + std::to_string(num_points()) +
+                                        "), got " + std::to_string(U.cols()));
+  }
+  if (U.rows() < 1) throw InvalidArgument("points", "must have at least one row (d >= 1)");
+}
+
+double SpreadLoss::evaluate(const Eigen::Ref<const Matrix>& U) const { return compute(U, nullptr).total(); }
+
+double SpreadLoss::evaluate_with_gradient(const Eigen::Ref<const Matrix>& U, Eigen::Ref<Matrix> gradient) const {
+  return compute(U, &gradient).total();
+}
+
+SpreadLossComponents SpreadLoss::components(const Eigen::Ref<const Matrix>& U) const { return compute(U, nullptr); }
+
+// Notation: D_ij = |u_i - u_j|^2 = g_ii + g_jj - 2 g_ij from the Gram matrix G = U^T U,
+// which stays valid off the sphere (constrained solvers evaluate infeasible iterates).
+//
+// Gradient. Row i contributes c_ij * D_ij to first order (the softmax weight of j in
+// row i's log-sum-exp, times the term's factor; plus the alignment factor). With the
+// symmetric S = C + C^T and dD_ij/du_i = 2(u_i - u_j), the gradient is
+//     grad = 2 U (diag(S 1) - S),
+// a graph Laplacian applied to U: one N x N x d matrix product.
+//
+// Memory: one N x N matrix. Row i reads only column i of G (and the saved diagonal),
+// so the loop overwrites column i with row i's coefficients once it has read it.
+SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eigen::Ref<Matrix>* gradient) const {
+  check_shape(U);
+  const Index N = U.cols();
+  const double inv2t = 0.5 / tau_;
+  const double K = num_classes_;
+  const bool want_gradient = gradient != nullptr;
+  if (want_gradient && (gradient->rows() != U.rows() || gradient->cols() != N)) {
+    throw InvalidArgument("gradient", "must have the shape of the points (" + std::to_string(U.rows()) + " x " +
+                                          std::to_string(N) + ")");
+  }
+
+  Matrix W = U.transpose() * U;  // Gram matrix, then coefficients (column i = row i)
+  const Vector sq = W.diagonal();
+  Vector neg_lse(N), pos_lse(N), align(N);
+
+#pragma omp parallel for schedule(static) if (N >= kParallelRows)
+  for (Index i = 0; i < N; ++i) {
+    const int yi = labels_[static_cast<std::size_t>(i)];
+    auto col = W.col(i);
+    double nearest_negative = std::numeric_limits<double>::infinity();
+    for (Index j = 0; j < N; ++j) {
+      if (labels_[static_cast<std::size_t>(j)] != yi) {
+        nearest_negative = std::min(nearest_negative, sq[i] + sq[j] - 2.0 * col[j]);
+      }
+    }
+    // Shifts: the negatives' sum by its largest term; the positives' sum needs none,
+    // since it contains exp(0) = 1 (j = i) and every other term is <= 1.
+    double sum_neg = 0.0, sum_pos = 0.0, sum_d_pos = 0.0;
+    for (Index j = 0; j < N; ++j) {
+      const double d = sq[i] + sq[j] - 2.0 * col[j];
+      double e;
+      if (labels_[static_cast<std::size_t>(j)] != yi) {
+        e = std::exp(-(d - nearest_negative) * inv2t);
+        sum_neg += e;
+      } else {
+        e = std::exp(-d * inv2t);
+        sum_pos += e;
+        sum_d_pos += d;
+      }
+      col[j] = e;
+    }
+    const double n_pos = static_cast<double>(class_size_[static_cast<std::size_t>(yi)]);
+    const double n_neg = static_cast<double>(N) - n_pos;
+    const double align_factor = inv2t / (K * n_pos * n_pos);
+    neg_lse[i] = -nearest_negative * inv2t + std::log(sum_neg) - std::log(n_neg);
+    pos_lse[i] = std::log(sum_pos) - std::log(n_pos);
+    align[i] = sum_d_pos * align_factor;
+
+    if (want_gradient) {
+      const double neg_scale = -(1.0 - alpha_) * inv2t / (static_cast<double>(N) * sum_neg);
+      const double pos_scale = -alpha_ * inv2t / (static_cast<double>(N) * sum_pos);
+      const double pos_shift = (1.0 - alpha_) * align_factor;
+      for (Index j = 0; j < N; ++j) {
+        col[j] = labels_[static_cast<std::size_t>(j)] != yi ? neg_scale * col[j] : pos_scale * col[j] + pos_shift;
+      }
+    }
+  }
+
+  // Serial, fixed-order sums: the result does not depend on the thread count.
+  SpreadLossComponents out;
+  out.different_class = (1.0 - alpha_) * neg_lse.sum() / static_cast<double>(N);
+  out.same_class = alpha_ * pos_lse.sum() / static_cast<double>(N);
+  out.alignment = (1.0 - alpha_) * align.sum();
+
+  if (want_gradient) {
+    for (Index j = 0; j < N; ++j) {  // S = C + C^T in place
+      for (Index i = j + 1; i < N; ++i) {
+        const double s = W(i, j) + W(j, i);
+        W(i, j) = s;
+        W(j, i) = s;
+      }
+      W(j, j) *= 2.0;
+    }
+    const Vector degree = W.rowwise().sum();
+    Eigen::Ref<Matrix>& g = *gradient;
+    g.noalias() = U * W;
+    g = 2.0 * (U * degree.asDiagonal() - g);
+  }
+  return out;
+}
+
+}  // namespace geomsim
