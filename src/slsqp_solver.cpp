@@ -16,19 +16,51 @@ struct Problem {
   const Objective* objective;
   Index dim;
   Index count;
+  double scale = 1.0;  // SLSQP sees scale * f
   int evaluations = 0;
   int gradient_evaluations = 0;
 };
+
+// Riemannian gradient descent on the product of spheres with Armijo backtracking and
+// retraction by normalisation: the way out of points where SLSQP stalls.
+void escape_by_gradient_descent(Problem& p, Matrix& U, int steps) {
+  const Objective& f = *p.objective;
+  Matrix G(U.rows(), U.cols()), R, V;
+  double fu = f.evaluate_with_gradient(U, G);
+  ++p.evaluations;
+  double t = 1.0;
+  for (int k = 0; k < steps; ++k) {
+    const Vector radial = (U.array() * G.array()).colwise().sum().transpose();
+    R = G - U * radial.asDiagonal();
+    const double r2 = R.squaredNorm();
+    if (!(r2 > 0.0)) return;
+    while (true) {
+      V = U - t * R;
+      normalize_columns(V);
+      const double fv = f.evaluate(V);
+      ++p.evaluations;
+      if (fv <= fu - 1e-4 * t * r2) break;  // sufficient decrease
+      t *= 0.5;
+      if (t < 1e-14) return;
+    }
+    U.swap(V);
+    fu = f.evaluate_with_gradient(U, G);
+    ++p.evaluations;
+    t *= 2.0;
+  }
+}
 
 double objective_callback(unsigned n, const double* x, double* grad, void* data) {
   auto& p = *static_cast<Problem*>(data);
   (void)n;
   const Eigen::Map<const Matrix> U(x, p.dim, p.count);
   ++p.evaluations;
-  if (grad == nullptr) return p.objective->evaluate(U);
+  if (grad == nullptr) return p.scale * p.objective->evaluate(U);
   ++p.gradient_evaluations;
   Eigen::Map<Matrix> G(grad, p.dim, p.count);
-  return p.objective->evaluate_with_gradient(U, G);
+  const double value = p.objective->evaluate_with_gradient(U, G);
+  G *= p.scale;
+  return p.scale * value;
 }
 
 // h_i(x) = |u_i|^2 - 1; its Jacobian is m x n, row-major, with 2 u_i in row i.
@@ -89,6 +121,7 @@ SolveSummary SlsqpSolver::minimize(const Objective& objective, Matrix& U) const 
                                         "; dense SLSQP needs O((N d)^2) memory");
   }
   Problem problem{&objective, U.rows(), U.cols()};
+  if (options_.scale_by_points) problem.scale = static_cast<double>(U.cols());
   const std::vector<double> tolerances(static_cast<std::size_t>(U.cols()), options_.constraint_tolerance);
   SolveSummary summary;
   while (true) {
@@ -124,10 +157,12 @@ SolveSummary SlsqpSolver::minimize(const Objective& objective, Matrix& U) const 
       break;
     }
     ++summary.restarts;
+    escape_by_gradient_descent(problem, U, options_.escape_steps);
   }
   summary.evaluations = problem.evaluations;
   // NLopt's SLSQP asks for the gradient exactly once per major iteration (at each new
   // iterate) plus once at each (re)start; line-search points are evaluated without it.
+  // (The escape steps count as evaluations, not as SLSQP iterations.)
   summary.iterations = std::max(0, problem.gradient_evaluations - 1 - summary.restarts);
   summary.loss = summary.status == SolveStatus::kFailure ? std::nan("") : objective.evaluate(U);
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# End-to-end checks of the geomsim command: the README's example, every output file,
+# thread-count independence, and the bad-input contract (exit 2, the argument named
+# with its range, no output file left behind).
+set -u
+geomsim=${1:?usage: cli_test.sh PATH/TO/geomsim}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=0
+pass() { passes=$((passes + 1)); }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# --- the README's command --------------------------------------------------------
+if "$geomsim" --K 3 --alpha 0.64 --tau 0.5 >"$work/out.txt" 2>"$work/err.txt"; then pass; else fail "default command exited $?"; fi
+for word in "parameters" "K = 3, n_y = 8, d = 3" "loss" "different-class term" "same-class term" "alignment term" \
+            "collapsed simplex loss" "spread s(y)" "geometry" "split into 2 atoms per class" "time"; do
+  grep -qF "$word" "$work/out.txt" && pass || fail "default output lacks '$word'"
+done
+grep -qiE '(^|[^a-z])(nan|inf)([^a-z]|$)' "$work/out.txt" && fail "default output prints a non-finite number" || pass
+[ -s "$work/err.txt" ] && fail "default command wrote to stderr: $(cat "$work/err.txt")" || pass
+
+# --- output files ------------------------------------------------------------------
+"$geomsim" --K 2 --ny 6 --d 3 --alpha 0.7 --tau 0.5 --seeds 0:2 --json "$work/run.json" \
+  --points "$work/points.csv" --cosines "$work/cos.csv" --quiet >"$work/quiet.txt" || fail "run with outputs failed"
+[ -s "$work/quiet.txt" ] && fail "--quiet printed on stdout" || pass
+python3 - "$work/run.json" "$work/points.csv" "$work/cos.csv" <<'PY' && pass || fail "output files are not as documented"
+import csv, json, math, sys
+run = json.load(open(sys.argv[1]))
+p = run["parameters"]
+assert p == {"K": 2, "ny": 6, "d": 3, "N": 12, "alpha": 0.7, "tau": 0.5, "seeds": [0, 1, 2],
+             "solver": "auto", "cluster_tol": 0.001}, p
+r = run["result"]
+assert math.isclose(sum(r["components"].values()), r["loss"], rel_tol=1e-12)
+assert len(r["runs"]) == 3 and r["best_seed"] in (0, 1, 2)
+assert all(x["status"] in ("ftol", "xtol", "roundoff") for x in r["runs"]), r["runs"]
+assert r["geometry"]["kind"] in ("collapsed", "atoms", "spread")
+assert "seconds" in run["timing"]
+rows = list(csv.reader(open(sys.argv[2])))
+assert rows[0] == ["x1", "x2", "x3", "class"] and len(rows) == 13, rows[0]
+for row in rows[1:]:
+    assert abs(sum(float(v) ** 2 for v in row[:3]) - 1) < 1e-12
+cos = list(csv.reader(open(sys.argv[3])))
+assert len(cos) == 13 and len(cos[0]) == 14
+assert [int(row[1]) for row in cos[1:]] == sorted(int(row[1]) for row in cos[1:])
+PY
+
+# --- identical results for any thread count (everything but "timing") -----------
+OMP_NUM_THREADS=1 "$geomsim" --K 3 --alpha 0.64 --tau 0.5 --json "$work/t1.json" --quiet
+OMP_NUM_THREADS=2 "$geomsim" --K 3 --alpha 0.64 --tau 0.5 --json "$work/t2.json" --quiet
+python3 - "$work/t1.json" "$work/t2.json" <<'PY' && pass || fail "results differ between 1 and 2 threads"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert a["timing"]["threads"] == 1 and b["timing"]["threads"] == 2
+del a["timing"], b["timing"]
+assert a == b
+PY
+
+# --- help ----------------------------------------------------------------------------
+"$geomsim" --help >"$work/help.txt" && pass || fail "--help exited non-zero"
+for flag in --K --ny --d --alpha --tau --seeds --solver --cluster-tol --json --points --cosines --quiet; do
+  grep -qF -- "$flag" "$work/help.txt" && pass || fail "--help does not document $flag"
+done
+
+# --- bad input: exit 2, message names the argument, no output file ------------------
+echo '{"sentinel": true}' >"$work/existing.json"
+expect_rejected() {  # expected-text, then arguments
+  local expected=$1
+  shift
+  "$geomsim" "$@" --json "$work/bad.json" --points "$work/bad.csv" >"$work/out.txt" 2>"$work/err.txt"
+  local status=$?
+  [ "$status" -eq 2 ] || { fail "'$*' exited $status, expected 2"; return; }
+  grep -qF -- "$expected" "$work/err.txt" || { fail "'$*': stderr lacks '$expected': $(cat "$work/err.txt")"; return; }
+  [ -e "$work/bad.json" ] || [ -e "$work/bad.csv" ] && { fail "'$*' left an output file"; return; }
+  ls "$work" | grep -q '\.tmp\.' && { fail "'$*' left a temporary file"; return; }
+  pass
+}
+expect_rejected "--alpha must be in [0, 1], got 1.5" --alpha 1.5
+expect_rejected "--alpha must be in [0, 1], got -0.1" --alpha -0.1
+expect_rejected "--alpha must be in [0, 1], got nan" --alpha nan
+expect_rejected "--tau must be a finite number > 0, got 0" --tau 0
+expect_rejected "--tau must be a finite number > 0, got -1" --tau -1
+expect_rejected "--tau must be a finite number > 0, got inf" --tau inf
+expect_rejected "--tau must be a finite number > 0, got nan" --tau nan
+expect_rejected "--K must be >= 2, got 1" --K 1
+expect_rejected "--ny must be >= 1, got 0" --ny 0
+expect_rejected "--d must be >= 2, got 1" --d 1
+expect_rejected "--K" --K abc
+expect_rejected "--alpha" --alpha
+expect_rejected "--bogus" --bogus 3
+expect_rejected "--seeds must be non-negative integers" --seeds "0-4"
+expect_rejected "--seeds needs ranges lo:hi[:step] with lo <= hi" --seeds "4:1"
+expect_rejected "--solver must be one of: auto, slsqp; got 'newton'" --solver newton
+expect_rejected "--cluster-tol must be a finite number > 0, got 0" --cluster-tol 0
+expect_rejected "--solver slsqp handles at most" --K 2 --ny 1000 --d 8
+
+"$geomsim" --K 2 --ny 4 --json "$work/no/such/dir/x.json" >/dev/null 2>"$work/err.txt"
+[ $? -eq 2 ] && grep -qF -- "--json cannot write" "$work/err.txt" && pass || fail "unwritable --json not rejected with exit 2"
+"$geomsim" --K 2 --alpha 7 --json "$work/existing.json" >/dev/null 2>&1
+grep -qF sentinel "$work/existing.json" && pass || fail "a rejected run overwrote an existing output file"
+
+echo "cli_test: $passes passed, $failures failed"
+[ "$failures" -eq 0 ]

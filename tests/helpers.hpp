@@ -1,0 +1,26 @@
+#pragma once
+// Point sets with known geometry, shared by the tests.
+#include <cmath>
+
+#include "geomsim/sphere.hpp"
+
+namespace geomsim::testing {
+
+// seed 004's mu_theta for K = 2 (Theorem 2): class y sits at +-v rotated by +-theta
+// towards w, a direction orthogonal to the simplex span; half of each class at each
+// atom. Here v = e_1, w = e_2 (d >= 2), so class 0 = (cos t, +-sin t), class 1 =
+// (-cos t, +-sin t). Each class's spread is exactly sin(theta).
+inline PointSet mu_theta(int ny, int d, double theta) {
+  PointSet set;
+  set.labels = balanced_labels(2, ny);
+  set.points = Matrix::Zero(d, 2 * ny);
+  for (int i = 0; i < 2 * ny; ++i) {
+    const double sign_v = set.labels[static_cast<std::size_t>(i)] == 0 ? 1.0 : -1.0;
+    const double sign_w = (i % ny) < ny / 2 ? 1.0 : -1.0;
+    set.points(0, i) = sign_v * std::cos(theta);
+    set.points(1, i) = sign_w * std::sin(theta);
+  }
+  return set;
+}
+
+}  // namespace geomsim::testing

@@ -1,0 +1,168 @@
+#include <omp.h>
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+#include "geomsim/errors.hpp"
+#include "geomsim/gradient_check.hpp"
+#include "geomsim/spread_loss.hpp"
+#include "helpers.hpp"
+
+using namespace geomsim;
+
+namespace {
+
+// eq. (39)-(40) written as literally as possible: explicit pair loops, distances from
+// differences (not the Gram matrix), no log-sum-exp shift, in long double (whose
+// exponent range holds exp(-1000)). Shares no code with SpreadLoss.
+long double reference_loss(const Matrix& U, const std::vector<int>& h, double alpha, double tau) {
+  const int N = static_cast<int>(h.size());
+  const int K = 1 + *std::max_element(h.begin(), h.end());
+  const int ny = N / K;
+  long double first = 0, second = 0, third = 0;
+  for (int i = 0; i < N; ++i) {
+    long double neg = 0, pos = 0;
+    for (int j = 0; j < N; ++j) {
+      long double d2 = 0;
+      for (Index r = 0; r < U.rows(); ++r) {
+        const long double diff = static_cast<long double>(U(r, i)) - U(r, j);
+        d2 += diff * diff;
+      }
+      const long double e = std::exp(-d2 / (2.0L * tau));
+      if (h[i] != h[j]) {
+        neg += e;
+      } else {
+        pos += e;
+        third += d2 / (2.0L * tau);
+      }
+    }
+    first += std::log(neg / ((K - 1) * ny));
+    second += std::log(pos / ny);
+  }
+  return (1 - alpha) * first / N + alpha * second / N + (1 - alpha) * third / (static_cast<long double>(K) * ny * ny);
+}
+
+}  // namespace
+
+TEST_CASE("The loss equals a literal long-double evaluation of eq. (39)-(40)", "[spread_loss]") {
+  const auto [K, ny, d, alpha, tau] = GENERATE(table<int, int, int, double, double>({
+      {2, 4, 2, 0.7, 0.5}, {3, 8, 3, 0.64, 0.5}, {4, 3, 5, 0.3, 0.2}, {5, 2, 3, 1.0, 1.0}, {3, 4, 4, 0.0, 2.0}}));
+  const auto labels = balanced_labels(K, ny);
+  const Matrix U = random_uniform_sphere(d, K * ny, 11);
+  const SpreadLoss loss(labels, alpha, tau);
+  // Both are sums of O(N^2) well-conditioned terms of size O(1/tau); double rounding
+  // leaves ~N * 1e-16 / tau, so 1e-13 relative is a safe bound.
+  CHECK(loss.evaluate(U) == Approx(static_cast<double>(reference_loss(U, labels, alpha, tau))).epsilon(1e-13));
+  const auto c = loss.components(U);
+  CHECK(c.total() == Approx(loss.evaluate(U)).epsilon(1e-15));
+}
+
+TEST_CASE("A small temperature neither underflows nor produces NaN", "[spread_loss]") {
+  // At tau = 0.002 antipodal classes weigh exp(-4 / 0.004) = exp(-1000), which is 0 in
+  // double: evaluated naively, log(0) = -inf. The shifted log-sum-exp stays exact.
+  const auto labels = balanced_labels(2, 3);
+  const double tau = 0.002;
+  Matrix U = collapsed_simplex(labels, 2);
+  U.col(1) = Eigen::Vector2d(std::cos(0.05), std::sin(0.05));
+  const SpreadLoss loss(labels, 0.7, tau);
+  const double value = loss.evaluate(U);
+  REQUIRE(std::isfinite(value));
+  CHECK(value == Approx(static_cast<double>(reference_loss(U, labels, 0.7, tau))).epsilon(1e-13));
+  Matrix G(U.rows(), U.cols());
+  loss.evaluate_with_gradient(U, G);
+  CHECK(G.allFinite());
+}
+
+TEST_CASE("The collapsed simplex has loss -(1-alpha) K / ((K-1) tau)", "[spread_loss][closed_form]") {
+  // Classes at simplex vertices: |u - u'|^2 = 2K/(K-1) across classes, 0 within.
+  const int K = GENERATE(2, 3, 5);
+  const double alpha = GENERATE(0.0, 0.6, 0.9);
+  const double tau = GENERATE(0.05, 0.5, 3.0);
+  const auto labels = balanced_labels(K, 4);
+  const SpreadLoss loss(labels, alpha, tau);
+  const double expected = -(1 - alpha) * K / ((K - 1) * tau);
+  CHECK(loss.evaluate(collapsed_simplex(labels, K + 1)) == Approx(expected).epsilon(1e-14).margin(1e-14));
+}
+
+TEST_CASE("The two-atom family mu_theta has Theorem 2's closed-form loss", "[spread_loss][closed_form]") {
+  // seed 004, Theorem 2: L(mu_theta, alpha) = -log 2 - 2(1-alpha)/tau + (1-alpha) log(1+e^x)
+  //   + alpha log(1+e^-x) + (1-alpha) sin^2(theta)/tau, x = 2 sin^2(theta)/tau.
+  // With an even n_y split the empirical loss equals the asymptotic one exactly.
+  const double theta = GENERATE(0.0, 0.1, 0.2239, 0.7, 1.5);
+  const double alpha = GENERATE(0.6, 0.7, 0.8);
+  const double tau = GENERATE(0.1, 0.5, 2.0);
+  const int d = GENERATE(2, 3);
+  const auto set = testing::mu_theta(10, d, theta);
+  const SpreadLoss loss(set.labels, alpha, tau);
+  const double s2 = std::sin(theta) * std::sin(theta);
+  const double x = 2 * s2 / tau;
+  const double expected = -std::log(2.0) - 2 * (1 - alpha) / tau + (1 - alpha) * std::log1p(std::exp(x)) +
+                          alpha * std::log1p(std::exp(-x)) + (1 - alpha) * s2 / tau;
+  CHECK(loss.evaluate(set.points) == Approx(expected).epsilon(1e-13).margin(1e-14));
+}
+
+TEST_CASE("The gradient agrees with central finite differences", "[spread_loss][gradient]") {
+  const auto [K, ny, d, alpha, tau] = GENERATE(table<int, int, int, double, double>({{2, 3, 2, 0.7, 0.5},
+                                                                                    {3, 4, 3, 0.64, 0.5},
+                                                                                    {4, 3, 5, 0.3, 0.2},
+                                                                                    {3, 5, 4, 0.9, 0.05},
+                                                                                    {2, 6, 3, 0.8, 0.05},
+                                                                                    {5, 2, 3, 0.5, 1.0},
+                                                                                    {2, 4, 2, 1.0, 0.1},
+                                                                                    {3, 3, 3, 0.0, 0.1}}));
+  const auto labels = balanced_labels(K, ny);
+  const SpreadLoss loss(labels, alpha, tau);
+  const auto seed = GENERATE(1u, 2u);
+  Matrix U = random_uniform_sphere(d, K * ny, seed);
+  SECTION("on the sphere") {}
+  SECTION("off the sphere, as a constrained solver's iterates are") {
+    for (Index i = 0; i < U.cols(); ++i) U.col(i) *= 0.8 + 0.4 * static_cast<double>(i) / static_cast<double>(U.cols());
+  }
+  SECTION("near collapse, where distances are tiny") {
+    if (K <= d + 1) U = collapsed_simplex(labels, d) + 1e-3 * U;
+  }
+  const auto report = check_gradient(loss, U, seed);
+  INFO(report.table());
+  // The best central difference is accurate to ~eps^(2/3) relative times the size of
+  // the third derivative, which grows like 1/tau^3: ~1e-9 at tau = 0.05.
+  CHECK(report.relative_error < 1e-7);
+}
+
+TEST_CASE("Value and gradient are identical whatever the number of threads", "[spread_loss][determinism]") {
+  const auto labels = balanced_labels(4, 80);  // N = 320 takes the parallel path
+  const SpreadLoss loss(labels, 0.7, 0.3);
+  const Matrix U = random_uniform_sphere(16, 320, 3);
+  const int saved = omp_get_max_threads();
+  Matrix g1(16, 320), g2(16, 320);
+  omp_set_num_threads(1);
+  const double v1 = loss.evaluate_with_gradient(U, g1);
+  omp_set_num_threads(2);
+  const double v2 = loss.evaluate_with_gradient(U, g2);
+  omp_set_num_threads(saved);
+  CHECK(v1 == v2);  // bitwise
+  CHECK(g1 == g2);
+}
+
+TEST_CASE("Invalid loss parameters are rejected with the argument's name and range", "[spread_loss][errors]") {
+  const auto labels = balanced_labels(2, 2);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto argument_of = [&](double alpha, double tau) {
+    try {
+      SpreadLoss(labels, alpha, tau);
+    } catch (const InvalidArgument& e) {
+      return e.argument() + ": " + e.requirement();
+    }
+    return std::string("accepted");
+  };
+  CHECK(argument_of(1.5, 0.5) == "alpha: must be in [0, 1], got 1.5");
+  CHECK(argument_of(-0.1, 0.5) == "alpha: must be in [0, 1], got -0.1");
+  CHECK(argument_of(nan, 0.5) == "alpha: must be in [0, 1], got nan");
+  CHECK(argument_of(0.5, 0.0) == "tau: must be a finite number > 0, got 0");
+  CHECK(argument_of(0.5, -1.0) == "tau: must be a finite number > 0, got -1");
+  CHECK(argument_of(0.5, std::numeric_limits<double>::infinity()) == "tau: must be a finite number > 0, got inf");
+  CHECK(argument_of(0.5, 0.5) == "accepted");
+  const SpreadLoss loss(labels, 0.5, 0.5);
+  CHECK_THROWS_AS(loss.evaluate(Matrix::Ones(2, 3)), InvalidArgument);
+}
