@@ -33,6 +33,8 @@ json summary_json(const SolveSummary& s) {
           {"iterations", s.iterations},
           {"evaluations", s.evaluations},
           {"constraint_violation", s.constraint_violation},
+          {"stationarity", s.stationarity},
+          {"restarts", s.restarts},
           {"status", to_string(s.status)},
           {"converged", s.converged()},
           {"message", s.message}};

@@ -1,0 +1,107 @@
+// Benchmarks of the core: the default command's solve and the objective's throughput.
+//
+//   build/tests/benchmarks/geomsim_bench [--benchmark_filter=...]
+//
+// Each timing is set beside a baseline measured in the same run, as a counter:
+//   vs_gemm   time of one objective+gradient / time of the N x N x d product U^T U
+//             (the Gram matrix, the floor for any Gram-based evaluation);
+//   vs_naive  time of one objective+gradient / time of the value alone by a plain
+//             double loop over pairs (the textbook implementation).
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "geomsim/spread_loss.hpp"
+#include "geomsim/spread_problem.hpp"
+
+using namespace geomsim;
+
+namespace {
+
+template <class F>
+double seconds_per_call(F&& f) {  // median of 5 timed batches
+  std::vector<double> t;
+  for (int rep = 0; rep < 5; ++rep) {
+    int calls = 0;
+    const auto start = std::chrono::steady_clock::now();
+    double elapsed = 0.0;
+    do {
+      f();
+      ++calls;
+      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } while (elapsed < 0.05);
+    t.push_back(elapsed / calls);
+  }
+  std::nth_element(t.begin(), t.begin() + 2, t.end());
+  return t[2];
+}
+
+double gemm_seconds(const Matrix& U) {
+  Matrix G(U.cols(), U.cols());
+  return seconds_per_call([&] {
+    G.noalias() = U.transpose() * U;
+    benchmark::DoNotOptimize(G.data());
+  });
+}
+
+// eq. (39)-(40) by a direct double loop over pairs (value only).
+double naive_loss(const Matrix& U, const std::vector<int>& h, int K, int ny, double alpha, double tau) {
+  const Index N = U.cols();
+  double first = 0, second = 0, third = 0;
+  for (Index i = 0; i < N; ++i) {
+    double neg = 0, pos = 0;
+    for (Index j = 0; j < N; ++j) {
+      const double d2 = (U.col(i) - U.col(j)).squaredNorm();
+      if (h[static_cast<std::size_t>(i)] != h[static_cast<std::size_t>(j)]) {
+        neg += std::exp(-d2 / (2 * tau));
+      } else {
+        pos += std::exp(-d2 / (2 * tau));
+        third += d2 / (2 * tau);
+      }
+    }
+    first += std::log(neg / ((K - 1) * ny));
+    second += std::log(pos / ny);
+  }
+  const double n = static_cast<double>(N);
+  return (1 - alpha) * first / n + alpha * second / n + (1 - alpha) * third / (K * ny * ny);
+}
+
+void BM_DefaultCommandSolve(benchmark::State& state) {
+  // geomsim --K 3 --alpha 0.64 --tau 0.5: n_y = 8, d = 3, seeds 0-4, SLSQP.
+  const int threads = static_cast<int>(state.range(0));
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(threads);
+  SpreadProblem p;
+  for (auto _ : state) benchmark::DoNotOptimize(solve_spread_problem(p).loss);
+  omp_set_num_threads(saved);
+  state.counters["threads"] = threads;
+}
+
+void BM_ObjectiveAndGradient(benchmark::State& state) {
+  const int K = static_cast<int>(state.range(0));
+  const int ny = static_cast<int>(state.range(1));
+  const int d = static_cast<int>(state.range(2));
+  const auto labels = balanced_labels(K, ny);
+  const SpreadLoss loss(labels, 0.7, 0.5);
+  const Matrix U = random_uniform_sphere(d, K * ny, 1);
+  Matrix G(d, K * ny);
+  for (auto _ : state) benchmark::DoNotOptimize(loss.evaluate_with_gradient(U, G));
+  const double per_eval = seconds_per_call([&] { benchmark::DoNotOptimize(loss.evaluate_with_gradient(U, G)); });
+  state.SetItemsProcessed(state.iterations());
+  state.counters["N"] = K * ny;
+  state.counters["d"] = d;
+  state.counters["vs_gemm"] = per_eval / gemm_seconds(U);
+  state.counters["vs_naive"] =
+      per_eval / seconds_per_call([&] { benchmark::DoNotOptimize(naive_loss(U, labels, K, ny, 0.7, 0.5)); });
+}
+
+}  // namespace
+
+BENCHMARK(BM_DefaultCommandSolve)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+// N = 24, 240, 2400 at d = 3, 32, 128.
+BENCHMARK(BM_ObjectiveAndGradient)->Args({3, 8, 3})->Args({10, 24, 32})->Args({10, 240, 128})->UseRealTime();
+
+BENCHMARK_MAIN();
