@@ -6,14 +6,19 @@
 #include <cmath>
 
 #include "geomsim/spread_problem.hpp"
+#include "helpers.hpp"
 
 using namespace geomsim;
+using testing::mu_theta_loss;
 
 namespace {
-double mu_theta_loss(double theta, double alpha, double tau) {  // Theorem 2
-  const double s2 = std::sin(theta) * std::sin(theta), x = 2 * s2 / tau;
-  return -std::log(2.0) - 2 * (1 - alpha) / tau + (1 - alpha) * std::log1p(std::exp(x)) +
-         alpha * std::log1p(std::exp(-x)) + (1 - alpha) * s2 / tau;
+SpreadProblem paper_setting(int K, int ny, int d) {  // tau = 0.5 throughout Figures 4 and 7
+  SpreadProblem p;
+  p.K = K;
+  p.ny = ny;
+  p.d = d;
+  p.tau = 0.5;
+  return p;
 }
 double theta_star(double alpha, double tau) {  // Theorem 2
   return std::asin(std::sqrt(tau / 2 * std::log((3 * alpha - 1) / (3 - 3 * alpha))));
@@ -21,11 +26,7 @@ double theta_star(double alpha, double tau) {  // Theorem 2
 }  // namespace
 
 TEST_CASE("Figure 4 (K = 2, n_y = 20, S^1, tau = 0.5): collapsed, mu_theta*, spread", "[appendix_h][figure4]") {
-  SpreadProblem p;
-  p.K = 2;
-  p.ny = 20;
-  p.d = 2;
-  p.tau = 0.5;
+  SpreadProblem p = paper_setting(2, 20, 2);
   SECTION("alpha = 0.6 < 2/3: the optimum is the collapsed simplex, loss -2(1-alpha)/tau") {
     p.alpha = 0.6;
     const auto s = solve_spread_problem(p);
@@ -59,11 +60,7 @@ TEST_CASE("Figure 4 (K = 2, n_y = 20, S^1, tau = 0.5): collapsed, mu_theta*, spr
 }
 
 TEST_CASE("Figure 7 (K = 3, n_y = 8, S^2, tau = 0.5): collapsed, atoms, spread", "[appendix_h][figure7]") {
-  SpreadProblem p;
-  p.K = 3;
-  p.ny = 8;
-  p.d = 3;
-  p.tau = 0.5;
+  SpreadProblem p = paper_setting(3, 8, 3);
   SECTION("alpha = 0.6: collapsed simplex, loss -(1-alpha) K/((K-1) tau) = -1.2") {
     p.alpha = 0.6;
     const auto s = solve_spread_problem(p);

@@ -87,8 +87,6 @@ TEST_CASE("The collapsed simplex has loss -(1-alpha) K / ((K-1) tau)", "[spread_
 }
 
 TEST_CASE("The two-atom family mu_theta has Theorem 2's closed-form loss", "[spread_loss][closed_form]") {
-  // seed 004, Theorem 2: L(mu_theta, alpha) = -log 2 - 2(1-alpha)/tau + (1-alpha) log(1+e^x)
-  //   + alpha log(1+e^-x) + (1-alpha) sin^2(theta)/tau, x = 2 sin^2(theta)/tau.
   // With an even n_y split the empirical loss equals the asymptotic one exactly.
   const double theta = GENERATE(0.0, 0.1, 0.2239, 0.7, 1.5);
   const double alpha = GENERATE(0.6, 0.7, 0.8);
@@ -96,11 +94,7 @@ TEST_CASE("The two-atom family mu_theta has Theorem 2's closed-form loss", "[spr
   const int d = GENERATE(2, 3);
   const auto set = testing::mu_theta(10, d, theta);
   const SpreadLoss loss(set.labels, alpha, tau);
-  const double s2 = std::sin(theta) * std::sin(theta);
-  const double x = 2 * s2 / tau;
-  const double expected = -std::log(2.0) - 2 * (1 - alpha) / tau + (1 - alpha) * std::log1p(std::exp(x)) +
-                          alpha * std::log1p(std::exp(-x)) + (1 - alpha) * s2 / tau;
-  CHECK(loss.evaluate(set.points) == Approx(expected).epsilon(1e-13).margin(1e-14));
+  CHECK(loss.evaluate(set.points) == Approx(testing::mu_theta_loss(theta, alpha, tau)).epsilon(1e-13).margin(1e-14));
 }
 
 TEST_CASE("The gradient agrees with central finite differences", "[spread_loss][gradient]") {
