@@ -3,12 +3,14 @@
 #include <cstdio>
 
 #include "geomsim/errors.hpp"
+#include "geomsim/rlbfgs_solver.hpp"
 #include "geomsim/slsqp_solver.hpp"
 
 namespace geomsim {
 
 std::string to_string(SolveStatus status) {
   switch (status) {
+    case SolveStatus::kGradientToleranceReached: return "gtol";
     case SolveStatus::kFunctionToleranceReached: return "ftol";
     case SolveStatus::kStepToleranceReached: return "xtol";
     case SolveStatus::kRoundoffLimited: return "roundoff";
@@ -21,8 +23,8 @@ std::string to_string(SolveStatus status) {
 }
 
 bool is_converged(SolveStatus status) {
-  return status == SolveStatus::kFunctionToleranceReached || status == SolveStatus::kStepToleranceReached ||
-         status == SolveStatus::kRoundoffLimited;
+  return status == SolveStatus::kGradientToleranceReached || status == SolveStatus::kFunctionToleranceReached ||
+         status == SolveStatus::kStepToleranceReached || status == SolveStatus::kRoundoffLimited;
 }
 
 std::string SolveSummary::brief_report() const {
@@ -42,12 +44,13 @@ double stationarity(const Objective& objective, const Matrix& U) {
 }
 
 std::unique_ptr<Solver> make_solver(const std::string& name, Index num_points, Index dim) {
-  if (name == "slsqp" || name == "auto") {
-    (void)num_points;
-    (void)dim;
-    return std::make_unique<SlsqpSolver>();
+  if (name == "slsqp") return std::make_unique<SlsqpSolver>();
+  if (name == "rlbfgs") return std::make_unique<RlbfgsSolver>();
+  if (name == "auto") {
+    if (num_points * dim <= kAutoSlsqpMaxVariables) return std::make_unique<SlsqpSolver>();
+    return std::make_unique<RlbfgsSolver>();
   }
-  throw InvalidArgument("solver", "must be one of: auto, slsqp; got '" + name + "'");
+  throw InvalidArgument("solver", "must be one of: auto, slsqp, rlbfgs; got '" + name + "'");
 }
 
 }  // namespace geomsim

@@ -96,8 +96,3 @@ TEST_CASE("Multi-start keeps the best run and is identical for any number of thr
   CHECK_THROWS_AS(multi_start(solver, loss, 2, {}), InvalidArgument);
 }
 
-TEST_CASE("Solvers are chosen by name", "[solver][errors]") {
-  CHECK(make_solver("slsqp", 24, 3)->name() == "slsqp");
-  CHECK(make_solver("auto", 24, 3)->name() == "slsqp");
-  CHECK_THROWS_AS(make_solver("newton", 24, 3), InvalidArgument);
-}

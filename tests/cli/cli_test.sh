@@ -90,9 +90,9 @@ expect_rejected "--alpha" --alpha
 expect_rejected "--bogus" --bogus 3
 expect_rejected "--seeds must be non-negative integers" --seeds "0-4"
 expect_rejected "--seeds needs ranges lo:hi[:step] with lo <= hi" --seeds "4:1"
-expect_rejected "--solver must be one of: auto, slsqp; got 'newton'" --solver newton
+expect_rejected "--solver must be one of: auto, slsqp, rlbfgs; got 'newton'" --solver newton
 expect_rejected "--cluster-tol must be a finite number > 0, got 0" --cluster-tol 0
-expect_rejected "--solver slsqp handles at most" --K 2 --ny 1000 --d 8
+expect_rejected "--solver slsqp handles at most" --solver slsqp --K 2 --ny 1000 --d 8
 
 "$geomsim" --K 2 --ny 4 --json "$work/no/such/dir/x.json" >/dev/null 2>"$work/err.txt"
 [ $? -eq 2 ] && grep -qF -- "--json cannot write" "$work/err.txt" && pass || fail "unwritable --json not rejected with exit 2"
