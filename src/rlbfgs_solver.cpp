@@ -37,6 +37,15 @@ Matrix lbfgs_direction(const Matrix& g, const std::deque<Pair>& pairs) {
 
 }  // namespace
 
+std::vector<std::pair<std::string, double>> RlbfgsSolver::settings() const {
+  return {{"memory", options_.memory},
+          {"gradient_tolerance", options_.gradient_tolerance},
+          {"ftol_rel", options_.ftol_rel},
+          {"max_iterations", options_.max_iterations},
+          {"max_seconds", options_.max_seconds},
+          {"stationarity_tolerance", options_.stationarity_tolerance}};
+}
+
 SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const {
   const auto start = std::chrono::steady_clock::now();
   if (U.cols() != objective.num_points()) {

@@ -108,6 +108,18 @@ struct OptDeleter {
 
 }  // namespace
 
+std::vector<std::pair<std::string, double>> SlsqpSolver::settings() const {
+  return {{"ftol_rel", options_.ftol_rel},
+          {"xtol_rel", options_.xtol_rel},
+          {"constraint_tolerance", options_.constraint_tolerance},
+          {"max_evaluations", options_.max_evaluations},
+          {"max_seconds", options_.max_seconds},
+          {"stationarity_tolerance", options_.stationarity_tolerance},
+          {"max_restarts", options_.max_restarts},
+          {"escape_steps", options_.escape_steps},
+          {"scale_by_points", options_.scale_by_points ? 1.0 : 0.0}};
+}
+
 SolveSummary SlsqpSolver::minimize(const Objective& objective, Matrix& U) const {
   const auto start = std::chrono::steady_clock::now();
   if (U.cols() != objective.num_points()) {

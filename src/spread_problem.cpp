@@ -33,6 +33,7 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   out.problem.d = dim;
   out.settings = settings;
   out.solver = solver->name();
+  out.solver_settings = solver->settings();
   out.points.points = std::move(best.points);
   out.points.labels = labels;
   out.components = loss.components(out.points.points);

@@ -34,6 +34,7 @@ class RlbfgsSolver final : public Solver {
   explicit RlbfgsSolver(Options options) : options_(options) {}
 
   std::string name() const override { return "rlbfgs"; }
+  std::vector<std::pair<std::string, double>> settings() const override;
   SolveSummary minimize(const Objective& objective, Matrix& U) const override;
   const Options& options() const { return options_; }
 

@@ -51,6 +51,7 @@ class SlsqpSolver final : public Solver {
   explicit SlsqpSolver(Options options) : options_(options) {}
 
   std::string name() const override { return "slsqp"; }
+  std::vector<std::pair<std::string, double>> settings() const override;
   SolveSummary minimize(const Objective& objective, Matrix& U) const override;
   const Options& options() const { return options_; }
 

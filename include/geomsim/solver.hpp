@@ -7,6 +7,8 @@
 // caller never gets a silently bad result.
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "geomsim/objective.hpp"
 
@@ -46,6 +48,8 @@ class Solver {
  public:
   virtual ~Solver() = default;
   virtual std::string name() const = 0;
+  // The solver's numeric settings by name, for reports (e.g. {"ftol_rel", 1e-13}).
+  virtual std::vector<std::pair<std::string, double>> settings() const = 0;
   // Minimises `objective` starting from U (d x N, unit columns) and leaves the solution,
   // projected exactly onto the sphere, in U. Throws InvalidArgument when the problem is
   // outside what this solver can handle (e.g. too many variables).

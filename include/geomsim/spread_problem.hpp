@@ -36,6 +36,7 @@ struct SpreadSolution {
   SpreadProblem problem;
   SolveSettings settings;
   std::string solver;                    // the solver actually used
+  std::vector<std::pair<std::string, double>> solver_settings;
   PointSet points;                       // the best run
   double loss = 0.0;
   SpreadLossComponents components;

@@ -12,7 +12,6 @@
 #include "geomsim/atomic_output.hpp"
 #include "geomsim/cosine_similarity.hpp"
 #include "geomsim/errors.hpp"
-#include "geomsim/slsqp_solver.hpp"
 
 namespace geomsim::cli {
 namespace {
@@ -41,7 +40,6 @@ json summary_json(const SolveSummary& s) {
 }
 
 json solution_json(const SolveOptions& o, const SpreadSolution& s) {
-  const SlsqpSolver::Options slsqp;
   json runs = json::array();
   for (const auto& r : s.runs) {
     json j = summary_json(r.summary);
@@ -62,11 +60,8 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
                        {"seeds", s.settings.seeds},
                        {"solver", o.solver},
                        {"cluster_tol", s.settings.cluster_tolerance}};
-  out["solver"] = {{"name", s.solver},
-                   {"ftol_rel", slsqp.ftol_rel},
-                   {"xtol_rel", slsqp.xtol_rel},
-                   {"constraint_tolerance", slsqp.constraint_tolerance},
-                   {"max_evaluations", slsqp.max_evaluations}};
+  out["solver"] = {{"name", s.solver}};
+  for (const auto& [key, value] : s.solver_settings) out["solver"][key] = value;
   out["result"] = {
       {"loss", s.loss},
       {"components",

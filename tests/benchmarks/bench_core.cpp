@@ -15,6 +15,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "geomsim/rlbfgs_solver.hpp"
+#include "geomsim/slsqp_solver.hpp"
 #include "geomsim/spread_loss.hpp"
 #include "geomsim/spread_problem.hpp"
 
@@ -104,8 +106,39 @@ void BM_ObjectiveAndGradient(benchmark::State& state) {
   }
 }
 
+// One seed of a mid-size problem (K = 4, n_y = 8, d = 8: 256 variables) by each solver;
+// the counter `loss` shows that the faster solver is not buying speed with accuracy.
+void BM_MidSizeSolve(benchmark::State& state) {
+  const SpreadLoss loss(balanced_labels(4, 8), 0.7, 0.5);
+  const bool slsqp = state.range(0) == 0;
+  SolveSummary summary;
+  for (auto _ : state) {
+    Matrix U = random_uniform_sphere(8, 32, 0);
+    summary = slsqp ? SlsqpSolver().minimize(loss, U) : RlbfgsSolver().minimize(loss, U);
+  }
+  state.SetLabel(slsqp ? "slsqp" : "rlbfgs");
+  state.counters["loss"] = summary.loss;
+  state.counters["iterations"] = summary.iterations;
+}
+
+// Time to converge for N = 2000, d = 32, K = 10 (alpha = 0.7, tau = 0.5), one seed.
+void BM_LargeSolve(benchmark::State& state) {
+  const SpreadLoss loss(balanced_labels(10, 200), 0.7, 0.5);
+  SolveSummary summary;
+  for (auto _ : state) {
+    Matrix U = random_uniform_sphere(32, 2000, 0);
+    summary = RlbfgsSolver().minimize(loss, U);
+  }
+  state.SetLabel(to_string(summary.status));
+  state.counters["loss"] = summary.loss;
+  state.counters["iterations"] = summary.iterations;
+  state.counters["stationarity"] = summary.stationarity;
+}
+
 }  // namespace
 
+BENCHMARK(BM_MidSizeSolve)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_LargeSolve)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_DefaultCommandSolve)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 // N = 24, 240, 2400 at d = 3, 32, 128 (the foundation's sizes), then N = 100, 1000,
 // 10000 at d = 128 (the scale targets).

@@ -45,6 +45,18 @@ assert len(cos) == 13 and len(cos[0]) == 14
 assert [int(row[1]) for row in cos[1:]] == sorted(int(row[1]) for row in cos[1:])
 PY
 
+# --- the manifold solver reaches the same optimum as SLSQP ---------------------------
+"$geomsim" --K 3 --alpha 0.64 --tau 0.5 --solver rlbfgs --json "$work/rl.json" --quiet
+"$geomsim" --K 3 --alpha 0.64 --tau 0.5 --solver slsqp --json "$work/sq.json" --quiet
+python3 - "$work/rl.json" "$work/sq.json" <<'PY' && pass || fail "rlbfgs and slsqp disagree, or the JSON does not name the solver's settings"
+import json, sys
+rl, sq = (json.load(open(f)) for f in sys.argv[1:])
+assert rl["solver"]["name"] == "rlbfgs" and "gradient_tolerance" in rl["solver"], rl["solver"]
+assert sq["solver"]["name"] == "slsqp" and "constraint_tolerance" in sq["solver"], sq["solver"]
+assert abs(rl["result"]["loss"] - sq["result"]["loss"]) < 1e-7
+assert rl["result"]["geometry"]["description"] == sq["result"]["geometry"]["description"]
+PY
+
 # --- identical results for any thread count (everything but "timing") -----------
 OMP_NUM_THREADS=1 "$geomsim" --K 3 --alpha 0.64 --tau 0.5 --json "$work/t1.json" --quiet
 OMP_NUM_THREADS=2 "$geomsim" --K 3 --alpha 0.64 --tau 0.5 --json "$work/t2.json" --quiet
