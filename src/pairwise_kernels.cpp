@@ -62,7 +62,7 @@ void symmetrize_add_transpose(Matrix& W) {
   }
 }
 
-void multiply_by_symmetric(const Matrix& U, const Matrix& W, Eigen::Ref<Matrix> out) {
+void tiled_product(const Matrix& U, const Matrix& W, Eigen::Ref<Matrix> out) {
   const Index N = W.cols();
   if (N <= kBlock) {
     out.noalias() = U * W;

@@ -122,7 +122,7 @@ SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eige
     symmetrize_add_transpose(W);  // S = C + C^T
     const Vector degree = W.colwise().sum().transpose();  // S is symmetric: column sums, contiguous
     Eigen::Ref<Matrix>& g = *gradient;
-    multiply_by_symmetric(U, W, g);
+    tiled_product(U, W, g);
     g = 2.0 * (U * degree.asDiagonal() - g);
   }
   return out;

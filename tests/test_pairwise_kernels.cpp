@@ -21,7 +21,7 @@ TEST_CASE("The tiled kernels equal plain products, for sizes on and off the tile
   CHECK(C == expected);
 
   Matrix out(7, N);
-  multiply_by_symmetric(U, C, out);
+  tiled_product(U, C, out);
   CHECK((out - U * C).cwiseAbs().maxCoeff() < 1e-12 * static_cast<double>(N));
 }
 
@@ -31,10 +31,10 @@ TEST_CASE("The tiled kernels give the same bits for 1 and 2 threads", "[kernels]
   Matrix W1, W2, o1(16, 700), o2(16, 700);
   omp_set_num_threads(1);
   gram_matrix(U, W1);
-  multiply_by_symmetric(U, W1, o1);
+  tiled_product(U, W1, o1);
   omp_set_num_threads(2);
   gram_matrix(U, W2);
-  multiply_by_symmetric(U, W2, o2);
+  tiled_product(U, W2, o2);
   omp_set_num_threads(saved);
   CHECK(W1 == W2);
   CHECK(o1 == o2);

@@ -18,7 +18,7 @@ void gram_matrix(const Matrix& U, Matrix& W);
 // W = W + W^T in place, tile by tile (no strided sweeps over a large matrix).
 void symmetrize_add_transpose(Matrix& W);
 
-// out = U * W for symmetric W (d x N), by column tiles in parallel.
-void multiply_by_symmetric(const Matrix& U, const Matrix& W, Eigen::Ref<Matrix> out);
+// out = U * W (d x N), by column tiles in parallel.
+void tiled_product(const Matrix& U, const Matrix& W, Eigen::Ref<Matrix> out);
 
 }  // namespace geomsim

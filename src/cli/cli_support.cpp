@@ -1,7 +1,5 @@
 #include "cli_support.hpp"
 
-#include <unistd.h>
-
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -91,7 +89,5 @@ int report_invalid_argument(const std::string& argument, const std::string& requ
   std::cerr << "geomsim: error: --" << argument << " " << requirement << "\n";
   return 2;
 }
-
-bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) != 0; }
 
 }  // namespace geomsim::cli

@@ -24,7 +24,4 @@ int report_parse_error(const CLI::App& app, const CLI::ParseError& error);
 // Prints "geomsim: error: --<argument> <requirement>" and returns 2.
 int report_invalid_argument(const std::string& argument, const std::string& requirement);
 
-// Whether stderr is a terminal (progress is shown only then).
-bool stderr_is_terminal();
-
 }  // namespace geomsim::cli
