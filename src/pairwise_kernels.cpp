@@ -10,13 +10,20 @@ namespace {
 Index tiles(Index n) { return (n + kBlock - 1) / kBlock; }
 Index tile_size(Index n, Index t) { return std::min(kBlock, n - t * kBlock); }
 
-// The (I, J) tile pairs with J <= I, in a fixed order.
-std::vector<std::pair<Index, Index>> lower_tiles(Index n) {
-  std::vector<std::pair<Index, Index>> out;
+// Calls f(r0, rn, c0, cn) for every tile (rows r0..r0+rn, columns c0..c0+cn) on or
+// below the diagonal, in parallel; each tile is handled by one thread.
+template <class F>
+void for_each_lower_tile(Index n, F&& f) {
+  std::vector<std::pair<Index, Index>> pairs;
   for (Index I = 0; I < tiles(n); ++I) {
-    for (Index J = 0; J <= I; ++J) out.emplace_back(I, J);
+    for (Index J = 0; J <= I; ++J) pairs.emplace_back(I, J);
   }
-  return out;
+  const auto count = static_cast<Index>(pairs.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (Index k = 0; k < count; ++k) {
+    const auto [I, J] = pairs[static_cast<std::size_t>(k)];
+    f(I * kBlock, tile_size(n, I), J * kBlock, tile_size(n, J));
+  }
 }
 
 }  // namespace
@@ -31,15 +38,10 @@ void gram_matrix(const Matrix& U, Matrix& W) {
     return;
   }
   W.resize(N, N);
-  const auto pairs = lower_tiles(N);
-  const auto count = static_cast<Index>(pairs.size());
-#pragma omp parallel for schedule(dynamic, 1) if (N > kBlock)
-  for (Index k = 0; k < count; ++k) {
-    const auto [I, J] = pairs[static_cast<std::size_t>(k)];
-    const Index r0 = I * kBlock, rn = tile_size(N, I), c0 = J * kBlock, cn = tile_size(N, J);
+  for_each_lower_tile(N, [&](Index r0, Index rn, Index c0, Index cn) {
     W.block(r0, c0, rn, cn).noalias() = U.middleCols(r0, rn).transpose() * U.middleCols(c0, cn);
-    if (I != J) W.block(c0, r0, cn, rn) = W.block(r0, c0, rn, cn).transpose();
-  }
+    if (r0 != c0) W.block(c0, r0, cn, rn) = W.block(r0, c0, rn, cn).transpose();
+  });
 }
 
 void symmetrize_add_transpose(Matrix& W) {
@@ -50,16 +52,11 @@ void symmetrize_add_transpose(Matrix& W) {
     }
     return;
   }
-  const auto pairs = lower_tiles(N);
-  const auto count = static_cast<Index>(pairs.size());
-#pragma omp parallel for schedule(dynamic, 1) if (N > kBlock)
-  for (Index k = 0; k < count; ++k) {
-    const auto [I, J] = pairs[static_cast<std::size_t>(k)];
-    const Index r0 = I * kBlock, rn = tile_size(N, I), c0 = J * kBlock, cn = tile_size(N, J);
+  for_each_lower_tile(N, [&](Index r0, Index rn, Index c0, Index cn) {
     const Matrix sum = W.block(r0, c0, rn, cn) + W.block(c0, r0, cn, rn).transpose();
     W.block(r0, c0, rn, cn) = sum;
     W.block(c0, r0, cn, rn) = sum.transpose();
-  }
+  });
 }
 
 void tiled_product(const Matrix& U, const Matrix& W, Eigen::Ref<Matrix> out) {

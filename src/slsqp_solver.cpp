@@ -8,6 +8,7 @@
 #include <string>
 
 #include "geomsim/errors.hpp"
+#include "geomsim/product_of_spheres.hpp"
 
 namespace geomsim {
 namespace {
@@ -25,18 +26,16 @@ struct Problem {
 // retraction by normalisation: the way out of points where SLSQP stalls.
 void escape_by_gradient_descent(Problem& p, Matrix& U, int steps) {
   const Objective& f = *p.objective;
-  Matrix G(U.rows(), U.cols()), R, V;
+  Matrix G(U.rows(), U.cols()), V;
   double fu = f.evaluate_with_gradient(U, G);
   ++p.evaluations;
   double t = 1.0;
   for (int k = 0; k < steps; ++k) {
-    const Vector radial = (U.array() * G.array()).colwise().sum().transpose();
-    R = G - U * radial.asDiagonal();
+    const Matrix R = project_to_tangent(U, G);
     const double r2 = R.squaredNorm();
     if (!(r2 > 0.0)) return;
     while (true) {
-      V = U - t * R;
-      normalize_columns(V);
+      V = retract(U, -t * R);
       const double fv = f.evaluate(V);
       ++p.evaluations;
       if (fv <= fu - 1e-4 * t * r2) break;  // sufficient decrease

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "geomsim/errors.hpp"
+#include "geomsim/product_of_spheres.hpp"
 #include "geomsim/rlbfgs_solver.hpp"
 #include "geomsim/slsqp_solver.hpp"
 
@@ -38,9 +39,7 @@ double stationarity(const Objective& objective, const Matrix& U) {
   Matrix G(U.rows(), U.cols());
   objective.evaluate_with_gradient(U, G);
   const double full = G.norm();
-  if (full == 0.0) return 0.0;
-  const Vector radial = (U.array() * G.array()).colwise().sum().transpose();  // u_i . g_i
-  return (G - U * radial.asDiagonal()).norm() / full;
+  return full == 0.0 ? 0.0 : project_to_tangent(U, G).norm() / full;
 }
 
 std::unique_ptr<Solver> make_solver(const std::string& name, Index num_points, Index dim) {
