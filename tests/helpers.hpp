@@ -23,12 +23,4 @@ inline PointSet mu_theta(int ny, int d, double theta) {
   return set;
 }
 
-// Theorem 2 of seed 004: L(mu_theta, alpha) = -log 2 - 2(1-alpha)/tau
-//   + (1-alpha) log(1+e^x) + alpha log(1+e^-x) + (1-alpha) sin^2(theta)/tau, x = 2 sin^2(theta)/tau.
-inline double mu_theta_loss(double theta, double alpha, double tau) {
-  const double s2 = std::sin(theta) * std::sin(theta), x = 2 * s2 / tau;
-  return -std::log(2.0) - 2 * (1 - alpha) / tau + (1 - alpha) * std::log1p(std::exp(x)) +
-         alpha * std::log1p(std::exp(-x)) + (1 - alpha) * s2 / tau;
-}
-
 }  // namespace geomsim::testing

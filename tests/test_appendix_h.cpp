@@ -6,10 +6,9 @@
 #include <cmath>
 
 #include "geomsim/spread_problem.hpp"
-#include "helpers.hpp"
+#include "geomsim/two_class_theory.hpp"
 
 using namespace geomsim;
-using testing::mu_theta_loss;
 
 namespace {
 SpreadProblem paper_setting(int K, int ny, int d) {  // tau = 0.5 throughout Figures 4 and 7
@@ -19,9 +18,6 @@ SpreadProblem paper_setting(int K, int ny, int d) {  // tau = 0.5 throughout Fig
   p.d = d;
   p.tau = 0.5;
   return p;
-}
-double theta_star(double alpha, double tau) {  // Theorem 2
-  return std::asin(std::sqrt(tau / 2 * std::log((3 * alpha - 1) / (3 - 3 * alpha))));
 }
 }  // namespace
 
@@ -37,7 +33,7 @@ TEST_CASE("Figure 4 (K = 2, n_y = 20, S^1, tau = 0.5): collapsed, mu_theta*, spr
   SECTION("alpha = 0.7: Corollary 1's spread sin(theta*) = 0.223981 and Theorem 2's loss") {
     p.alpha = 0.7;
     const auto s = solve_spread_problem(p);
-    const double theta = theta_star(0.7, 0.5);
+    const double theta = *theta_star(0.7, 0.5);
     REQUIRE(std::sin(theta) == Approx(0.223981).margin(5e-7));
     CHECK(s.spread.mean == Approx(std::sin(theta)).margin(1e-5));
     CHECK(s.geometry.kind == GeometryKind::kAtoms);
@@ -53,9 +49,12 @@ TEST_CASE("Figure 4 (K = 2, n_y = 20, S^1, tau = 0.5): collapsed, mu_theta*, spr
     CHECK(s.loss == Approx(-0.882607047524).margin(1e-11));
     CHECK(s.geometry.kind == GeometryKind::kAtoms);
     for (const auto& c : s.geometry.classes) CHECK(c.atom_sizes == std::vector<Index>{8, 8, 4});
+    // alpha = 0.8 lies inside Theorem 2's window (c(0.5, 2) = 0.822), and the three
+    // atoms beat mu_theta*, the uniform measure and collapse.
+    REQUIRE(0.8 < *c_threshold(0.5, 2));
+    CHECK(s.loss < mu_theta_loss(*theta_star(0.8, 0.5), 0.8, 0.5) - 1e-4);
+    CHECK(s.loss < uniform_loss(0.8, 0.5, 2));
     CHECK(s.loss < *s.collapsed_simplex_loss);
-    // No point of the mu_theta family does better on S^1 (its best theta is pi/2 here).
-    CHECK(s.loss < mu_theta_loss(M_PI / 2, 0.8, 0.5));
   }
 }
 

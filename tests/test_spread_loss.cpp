@@ -8,6 +8,7 @@
 #include "geomsim/errors.hpp"
 #include "geomsim/gradient_check.hpp"
 #include "geomsim/spread_loss.hpp"
+#include "geomsim/two_class_theory.hpp"
 #include "helpers.hpp"
 
 using namespace geomsim;
@@ -82,8 +83,8 @@ TEST_CASE("The collapsed simplex has loss -(1-alpha) K / ((K-1) tau)", "[spread_
   const double tau = GENERATE(0.05, 0.5, 3.0);
   const auto labels = balanced_labels(K, 4);
   const SpreadLoss loss(labels, alpha, tau);
-  const double expected = -(1 - alpha) * K / ((K - 1) * tau);
-  CHECK(loss.evaluate(collapsed_simplex(labels, K + 1)) == Approx(expected).epsilon(1e-14).margin(1e-14));
+  CHECK(loss.evaluate(collapsed_simplex(labels, K + 1)) ==
+        Approx(collapsed_loss(K, alpha, tau)).epsilon(1e-14).margin(1e-14));
 }
 
 TEST_CASE("The two-atom family mu_theta has Theorem 2's closed-form loss", "[spread_loss][closed_form]") {
@@ -94,7 +95,7 @@ TEST_CASE("The two-atom family mu_theta has Theorem 2's closed-form loss", "[spr
   const int d = GENERATE(2, 3);
   const auto set = testing::mu_theta(10, d, theta);
   const SpreadLoss loss(set.labels, alpha, tau);
-  CHECK(loss.evaluate(set.points) == Approx(testing::mu_theta_loss(theta, alpha, tau)).epsilon(1e-13).margin(1e-14));
+  CHECK(loss.evaluate(set.points) == Approx(mu_theta_loss(theta, alpha, tau)).epsilon(1e-13).margin(1e-14));
 }
 
 TEST_CASE("The gradient agrees with central finite differences", "[spread_loss][gradient]") {
