@@ -57,6 +57,46 @@ std::vector<std::uint64_t> parse_seed_list(const std::string& text, const std::s
   return seeds;
 }
 
+std::vector<double> parse_number_list(const std::string& text, const std::string& argument) {
+  constexpr std::size_t kMaxValues = 100000;
+  const auto number = [&](const std::string& token) {
+    double value = 0.0;
+    const char* last = token.data() + token.size();
+    const auto result = std::from_chars(token.data(), last, value);
+    if (token.empty() || result.ec != std::errc() || result.ptr != last) {
+      throw InvalidArgument(argument, "must be numbers as '0.5', '0.1,0.5' or '0.5:0.9:0.1', got '" + text + "'");
+    }
+    require_finite(argument.c_str(), value);
+    return value;
+  };
+  std::vector<double> values;
+  for (const std::string& item : split(text, ',')) {
+    const auto fields = split(item, ':');
+    if (fields.size() == 1) {
+      values.push_back(number(fields[0]));
+    } else if (fields.size() == 3) {
+      const double lo = number(fields[0]), hi = number(fields[1]), step = number(fields[2]);
+      if (!(step > 0.0) || hi < lo) throw InvalidArgument(argument, "needs ranges lo:hi:step with lo <= hi and step > 0, got '" + text + "'");
+      const double count = std::floor((hi - lo) / step + 1e-9) + 1.0;
+      if (count + static_cast<double>(values.size()) > kMaxValues) throw InvalidArgument(argument, "names more than " + std::to_string(kMaxValues) + " values");
+      // Round to the decimals the user wrote, so 0.1:0.3:0.1 gives 0.3, not 0.30000000000000004.
+      const auto decimals = [](const std::string& t) {
+        const auto dot = t.find('.');
+        return dot == std::string::npos || t.find_first_of("eE") != std::string::npos ? -1 : static_cast<int>(t.size() - dot - 1);
+      };
+      const int places = std::max(decimals(fields[0]), decimals(fields[2]));
+      const double scale = places >= 0 && places <= 15 ? std::pow(10.0, places) : 0.0;
+      for (int k = 0; k < static_cast<int>(count); ++k) {
+        const double v = lo + k * step;
+        values.push_back(scale > 0.0 ? std::round(v * scale) / scale : v);
+      }
+    } else {
+      throw InvalidArgument(argument, "needs ranges as lo:hi:step, got '" + text + "'");
+    }
+  }
+  return values;
+}
+
 std::string format_seed_list(const std::vector<std::uint64_t>& seeds) {
   std::string out;
   for (std::size_t i = 0; i < seeds.size();) {

@@ -5,6 +5,7 @@
 #include "cli_support.hpp"
 #include "geomsim/errors.hpp"
 #include "solve_command.hpp"
+#include "theory_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -16,6 +17,11 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "geomsim 0.1.0");
   geomsim::cli::SolveOptions solve;
   geomsim::cli::add_solve_options(app, solve);
+  CLI::App* theory = app.add_subcommand(
+      "theory", "Theorem 2's constants for each (tau, d): W, log W, c(tau,d), the exact crossover, theta*");
+  geomsim::cli::TheoryOptions theory_options;
+  geomsim::cli::add_theory_options(*theory, theory_options);
+  app.require_subcommand(0, 1);
 
   try {
     app.parse(argc, argv);
@@ -23,6 +29,7 @@ int main(int argc, char** argv) {
     return geomsim::cli::report_parse_error(app, error);
   }
   try {
+    if (theory->parsed()) return geomsim::cli::run_theory(theory_options);
     return geomsim::cli::run_solve(solve);
   } catch (const geomsim::InvalidArgument& error) {
     return geomsim::cli::report_invalid_argument(error.argument(), error.requirement());

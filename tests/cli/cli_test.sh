@@ -111,5 +111,36 @@ expect_rejected "--solver slsqp handles at most" --solver slsqp --K 2 --ny 1000 
 "$geomsim" --K 2 --alpha 7 --json "$work/existing.json" >/dev/null 2>&1
 grep -qF sentinel "$work/existing.json" && pass || fail "a rejected run overwrote an existing output file"
 
+# --- geomsim theory -------------------------------------------------------------------
+"$geomsim" theory --tau 0.1:0.3:0.1 --d 2,3,128 --alpha 0.7 --json "$work/theory.json" >"$work/theory.txt" && pass || fail "theory exited non-zero"
+grep -qF "exact end" "$work/theory.txt" && pass || fail "theory prints no table"
+python3 - "$work/theory.json" <<'PY' && pass || fail "theory JSON is not as documented"
+import json, math, sys
+t = json.load(open(sys.argv[1]))
+assert t["parameters"]["tau"] == [0.1, 0.2, 0.3] and t["parameters"]["d"] == [2, 3, 128], t["parameters"]
+assert len(t["rows"]) == 9
+for r in t["rows"]:
+    assert math.isclose(math.exp(r["log_W"]), r["W"], rel_tol=1e-14)
+    assert 2 / 3 < r["c"] <= r["exact_crossover"] + 1e-12 < r["theta_star_existence_bound"]
+    assert abs(r["spread"] - math.sin(r["theta_star"])) < 1e-15
+row = [r for r in t["rows"] if r["d"] == 3 and r["tau"] == 0.2][0]
+assert abs(row["W"] - 0.1 * (1 - math.exp(-10))) < 1e-15   # d = 3: (tau/2)(1 - e^{-2/tau})
+PY
+expect_theory_rejected() {
+  local expected=$1
+  shift
+  "$geomsim" theory "$@" --json "$work/badtheory.json" >/dev/null 2>"$work/err.txt"
+  local status=$?
+  [ "$status" -eq 2 ] && grep -qF -- "$expected" "$work/err.txt" && [ ! -e "$work/badtheory.json" ] && pass ||
+    fail "theory $*: exit $status, stderr: $(cat "$work/err.txt")"
+}
+expect_theory_rejected "--tau must be a finite number > 0, got 0" --tau 0
+expect_theory_rejected "--tau must be a finite number, got nan" --tau nan
+expect_theory_rejected "--d must be whole numbers in [2, 1000000], got 1" --d 1
+expect_theory_rejected "--d must be whole numbers in [2, 1000000], got 2.5" --d 2.5
+expect_theory_rejected "--alpha must be in [0, 1], got -1" --alpha -1
+expect_theory_rejected "--K must be 2" --K 3
+expect_theory_rejected "--tau needs ranges lo:hi:step" --tau 1:0.5:0.1
+
 echo "cli_test: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]
