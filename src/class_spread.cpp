@@ -1,6 +1,5 @@
 #include "geomsim/class_spread.hpp"
 
-#include <algorithm>
 #include <string>
 
 #include "geomsim/errors.hpp"
@@ -12,21 +11,14 @@ ClassSpread class_spread(const Matrix& points, const std::vector<int>& labels) {
     throw InvalidArgument("labels", "must have one entry per point (" + std::to_string(points.cols()) + "), got " +
                                         std::to_string(labels.size()));
   }
-  if (labels.empty()) throw InvalidArgument("labels", "must not be empty");
-  if (*std::min_element(labels.begin(), labels.end()) < 0) throw InvalidArgument("labels", "must be >= 0");
-  const int K = 1 + *std::max_element(labels.begin(), labels.end());
+  const int K = count_label_ids(labels, "labels");
   Matrix means = Matrix::Zero(points.rows(), K);
   std::vector<double> counts(static_cast<std::size_t>(K), 0.0);
   for (Index i = 0; i < points.cols(); ++i) {
     means.col(labels[static_cast<std::size_t>(i)]) += points.col(i);
     counts[static_cast<std::size_t>(labels[static_cast<std::size_t>(i)])] += 1.0;
   }
-  for (int k = 0; k < K; ++k) {
-    if (counts[static_cast<std::size_t>(k)] == 0.0) {
-      throw InvalidArgument("labels", "class " + std::to_string(k) + " has no points");
-    }
-    means.col(k) /= counts[static_cast<std::size_t>(k)];
-  }
+  for (int k = 0; k < K; ++k) means.col(k) /= counts[static_cast<std::size_t>(k)];
   ClassSpread out;
   out.per_class.assign(static_cast<std::size_t>(K), 0.0);
   for (Index i = 0; i < points.cols(); ++i) {

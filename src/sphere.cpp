@@ -22,18 +22,24 @@ std::vector<int> balanced_labels(int num_classes, int points_per_class) {
   return labels;
 }
 
-int validate_labels(const std::vector<int>& labels) {
-  if (labels.empty()) throw InvalidArgument("labels", "must not be empty");
-  const int lowest = *std::min_element(labels.begin(), labels.end());
-  if (lowest < 0) throw InvalidArgument("labels", "must be >= 0, got " + std::to_string(lowest));
-  const int K = 1 + *std::max_element(labels.begin(), labels.end());
+int count_label_ids(const std::vector<int>& ids, const char* argument) {
+  if (ids.empty()) throw InvalidArgument(argument, "must not be empty");
+  const int lowest = *std::min_element(ids.begin(), ids.end());
+  if (lowest < 0) throw InvalidArgument(argument, "must be >= 0, got " + std::to_string(lowest));
+  const int K = 1 + *std::max_element(ids.begin(), ids.end());
   std::vector<char> present(static_cast<std::size_t>(K), 0);
-  for (int y : labels) present[static_cast<std::size_t>(y)] = 1;
+  for (int y : ids) present[static_cast<std::size_t>(y)] = 1;
   for (int k = 0; k < K; ++k) {
     if (!present[static_cast<std::size_t>(k)]) {
-      throw InvalidArgument("labels", "must use every class 0..K-1, class " + std::to_string(k) + " is empty");
+      throw InvalidArgument(argument, "must use every id 0.." + std::to_string(K - 1) + ", " + std::to_string(k) +
+                                          " has no points");
     }
   }
+  return K;
+}
+
+int validate_labels(const std::vector<int>& labels) {
+  const int K = count_label_ids(labels, "labels");
   if (K < 2) throw InvalidArgument("K", "must be >= 2 (the loss needs negatives), got " + std::to_string(K));
   return K;
 }

@@ -14,18 +14,9 @@ std::vector<std::vector<Index>> members_by_subclass(const std::vector<int>& subc
   if (static_cast<Index>(subclass_labels.size()) != n) {
     throw InvalidArgument("subclass_labels", "must have one entry per point (" + std::to_string(n) + ")");
   }
-  if (subclass_labels.empty()) throw InvalidArgument("subclass_labels", "must not be empty");
-  if (*std::min_element(subclass_labels.begin(), subclass_labels.end()) < 0) {
-    throw InvalidArgument("subclass_labels", "must be >= 0");
-  }
-  const int Z = 1 + *std::max_element(subclass_labels.begin(), subclass_labels.end());
+  const int Z = count_label_ids(subclass_labels, "subclass_labels");
   std::vector<std::vector<Index>> members(static_cast<std::size_t>(Z));
   for (Index i = 0; i < n; ++i) members[static_cast<std::size_t>(subclass_labels[static_cast<std::size_t>(i)])].push_back(i);
-  for (int z = 0; z < Z; ++z) {
-    if (members[static_cast<std::size_t>(z)].empty()) {
-      throw InvalidArgument("subclass_labels", "must use every subclass 0..Z-1, subclass " + std::to_string(z) + " is empty");
-    }
-  }
   return members;
 }
 

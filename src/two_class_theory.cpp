@@ -1,6 +1,7 @@
 #include "geomsim/two_class_theory.hpp"
 
 #include <boost/math/tools/toms748_solve.hpp>
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -13,6 +14,15 @@ namespace {
 void validate(double alpha, double tau) {
   require_in_closed_range("alpha", alpha, 0.0, 1.0);
   require_positive("tau", tau);
+}
+
+// sin^2 theta*(alpha, tau) = tau/2 log((3 alpha - 1)/(3 - 3 alpha)) (from
+// d/d(sin^2) L = 0: sigmoid(x) = (3 alpha - 1)/2), continued by 0 at or below 2/3
+// (collapse) and by 1 at or beyond the existence bound (theta = pi/2).
+double sin2_theta_star_clamped(double alpha, double tau) {
+  if (alpha <= 2.0 / 3.0) return 0.0;
+  if (alpha >= 1.0) return 1.0;
+  return std::clamp(0.5 * tau * std::log((3.0 * alpha - 1.0) / (3.0 - 3.0 * alpha)), 0.0, 1.0);
 }
 
 // log(1 + e^x) without overflow.
@@ -49,10 +59,7 @@ double theta_star_existence_bound(double tau) {
 std::optional<double> theta_star(double alpha, double tau) {
   validate(alpha, tau);
   if (!(alpha > 2.0 / 3.0) || !(alpha < theta_star_existence_bound(tau))) return std::nullopt;
-  // sin^2 theta* = tau/2 log((3 alpha - 1)/(3 - 3 alpha)), from d/d(sin^2) L = 0:
-  // sigmoid(x) = (3 alpha - 1)/2.
-  const double s2 = 0.5 * tau * std::log((3.0 * alpha - 1.0) / (3.0 - 3.0 * alpha));
-  return std::asin(std::sqrt(std::min(1.0, s2)));
+  return std::asin(std::sqrt(sin2_theta_star_clamped(alpha, tau)));
 }
 
 std::optional<double> spread_star(double alpha, double tau) {
@@ -75,10 +82,8 @@ std::optional<double> exact_crossover(double tau, int d) {
   // f(alpha) = L(mu_theta*(alpha), alpha) - L(sigma, alpha), continuous on [2/3, bound]
   // with theta*(2/3) = 0 and theta*(bound) = pi/2.
   const auto f = [&](double alpha) {
-    const double s2 = alpha <= 2.0 / 3.0 ? 0.0
-                      : alpha >= bound   ? 1.0
-                                         : std::min(1.0, 0.5 * tau * std::log((3.0 * alpha - 1.0) / (3.0 - 3.0 * alpha)));
-    return mu_theta_loss(std::asin(std::sqrt(s2)), alpha, tau) - (log_w + (1.0 - alpha) / tau);
+    const double theta = std::asin(std::sqrt(sin2_theta_star_clamped(alpha, tau)));
+    return mu_theta_loss(theta, alpha, tau) - (log_w + (1.0 - alpha) / tau);
   };
   const double lo = 2.0 / 3.0, hi = bound;
   const double f_lo = f(lo), f_hi = f(hi);

@@ -27,8 +27,11 @@ struct PointSet {
 // Labels 0..K-1, each repeated ny times, in class order: {0,..,0,1,..,1,...}.
 std::vector<int> balanced_labels(int num_classes, int points_per_class);
 
-// Throws InvalidArgument unless labels are 0..K-1 with every class present, K >= 2.
-// Returns K.
+// Throws InvalidArgument(argument) unless `ids` is non-empty and uses exactly 0..K-1,
+// every id at least once. Returns K. Shared by class and subclass labels.
+int count_label_ids(const std::vector<int>& ids, const char* argument);
+
+// count_label_ids for class labels, plus K >= 2 (a contrastive loss needs negatives).
 int validate_labels(const std::vector<int>& labels);
 
 // N points drawn independently and uniformly on S^{d-1} (normalised Gaussians).
