@@ -13,18 +13,15 @@
 // here: theta* exists only for alpha < bound(tau) = (3 e^{2/tau} + 1)/(3 e^{2/tau} + 3)
 // (where sin^2 theta* reaches 1), and c comes from a quadratic relaxation: the exact
 // end of the window is the alpha where L(mu_theta*) = L(sigma), found by root finding.
+// These are the K = 2 case of the symmetric split (symmetric_split.hpp).
 #include <optional>
+
+#include "geomsim/reference_losses.hpp"
 
 namespace geomsim {
 
-// -(1-alpha) K / ((K-1) tau): every class on one vertex of the regular simplex.
-double collapsed_loss(int K, double alpha, double tau);
-
 // L(mu_theta, alpha) for K = 2, any theta (radians).
 double mu_theta_loss(double theta, double alpha, double tau);
-
-// L(sigma) = log W_{1/2tau}(S^{d-1}) + (1-alpha)/tau: both classes uniform.
-double uniform_loss(double alpha, double tau, int d);
 
 // (3 e^{2/tau} + 1)/(3 e^{2/tau} + 3), computed without overflow.
 double theta_star_existence_bound(double tau);

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   geomsim::cli::SolveOptions solve;
   geomsim::cli::add_solve_options(app, solve);
   CLI::App* theory = app.add_subcommand(
-      "theory", "Theorem 2's constants for each (tau, d): W, log W, c(tau,d), the exact crossover, theta*");
+      "theory", "Theorem 2's constants for each (tau, d): W, log W, c(tau,d), the exact crossover, theta*; --K for the general-K symmetric split");
   geomsim::cli::TheoryOptions theory_options;
   geomsim::cli::add_theory_options(*theory, theory_options);
   app.require_subcommand(0, 1);

@@ -8,7 +8,7 @@
 #include "cli_support.hpp"
 #include "geomsim/atomic_output.hpp"
 #include "geomsim/errors.hpp"
-#include "geomsim/two_class_theory.hpp"
+#include "geomsim/symmetric_split.hpp"
 #include "geomsim/wiener_constant.hpp"
 
 namespace geomsim::cli {
@@ -29,7 +29,9 @@ void add_theory_options(CLI::App& command, TheoryOptions& o) {
   command.add_option("--d", o.d, "dimension(s) d >= 2 of the ambient space (sphere S^{d-1}), e.g. 2,3,5,10,128")
       ->capture_default_str();
   o.alpha_option = command.add_option("--alpha", o.alpha, "also predict theta* and the spread at this alpha in [0, 1]");
-  command.add_option("--K", o.K, "number of classes; the predictions are Theorem 2's, for K = 2")
+  command.add_option("--K", o.K,
+                     "number of classes K in [2, 10000]: K = 2 is Theorem 2; K > 2 is the symmetric split "
+                     "(theory/general-k-symmetric-split.md), defined for d >= K")
       ->capture_default_str();
   command.add_option("--json", o.json_path, "write the table as one JSON object to FILE");
   command.add_flag("--quiet,-q", o.quiet, "print nothing on stdout (use with --json)");
@@ -48,25 +50,38 @@ int run_theory(const TheoryOptions& o) {
   }
   const bool with_alpha = o.alpha_option != nullptr && o.alpha_option->count() > 0;
   if (with_alpha) require_in_closed_range("alpha", o.alpha, 0.0, 1.0);
-  if (o.K != 2) {
-    throw InvalidArgument("K", "must be 2: the theory predictions implemented so far are Theorem 2's (K = 2); got " +
-                                   std::to_string(o.K));
-  }
+  if (o.K < 2 || o.K > 10000) throw InvalidArgument("K", "must be in [2, 10000], got " + std::to_string(o.K));
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
 
+  const SymmetricSplit shared(o.K, SplitDirections::shared);
+  const SymmetricSplit orthogonal(o.K, SplitDirections::orthogonal);
+  const double threshold = shared.threshold();
   json rows = json::array();
   std::ostringstream text;
-  text << "geomsim theory: seed 004, Theorem 2 and Corollary 1 (K = 2)\n\n";
+  if (o.K == 2) {
+    text << "geomsim theory: seed 004, Theorem 2 and Corollary 1 (K = 2)\n\n";
+  } else {
+    text << "geomsim theory: the symmetric split of K = " << o.K << " classes along a shared direction, d >= K\n"
+         << "(Theorem 2 generalised; collapse below alpha = K/(2K-1) = " << fixed(threshold, 10) << ")\n\n";
+  }
   text << std::left << std::setw(8) << "tau" << std::setw(7) << "d" << std::setw(20) << "W" << std::setw(20) << "log W"
-       << std::setw(15) << "c(tau,d)" << std::setw(15) << "exact end" << std::setw(15) << "theta* bound";
+       << std::setw(15) << (o.K == 2 ? "c(tau,d)" : "c_K(tau,d)") << std::setw(15) << "exact end" << std::setw(15)
+       << "theta* bound";
   if (with_alpha) text << std::setw(15) << "theta*" << "spread";
   text << "\n";
+  bool any_below_K = false, any_above_K = false;
   for (double tau : taus) {
     for (int d : dims) {
       const double log_w = log_wiener_constant(tau, d);
-      const auto c = c_threshold(tau, d);
-      const auto exact = exact_crossover(tau, d);
-      const double bound = theta_star_existence_bound(tau);
+      const bool exists = d >= o.K;
+      any_below_K = any_below_K || !exists;
+      any_above_K = any_above_K || d > o.K;
+      std::optional<double> c, exact;
+      if (exists) {
+        c = relaxed_window_end(o.K, tau, d);
+        exact = shared.exact_crossover(tau, d);
+      }
+      const double bound = shared.existence_bound(tau);
       json row = {{"tau", tau},
                   {"d", d},
                   {"W", std::exp(log_w)},
@@ -74,31 +89,49 @@ int run_theory(const TheoryOptions& o) {
                   {"c", optional_json(c)},
                   {"exact_crossover", optional_json(exact)},
                   {"theta_star_existence_bound", bound},
-                  {"window", {{"lower", 2.0 / 3.0},
+                  {"window", {{"lower", threshold},
                               {"paper_upper", c ? json(std::min(*c, bound)) : json(nullptr)},
                               {"exact_upper", optional_json(exact)}}}};
       text << std::left << std::setw(8) << fixed(tau, 6) << std::setw(7) << d << std::setw(20) << fixed(std::exp(log_w), 12)
-           << std::setw(20) << fixed(log_w, 14) << std::setw(15) << optional_text(c, "undefined") << std::setw(15)
-           << optional_text(exact, "none") << std::setw(15) << fixed(bound, 10);
+           << std::setw(20) << fixed(log_w, 14) << std::setw(15) << optional_text(c, exists ? "undefined" : "n/a (d < K)")
+           << std::setw(15) << optional_text(exact, exists ? "none" : "n/a") << std::setw(15) << fixed(bound, 10);
       if (with_alpha) {
-        const auto theta = theta_star(o.alpha, tau);
-        const auto spread = spread_star(o.alpha, tau);
+        std::optional<double> theta, spread, min_loss;
+        if (exists) {
+          theta = shared.theta_star(o.alpha, tau);
+          spread = shared.spread(o.alpha, tau);
+          min_loss = shared.min_loss(o.alpha, tau);
+        }
         row["alpha"] = o.alpha;
         row["theta_star"] = optional_json(theta);
         row["spread"] = optional_json(spread);
-        text << std::setw(15) << optional_text(theta, "none (collapse or beyond)") << optional_text(spread, "");
+        row["min_loss"] = optional_json(min_loss);
+        if (d >= min_dimension(o.K, SplitDirections::orthogonal)) {
+          row["orthogonal_split"] = {{"theta_star", optional_json(orthogonal.theta_star(o.alpha, tau))},
+                                     {"spread", optional_json(orthogonal.spread(o.alpha, tau))},
+                                     {"min_loss", optional_json(orthogonal.min_loss(o.alpha, tau))}};
+        }
+        text << std::setw(15) << optional_text(theta, exists ? "none (collapse or beyond)" : "n/a") << optional_text(spread, "");
       }
       text << "\n";
       rows.push_back(row);
     }
   }
-  text << "\nThe window for theta* is (2/3, min(c, theta* bound)) as the theorem states it; its exact end is\n"
-          "where L(mu_theta*) = L(sigma) (TOMS748). theta* needs alpha < theta* bound, which the paper omits.\n";
+  text << "\nThe window for theta* is (" << (o.K == 2 ? "2/3" : "K/(2K-1)")
+       << ", min(c, theta* bound)) as the relaxation gives it; its exact end is where the\n"
+          "split's minimum equals L(sigma) (TOMS748). theta* needs alpha < theta* bound, which the paper omits.\n";
+  if (any_below_K) text << "n/a: the split needs d >= K (the simplex spans K - 1 dimensions, the split one more).\n";
+  if (any_above_K) {
+    text << "For d > K the split is not the optimum: the classes spread into caps of the orthogonal complement\n"
+            "(loss below the split's; the threshold is unchanged). See theory/general-k-symmetric-split.md.\n";
+  }
 
   OutputTransaction outputs;
   if (!o.json_path.empty()) {
     json out = {{"command", "theory"},
                 {"parameters", {{"tau", taus}, {"d", dims}, {"K", o.K}, {"alpha", with_alpha ? json(o.alpha) : json(nullptr)}}},
+                {"family", o.K == 2 ? "mu_theta (Theorem 2)" : "symmetric split, shared direction"},
+                {"threshold", threshold},
                 {"rows", rows}};
     outputs.stage(o.json_path, out.dump(2) + "\n", "json");
   }

@@ -1,6 +1,6 @@
 #pragma once
 // `geomsim theory --tau T --d D [--alpha A] [--K 2]`: the constants and predictions of
-// seed 004's Theorem 2 for each (tau, d) in the given lists.
+// seed 004's Theorem 2 (K = 2) or of the general-K symmetric split for each (tau, d).
 #include <CLI/CLI.hpp>
 #include <string>
 

@@ -126,6 +126,21 @@ for r in t["rows"]:
 row = [r for r in t["rows"] if r["d"] == 3 and r["tau"] == 0.2][0]
 assert abs(row["W"] - 0.1 * (1 - math.exp(-10))) < 1e-15   # d = 3: (tau/2)(1 - e^{-2/tau})
 PY
+# General K: the symmetric split. At K = 3, alpha = 0.64 its spread equals K = 2's at 0.7
+# (the same logit of p*), and d < K has no split.
+"$geomsim" theory --K 3 --tau 0.5 --d 2,3,8 --alpha 0.64 --json "$work/theory3.json" >"$work/theory3.txt" && pass || fail "theory --K 3 exited non-zero"
+grep -qF "n/a (d < K)" "$work/theory3.txt" && pass || fail "theory --K 3 does not mark d < K"
+python3 - "$work/theory3.json" <<'PY' && pass || fail "theory --K 3 JSON is not as documented"
+import json, sys
+t = json.load(open(sys.argv[1]))
+assert t["parameters"]["K"] == 3 and abs(t["threshold"] - 0.6) < 1e-15
+low, three, eight = t["rows"]
+assert low["spread"] is None and low["c"] is None
+assert abs(three["spread"] - 0.2239814141) < 1e-10, three
+assert 0.6 < three["c"] <= three["exact_crossover"]
+assert "orthogonal_split" in eight and "orthogonal_split" not in three
+assert eight["orthogonal_split"]["min_loss"] < eight["min_loss"]
+PY
 expect_theory_rejected() {
   local expected=$1
   shift
@@ -139,7 +154,7 @@ expect_theory_rejected "--tau must be a finite number, got nan" --tau nan
 expect_theory_rejected "--d must be whole numbers in [2, 1000000], got 1" --d 1
 expect_theory_rejected "--d must be whole numbers in [2, 1000000], got 2.5" --d 2.5
 expect_theory_rejected "--alpha must be in [0, 1], got -1" --alpha -1
-expect_theory_rejected "--K must be 2" --K 3
+expect_theory_rejected "--K must be in [2, 10000], got 1" --K 1
 expect_theory_rejected "--tau needs ranges lo:hi:step" --tau 1:0.5:0.1
 
 echo "cli_test: $passes passed, $failures failed"
