@@ -38,6 +38,12 @@ void require_positive(const char* name, double value) {
   }
 }
 
+void require_non_negative(const char* name, double value) {
+  if (!(value >= 0.0) || !std::isfinite(value)) {
+    throw InvalidArgument(name, "must be a finite number >= 0, got " + format_number(value));
+  }
+}
+
 void require_at_least(const char* name, std::int64_t value, std::int64_t lo) {
   if (value < lo) {
     throw InvalidArgument(name, "must be >= " + std::to_string(lo) + ", got " + std::to_string(value));

@@ -26,6 +26,17 @@ Matrix gather(const Matrix& points, const std::vector<Index>& idx) {
   return out;
 }
 
+// E_{a in A, b in B} |a - b| over all |A| |B| pairs, by the Gram matrix:
+// |a - b|^2 = |a|^2 + |b|^2 - 2 a.b, clamped at 0. With `same`, A is B and the diagonal is
+// exactly 0 (the identity above would leave rounding there).
+double mean_distance(const Matrix& A, const Matrix& B, bool same) {
+  const Matrix G = A.transpose() * B;
+  const Vector na = A.colwise().squaredNorm().transpose(), nb = B.colwise().squaredNorm().transpose();
+  Eigen::ArrayXXd d2 = (((-2.0 * G).colwise() + na).rowwise() + nb.transpose()).array().max(0.0);
+  if (same) d2.matrix().diagonal().setZero();
+  return d2.sqrt().mean();
+}
+
 }  // namespace
 
 SubclassGeometry measure_subclass_geometry(const Matrix& points, const std::vector<int>& labels,
@@ -58,6 +69,7 @@ SubclassGeometry measure_subclass_geometry(const Matrix& points, const std::vect
     const Eigen::ArrayXd dist = (F.colwise() - s.mean).colwise().norm().array();
     s.sigma = dist.mean();
     s.variance = dist.square().mean();
+    s.mean_pairwise_distance = mean_distance(F, F, true);
     const double spread = g.spread.per_class[static_cast<std::size_t>(y)];
     s.sigma_over_spread = spread > 0.0 ? s.sigma / spread : std::numeric_limits<double>::infinity();
     g.subclasses.push_back(std::move(s));
@@ -68,14 +80,10 @@ SubclassGeometry measure_subclass_geometry(const Matrix& points, const std::vect
       if (a.subclass == b.subclass || a.label != b.label) continue;
       const Matrix& A = blocks[static_cast<std::size_t>(a.subclass)];
       const Matrix& B = blocks[static_cast<std::size_t>(b.subclass)];
-      // D(z, z') by the Gram matrix: |a - b|^2 = |a|^2 + |b|^2 - 2 a.b, clamped at 0.
-      const Matrix G = A.transpose() * B;
-      const Vector na = A.colwise().squaredNorm().transpose(), nb = B.colwise().squaredNorm().transpose();
-      const Eigen::ArrayXXd d2 = ((-2.0 * G).colwise() + na).rowwise() + nb.transpose();
       SubclassPair pair;
       pair.z = a.subclass;
       pair.z_prime = b.subclass;
-      pair.separation = d2.max(0.0).sqrt().mean();
+      pair.separation = mean_distance(A, B, false);
       const double s_y = g.spread.per_class[static_cast<std::size_t>(a.label)];
       const double p = a.p_given_class, q = b.p_given_class;
       const double numerator = s_y - p * p * a.sigma - q * q * b.sigma;

@@ -31,6 +31,8 @@ void require_finite(const char* name, double value);
 void require_in_closed_range(const char* name, double value, double lo, double hi);
 // value > 0 and finite.
 void require_positive(const char* name, double value);
+// value >= 0 and finite.
+void require_non_negative(const char* name, double value);
 // value >= lo.
 void require_at_least(const char* name, std::int64_t value, std::int64_t lo);
 

@@ -5,6 +5,7 @@
 //   s_f(y)      = E_{x in y} |f(x) - E_y f|                   class spread
 //   sigma_f(z)  = E_{x in z} |f(x) - E_z f|                   subclass clustering
 //   Var_f[z]    = E_{x in z} |f(x) - E_z f|^2
+//   sigma_z     = E_{x, x' in z} |f(x) - f(x')|                the input-space spread of Lemmas 1-3
 //   D(z, z')    = E_{x in z, x' in z'} |f(x) - f(x')|         separation
 //   delta_f     = (s_f(y) - p^2 sigma_f(z) - p'^2 sigma_f(z')) / (2 p p'),  p = p(z|y), p' = p(z'|y)
 //   c(z, z')    = min_{x in z} |f(x) - E_{z'} f| / D(z, z')   (Theorem 3's assumption, estimated)
@@ -31,6 +32,9 @@ struct SubclassStats {
   Vector mean;              // E_z f
   double sigma = 0.0;       // sigma_f(z)
   double variance = 0.0;    // Var_f[z]
+  // E_{x, x' in z} |f(x) - f(x')| over all ordered pairs (x = x' included). Measured on the
+  // inputs this is the sigma_z of Lemmas 1-3; sigma_f(z) <= it by Jensen.
+  double mean_pairwise_distance = 0.0;
   double sigma_over_spread = 0.0;  // sigma_f(z) / s_f(y), the ratio Theorem 3 scales with
 };
 
