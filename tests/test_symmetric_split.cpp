@@ -144,7 +144,7 @@ TEST_CASE("At d = K the optimizer finds the shared symmetric split, K = 2..6", "
   for (const auto& c : s.geometry.classes) CHECK(c.atom_sizes == std::vector<Index>{4, 4});
 }
 
-TEST_CASE("For d > K the classes spread further; the threshold K/(2K-1) still holds", "[theory][general-k][optimizer]") {
+TEST_CASE("For d > K the classes spread further, and the threshold K/(2K-1) still holds", "[theory][general-k][optimizer]") {
   const double tau = 0.5;
   SECTION("above the threshold the optimum undercuts both closed forms") {
     const int K = GENERATE(2, 3);

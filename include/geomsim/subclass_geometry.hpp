@@ -16,6 +16,9 @@
 //   s_f(y) <= p^2 sigma(z) + p'^2 sigma(z') + 2 p p' D(z, z')
 // (triangle inequality, then Jensen), so the factor is 2 p p'. With the paper's factor,
 // two tight subclasses give delta = 2D, violating it. Both values are reported.
+// The inequality needs the class to consist of z and z' alone (Theorem 3's setting). With
+// three or more subclasses s_f(y) also holds the others' spread, and delta_f is reported
+// for every pair but is no longer a lower bound on D(z, z').
 #include <optional>
 #include <vector>
 
