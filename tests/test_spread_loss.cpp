@@ -161,3 +161,34 @@ TEST_CASE("Invalid loss parameters are rejected with the argument's name and ran
   const SpreadLoss loss(labels, 0.5, 0.5);
   CHECK_THROWS_AS(loss.evaluate(Matrix::Ones(2, 3)), InvalidArgument);
 }
+
+TEST_CASE("Proposition 2: the loss is invariant under class-fixing permutations", "[spread_loss][theory]") {
+  // Any permutation that keeps every point in its class leaves L_spread unchanged; moving a
+  // point to another class does not.
+  const auto labels = balanced_labels(3, 6);
+  const SpreadLoss loss(labels, 0.7, 0.5);
+  const Matrix U = random_uniform_sphere(4, 18, 11);
+  Matrix within = U;
+  for (int y = 0; y < 3; ++y) {  // reverse the order inside each class
+    for (int i = 0; i < 6; ++i) within.col(6 * y + i) = U.col(6 * y + 5 - i);
+  }
+  CHECK(loss.evaluate(within) == Approx(loss.evaluate(U)).epsilon(1e-14));
+  Matrix across = U;
+  across.col(0).swap(across.col(6));
+  CHECK(std::abs(loss.evaluate(across) - loss.evaluate(U)) > 1e-6);
+}
+
+TEST_CASE("Proposition 1: collapse minimises the different-class term, spreading the same-class term", "[spread_loss][theory]") {
+  // The different-class term (1-alpha) E log E exp(-|u-u-|^2/2tau) is smallest when classes sit
+  // on the simplex vertices; the same-class term alpha E log E exp(-|u-u+|^2/2tau) is 0 at
+  // collapse (its maximum) and negative for any spread.
+  const auto labels = balanced_labels(3, 8);
+  const SpreadLoss loss(labels, 0.5, 0.5);
+  const auto collapsed = loss.components(collapsed_simplex(labels, 3));
+  CHECK(collapsed.same_class == Approx(0.0).margin(1e-15));
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const auto random = loss.components(random_uniform_sphere(3, 24, seed));
+    CHECK(random.different_class > collapsed.different_class);
+    CHECK(random.same_class < 0.0);
+  }
+}
