@@ -44,6 +44,20 @@ void gram_matrix(const Matrix& U, Matrix& W) {
   });
 }
 
+void cross_product(const Matrix& U, const Matrix& V, Matrix& T) {
+  const Index N = V.cols();
+  if (N <= kBlock) {
+    T.noalias() = U.transpose() * V;
+    return;
+  }
+  T.resize(U.cols(), N);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (Index J = 0; J < tiles(N); ++J) {
+    const Index c0 = J * kBlock, cn = tile_size(N, J);
+    T.middleCols(c0, cn).noalias() = U.transpose() * V.middleCols(c0, cn);
+  }
+}
+
 void symmetrize_add_transpose(Matrix& W) {
   const Index N = W.cols();
   if (N <= kBlock) {  // cache-resident: a plain in-place sweep

@@ -5,6 +5,7 @@
 #include "geomsim/errors.hpp"
 #include "geomsim/product_of_spheres.hpp"
 #include "geomsim/rlbfgs_solver.hpp"
+#include "geomsim/trust_region_solver.hpp"
 #include "geomsim/slsqp_solver.hpp"
 
 namespace geomsim {
@@ -45,11 +46,12 @@ double stationarity(const Objective& objective, const Matrix& U) {
 std::unique_ptr<Solver> make_solver(const std::string& name, Index num_points, Index dim) {
   if (name == "slsqp") return std::make_unique<SlsqpSolver>();
   if (name == "rlbfgs") return std::make_unique<RlbfgsSolver>();
+  if (name == "rtr") return std::make_unique<TrustRegionSolver>();
   if (name == "auto") {
     if (num_points * dim <= kAutoSlsqpMaxVariables) return std::make_unique<SlsqpSolver>();
     return std::make_unique<RlbfgsSolver>();
   }
-  throw InvalidArgument("solver", "must be one of: auto, slsqp, rlbfgs; got '" + name + "'");
+  throw InvalidArgument("solver", "must be one of: auto, slsqp, rlbfgs, rtr; got '" + name + "'");
 }
 
 }  // namespace geomsim

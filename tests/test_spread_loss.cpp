@@ -192,3 +192,33 @@ TEST_CASE("Proposition 1: collapse minimises the different-class term, spreading
     CHECK(random.same_class < 0.0);
   }
 }
+
+TEST_CASE("The Hessian-vector product agrees with central differences of the gradient", "[spread_loss][hessian]") {
+  struct Case {
+    int K, ny, d;
+    double alpha, tau;
+  };
+  // The last case has N = 300 > kBlock, so the tiled kernels run.
+  const Case c = GENERATE(Case{2, 5, 2, 0.7, 0.5}, Case{3, 8, 3, 0.64, 0.5}, Case{4, 6, 8, 0.3, 0.1},
+                          Case{3, 4, 5, 0.9, 2.0}, Case{3, 100, 5, 0.7, 0.5});
+  const std::uint64_t seed = GENERATE(1u, 2u);
+  const SpreadLoss loss(balanced_labels(c.K, c.ny), c.alpha, c.tau);
+  const int N = c.K * c.ny;
+  Matrix U = random_uniform_sphere(c.d, N, seed);
+  if (seed == 2) U *= 1.1;  // off the sphere: the objective is defined on all of R^{d x N}
+  const Matrix V = random_uniform_sphere(c.d, N, seed + 10);
+  const auto H = loss.hessian(U);
+  REQUIRE(H != nullptr);
+  const Matrix HV = H->apply(V);
+  const double h = 1e-5;
+  Matrix gp(c.d, N), gm(c.d, N);
+  loss.evaluate_with_gradient(U + h * V, gp);
+  loss.evaluate_with_gradient(U - h * V, gm);
+  const Matrix fd = (gp - gm) / (2 * h);
+  CAPTURE(c.K, c.ny, c.d, c.alpha, c.tau, seed);
+  CHECK((HV - fd).norm() <= 1e-6 * fd.norm());
+  // Symmetric: <W, H V> = <V, H W>.
+  const Matrix W = random_uniform_sphere(c.d, N, seed + 20);
+  CHECK((W.array() * HV.array()).sum() == Approx((V.array() * H->apply(W).array()).sum()).epsilon(1e-10));
+  CHECK_THROWS_AS(H->apply(Matrix::Zero(c.d + 1, N)), InvalidArgument);
+}

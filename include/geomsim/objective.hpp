@@ -3,11 +3,21 @@
 // with its Euclidean gradient. Solvers handle the sphere constraint; objectives are
 // defined on all of R^{d x N} so that constrained solvers may evaluate them at
 // slightly infeasible iterates.
+#include <memory>
 #include <string>
 
 #include "geomsim/sphere.hpp"
 
 namespace geomsim {
+
+// The Euclidean Hessian of an objective at a fixed U, as a linear operator on d x N
+// directions: apply(V) = D^2 f(U)[V]. Built once per point and applied many times by
+// second-order solvers (the trust-region solver's inner conjugate gradients).
+class HessianOperator {
+ public:
+  virtual ~HessianOperator() = default;
+  virtual Matrix apply(const Matrix& V) const = 0;
+};
 
 class Objective {
  public:
@@ -26,6 +36,10 @@ class Objective {
   // between the two, as ensmallen's EvaluateWithGradient does.
   virtual double evaluate_with_gradient(const Eigen::Ref<const Matrix>& U,
                                         Eigen::Ref<Matrix> gradient) const = 0;
+
+  // The exact Euclidean Hessian at U, when the objective provides one; nullptr otherwise
+  // (second-order solvers then difference the gradient).
+  virtual std::unique_ptr<HessianOperator> hessian(const Eigen::Ref<const Matrix>& /*U*/) const { return nullptr; }
 };
 
 }  // namespace geomsim

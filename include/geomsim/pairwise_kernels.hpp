@@ -15,6 +15,9 @@ constexpr Index kBlock = 256;
 // flops of a general product) and mirroring them.
 void gram_matrix(const Matrix& U, Matrix& W);
 
+// T = U^T V (N x N) for U, V of equal shape, by column tiles in parallel.
+void cross_product(const Matrix& U, const Matrix& V, Matrix& T);
+
 // W = W + W^T in place, tile by tile (no strided sweeps over a large matrix).
 void symmetrize_add_transpose(Matrix& W);
 

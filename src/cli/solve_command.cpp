@@ -152,7 +152,7 @@ void add_solve_options(CLI::App& app, SolveOptions& o) {
   add_problem_options(app, o.problem);
   app.add_option("--seeds", o.seeds, "random starts, e.g. 0:4, 0:19:2 or 1,5,7; the best run is kept")
       ->capture_default_str();
-  app.add_option("--solver", o.solver, "slsqp (the paper's SLSQP, through NLopt), rlbfgs (Riemannian L-BFGS, for large N), or auto: slsqp up to N*d = 100 variables, rlbfgs beyond")
+  app.add_option("--solver", o.solver, "slsqp (the paper's SLSQP, through NLopt), rlbfgs (Riemannian L-BFGS, for large N), rtr (Riemannian trust regions with the exact Hessian: tighter stationarity), or auto: slsqp up to N*d = 100 variables, rlbfgs beyond")
       ->capture_default_str();
   app.add_option("--cluster-tol", o.cluster_tolerance,
                  "points of a class closer than this are one atom in the geometry summary")
