@@ -48,9 +48,12 @@ PY
 # --- the manifold solver reaches the same optimum as SLSQP ---------------------------
 "$geomsim" --K 3 --alpha 0.64 --tau 0.5 --solver rlbfgs --json "$work/rl.json" --quiet
 "$geomsim" --K 3 --alpha 0.64 --tau 0.5 --solver slsqp --json "$work/sq.json" --quiet
-python3 - "$work/rl.json" "$work/sq.json" <<'PY' && pass || fail "rlbfgs and slsqp disagree, or the JSON does not name the solver's settings"
+"$geomsim" --K 3 --alpha 0.64 --tau 0.5 --solver rtr --json "$work/tr.json" --quiet
+python3 - "$work/rl.json" "$work/sq.json" "$work/tr.json" <<'PY' && pass || fail "rlbfgs, rtr and slsqp disagree, or the JSON does not name the solver's settings"
 import json, sys
-rl, sq = (json.load(open(f)) for f in sys.argv[1:])
+rl, sq, tr = (json.load(open(f)) for f in sys.argv[1:])
+assert tr["solver"]["name"] == "rtr" and "max_inner_iterations" in tr["solver"], tr["solver"]
+assert abs(tr["result"]["loss"] - sq["result"]["loss"]) < 1e-7
 assert rl["solver"]["name"] == "rlbfgs" and "gradient_tolerance" in rl["solver"], rl["solver"]
 assert sq["solver"]["name"] == "slsqp" and "constraint_tolerance" in sq["solver"], sq["solver"]
 assert abs(rl["result"]["loss"] - sq["result"]["loss"]) < 1e-7
@@ -102,7 +105,7 @@ expect_rejected "--alpha" --alpha
 expect_rejected "--bogus" --bogus 3
 expect_rejected "--seeds must be non-negative integers" --seeds "0-4"
 expect_rejected "--seeds needs ranges lo:hi[:step] with lo <= hi" --seeds "4:1"
-expect_rejected "--solver must be one of: auto, slsqp, rlbfgs; got 'newton'" --solver newton
+expect_rejected "--solver must be one of: auto, slsqp, rlbfgs, rtr; got 'newton'" --solver newton
 expect_rejected "--cluster-tol must be a finite number > 0, got 0" --cluster-tol 0
 expect_rejected "--solver slsqp handles at most" --solver slsqp --K 2 --ny 1000 --d 8
 
