@@ -7,6 +7,7 @@
 
 #include "geomsim/errors.hpp"
 #include "geomsim/product_of_spheres.hpp"
+#include "manifold_solver_steps.hpp"
 
 namespace geomsim {
 namespace {
@@ -48,12 +49,8 @@ std::vector<std::pair<std::string, double>> RlbfgsSolver::settings() const {
 
 SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const {
   const auto start = std::chrono::steady_clock::now();
-  if (U.cols() != objective.num_points()) {
-    throw InvalidArgument("points", "must have " + std::to_string(objective.num_points()) + " columns, got " +
-                                        std::to_string(U.cols()));
-  }
   require_at_least("memory", options_.memory, 1);
-  normalize_columns(U);
+  detail::start_on_sphere(objective, U);
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
 
   SolveSummary summary;
@@ -66,28 +63,13 @@ SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const
   summary.message = "iteration budget (max_iterations) used up";
 
   for (int iteration = 0; iteration < options_.max_iterations; ++iteration) {
-    const double gnorm = g.norm(), Gnorm = G.norm();
-    if (!std::isfinite(f) || !std::isfinite(gnorm)) {
-      summary.status = SolveStatus::kFailure;
-      summary.message = "the objective or its gradient is not finite";
-      break;
-    }
-    if (gnorm <= options_.gradient_tolerance * Gnorm) {
-      summary.status = SolveStatus::kGradientToleranceReached;
-      summary.message = "relative Riemannian gradient below gradient_tolerance";
-      break;
-    }
-    if (options_.max_seconds > 0.0 && elapsed() > options_.max_seconds) {
-      summary.status = SolveStatus::kMaxTimeReached;
-      summary.message = "time budget (max_seconds) used up";
-      break;
-    }
+    if (detail::should_stop(f, g, G, options_.gradient_tolerance, options_.max_seconds, elapsed(), summary)) break;
     Matrix p = lbfgs_direction(g, pairs);
     double slope = inner(g, p);
     if (!(slope < 0.0)) {  // not a descent direction: forget the curvature pairs
       pairs.clear();
       p = -g;
-      slope = -gnorm * gnorm;
+      slope = -g.squaredNorm();
     }
     // Without curvature information, start with a step that moves no point by more
     // than 0.1 (radians, to first order).
@@ -139,15 +121,7 @@ SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const
     }
   }
 
-  summary.loss = f;
-  const double Gnorm = G.norm();
-  summary.stationarity = Gnorm > 0.0 ? g.norm() / Gnorm : 0.0;
-  summary.constraint_violation = max_norm_violation(U);
-  if (summary.converged() && summary.status != SolveStatus::kGradientToleranceReached &&
-      summary.stationarity > options_.stationarity_tolerance) {
-    summary.status = SolveStatus::kStalled;
-    summary.message = "stopped at a non-stationary point (stationarity " + format_number(summary.stationarity) + ")";
-  }
+  detail::finish(f, U, g, G, options_.stationarity_tolerance, summary);
   summary.seconds = elapsed();
   return summary;
 }

@@ -8,6 +8,7 @@
 
 #include "geomsim/errors.hpp"
 #include "geomsim/product_of_spheres.hpp"
+#include "manifold_solver_steps.hpp"
 
 namespace geomsim {
 namespace {
@@ -108,12 +109,8 @@ std::vector<std::pair<std::string, double>> TrustRegionSolver::settings() const 
 
 SolveSummary TrustRegionSolver::minimize(const Objective& objective, Matrix& U) const {
   const auto start = std::chrono::steady_clock::now();
-  if (U.cols() != objective.num_points()) {
-    throw InvalidArgument("points", "must have " + std::to_string(objective.num_points()) + " columns, got " +
-                                        std::to_string(U.cols()));
-  }
   require_positive("radius_per_sqrt_point", options_.radius_per_sqrt_point);
-  normalize_columns(U);
+  detail::start_on_sphere(objective, U);
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
 
   SolveSummary summary;
@@ -127,22 +124,7 @@ SolveSummary TrustRegionSolver::minimize(const Objective& objective, Matrix& U) 
   summary.message = "iteration budget (max_iterations) used up";
 
   for (int iteration = 0; iteration < options_.max_iterations; ++iteration) {
-    const double gnorm = g.norm();
-    if (!std::isfinite(f) || !std::isfinite(gnorm)) {
-      summary.status = SolveStatus::kFailure;
-      summary.message = "the objective or its gradient is not finite";
-      break;
-    }
-    if (gnorm <= options_.gradient_tolerance * G.norm()) {
-      summary.status = SolveStatus::kGradientToleranceReached;
-      summary.message = "relative Riemannian gradient below gradient_tolerance";
-      break;
-    }
-    if (options_.max_seconds > 0.0 && elapsed() > options_.max_seconds) {
-      summary.status = SolveStatus::kMaxTimeReached;
-      summary.message = "time budget (max_seconds) used up";
-      break;
-    }
+    if (detail::should_stop(f, g, G, options_.gradient_tolerance, options_.max_seconds, elapsed(), summary)) break;
     const RiemannianHessian H(objective, U, G, g, summary.evaluations);
     // Propose steps, shrinking the region, until one is accepted (the Hessian stays valid
     // while U does not move).
@@ -179,15 +161,7 @@ SolveSummary TrustRegionSolver::minimize(const Objective& objective, Matrix& U) 
     ++summary.iterations;
   }
 
-  summary.loss = f;
-  const double Gnorm = G.norm();
-  summary.stationarity = Gnorm > 0.0 ? g.norm() / Gnorm : 0.0;
-  summary.constraint_violation = max_norm_violation(U);
-  if (summary.converged() && summary.status != SolveStatus::kGradientToleranceReached &&
-      summary.stationarity > options_.stationarity_tolerance) {
-    summary.status = SolveStatus::kStalled;
-    summary.message = "stopped at a non-stationary point (stationarity " + format_number(summary.stationarity) + ")";
-  }
+  detail::finish(f, U, g, G, options_.stationarity_tolerance, summary);
   summary.seconds = elapsed();
   return summary;
 }
