@@ -110,6 +110,18 @@ std::string format_seed_list(const std::vector<std::uint64_t>& seeds) {
   return out;
 }
 
+std::vector<int> parse_integer_list(const std::string& text, const std::string& argument, int lo, int hi) {
+  std::vector<int> out;
+  for (double v : parse_number_list(text, argument)) {
+    if (v != std::floor(v) || v < lo || v > hi) {
+      throw InvalidArgument(argument, "must be whole numbers in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                          "], got " + format_number(v));
+    }
+    out.push_back(static_cast<int>(v));
+  }
+  return out;
+}
+
 std::string fixed(double value, int digits) {
   if (!std::isfinite(value)) throw std::logic_error("geomsim: refusing to print a non-finite result");
   char buffer[64];

@@ -14,6 +14,9 @@ std::vector<std::uint64_t> parse_seed_list(const std::string& text, const std::s
 // and comma-separated mixtures. Every value must be finite. Throws InvalidArgument(argument).
 std::vector<double> parse_number_list(const std::string& text, const std::string& argument);
 
+// parse_number_list restricted to whole numbers in [lo, hi].
+std::vector<int> parse_integer_list(const std::string& text, const std::string& argument, int lo, int hi);
+
 // The inverse, compact: {0,1,2,3,4} -> "0:4".
 std::string format_seed_list(const std::vector<std::uint64_t>& seeds);
 

@@ -5,6 +5,7 @@
 #include "cli_support.hpp"
 #include "geomsim/errors.hpp"
 #include "solve_command.hpp"
+#include "sweep_command.hpp"
 #include "theory_command.hpp"
 
 int main(int argc, char** argv) {
@@ -21,6 +22,14 @@ int main(int argc, char** argv) {
       "theory", "Theorem 2's constants for each (tau, d): W, log W, c(tau,d), the exact crossover, theta*; --K for the general-K symmetric split");
   geomsim::cli::TheoryOptions theory_options;
   geomsim::cli::add_theory_options(*theory, theory_options);
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "the Appendix H experiment over a grid of K, n_y, d, tau and alpha: one CSV row per point, in parallel, "
+               "resumable (--out is reread) and shardable (--shard i/n)");
+  geomsim::cli::SweepOptions sweep_options;
+  geomsim::cli::add_sweep_options(*sweep, sweep_options);
+  CLI::App* merge = app.add_subcommand("merge", "join sweep shards into one CSV in grid order");
+  geomsim::cli::MergeOptions merge_options;
+  geomsim::cli::add_merge_options(*merge, merge_options);
   app.require_subcommand(0, 1);
 
   try {
@@ -30,6 +39,8 @@ int main(int argc, char** argv) {
   }
   try {
     if (theory->parsed()) return geomsim::cli::run_theory(theory_options);
+    if (sweep->parsed()) return geomsim::cli::run_sweep_command(sweep_options);
+    if (merge->parsed()) return geomsim::cli::run_merge_command(merge_options);
     return geomsim::cli::run_solve(solve);
   } catch (const geomsim::InvalidArgument& error) {
     return geomsim::cli::report_invalid_argument(error.argument(), error.requirement());

@@ -39,11 +39,7 @@ void add_theory_options(CLI::App& command, TheoryOptions& o) {
 
 int run_theory(const TheoryOptions& o) {
   const std::vector<double> taus = parse_number_list(o.tau, "tau");
-  std::vector<int> dims;
-  for (double v : parse_number_list(o.d, "d")) {
-    if (v != std::floor(v) || v < 2 || v > 1e6) throw InvalidArgument("d", "must be whole numbers in [2, 1000000], got " + format_number(v));
-    dims.push_back(static_cast<int>(v));
-  }
+  const std::vector<int> dims = parse_integer_list(o.d, "d", 2, 1000000);
   for (double tau : taus) {
     require_positive("tau", tau);
     if (tau < 1.0 / 700.0) throw InvalidArgument("tau", "must be >= 1/700 (the Bessel series' range), got " + format_number(tau));
