@@ -4,15 +4,21 @@
 #include <string>
 
 #include "geomsim/errors.hpp"
+#include "geomsim/product_of_spheres.hpp"
 
 namespace geomsim::detail {
 
-void start_on_sphere(const Objective& objective, Matrix& U) {
+FirstOrder start_on_sphere(const Objective& objective, Matrix& U) {
   if (U.cols() != objective.num_points()) {
     throw InvalidArgument("points", "must have " + std::to_string(objective.num_points()) + " columns, got " +
                                         std::to_string(U.cols()));
   }
   normalize_columns(U);
+  FirstOrder out;
+  out.G.resize(U.rows(), U.cols());
+  out.f = objective.evaluate_with_gradient(U, out.G);
+  out.g = project_to_tangent(U, out.G);
+  return out;
 }
 
 bool should_stop(double f, const Matrix& g, const Matrix& G, double gradient_tolerance, double max_seconds,

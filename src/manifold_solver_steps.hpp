@@ -5,8 +5,15 @@
 
 namespace geomsim::detail {
 
-// Checks that U has one column per point of the objective and puts every column on the sphere.
-void start_on_sphere(const Objective& objective, Matrix& U);
+// The iterate's value, Euclidean gradient G and Riemannian gradient g = P_U G.
+struct FirstOrder {
+  double f = 0.0;
+  Matrix G, g;
+};
+
+// Checks that U has one column per point of the objective, puts every column on the sphere,
+// and evaluates there (one evaluation).
+FirstOrder start_on_sphere(const Objective& objective, Matrix& U);
 
 // The tests every iteration begins with: a non-finite value or gradient (kFailure), the
 // relative Riemannian gradient |g| <= gradient_tolerance |G| (kGradientToleranceReached),

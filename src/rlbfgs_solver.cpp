@@ -50,14 +50,11 @@ std::vector<std::pair<std::string, double>> RlbfgsSolver::settings() const {
 SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const {
   const auto start = std::chrono::steady_clock::now();
   require_at_least("memory", options_.memory, 1);
-  detail::start_on_sphere(objective, U);
+  auto [f, G, g] = detail::start_on_sphere(objective, U);
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
 
   SolveSummary summary;
-  Matrix G(U.rows(), U.cols());
-  double f = objective.evaluate_with_gradient(U, G);
   summary.evaluations = 1;
-  Matrix g = project_to_tangent(U, G);
   std::deque<Pair> pairs;
   summary.status = SolveStatus::kMaxEvaluationsReached;
   summary.message = "iteration budget (max_iterations) used up";

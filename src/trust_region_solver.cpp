@@ -110,14 +110,11 @@ std::vector<std::pair<std::string, double>> TrustRegionSolver::settings() const 
 SolveSummary TrustRegionSolver::minimize(const Objective& objective, Matrix& U) const {
   const auto start = std::chrono::steady_clock::now();
   require_positive("radius_per_sqrt_point", options_.radius_per_sqrt_point);
-  detail::start_on_sphere(objective, U);
+  auto [f, G, g] = detail::start_on_sphere(objective, U);
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
 
   SolveSummary summary;
-  Matrix G(U.rows(), U.cols());
-  double f = objective.evaluate_with_gradient(U, G);
   summary.evaluations = 1;
-  Matrix g = project_to_tangent(U, G);
   const double max_radius = options_.radius_per_sqrt_point * std::sqrt(static_cast<double>(U.cols()));
   double radius = max_radius / 8.0;
   summary.status = SolveStatus::kMaxEvaluationsReached;

@@ -4,6 +4,7 @@
 
 #include "cli_support.hpp"
 #include "geomsim/errors.hpp"
+#include "report_command.hpp"
 #include "solve_command.hpp"
 #include "sweep_command.hpp"
 #include "theory_command.hpp"
@@ -30,6 +31,10 @@ int main(int argc, char** argv) {
   CLI::App* merge = app.add_subcommand("merge", "join sweep shards into one CSV in grid order");
   geomsim::cli::MergeOptions merge_options;
   geomsim::cli::add_merge_options(*merge, merge_options);
+  CLI::App* report = app.add_subcommand(
+      "report", "run the experiment definitions in sims/ and regenerate notebooks-export/ (figures, CSVs, markdown)");
+  geomsim::cli::ReportOptions report_options;
+  geomsim::cli::add_report_options(*report, report_options);
   app.require_subcommand(0, 1);
 
   try {
@@ -41,6 +46,7 @@ int main(int argc, char** argv) {
     if (theory->parsed()) return geomsim::cli::run_theory(theory_options);
     if (sweep->parsed()) return geomsim::cli::run_sweep_command(sweep_options);
     if (merge->parsed()) return geomsim::cli::run_merge_command(merge_options);
+    if (report->parsed()) return geomsim::cli::run_report(report_options);
     return geomsim::cli::run_solve(solve);
   } catch (const geomsim::InvalidArgument& error) {
     return geomsim::cli::report_invalid_argument(error.argument(), error.requirement());

@@ -3,7 +3,8 @@
 # thread-count independence, and the bad-input contract (exit 2, the argument named
 # with its range, no output file left behind).
 set -u
-geomsim=${1:?usage: cli_test.sh PATH/TO/geomsim}
+geomsim=${1:?usage: cli_test.sh PATH/TO/geomsim SOURCE_DIR}
+source_dir=${2:?usage: cli_test.sh PATH/TO/geomsim SOURCE_DIR}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -159,6 +160,44 @@ expect_theory_rejected "--d must be whole numbers in [2, 1000000], got 2.5" --d 
 expect_theory_rejected "--alpha must be in [0, 1], got -1" --alpha -1
 expect_theory_rejected "--K must be in [2, 10000], got 1" --K 1
 expect_theory_rejected "--tau needs ranges lo:hi:step" --tau 1:0.5:0.1
+
+# --- geomsim sweep / merge ------------------------------------------------------------
+sweep_args=(--K 2 --d 2 --alpha 0.6,0.7,0.8 --tau 0.5 --seeds 0:1)
+"$geomsim" sweep "${sweep_args[@]}" --out "$work/full.csv" -q && pass || fail "sweep exited non-zero"
+[ "$(wc -l <"$work/full.csv")" -eq 4 ] && head -1 "$work/full.csv" | grep -q '^K,ny,d,alpha,tau,seeds,solver,loss,spread' && pass ||
+  fail "sweep CSV has the wrong shape"
+"$geomsim" sweep "${sweep_args[@]}" --out "$work/full.csv" | grep -qF "3 already in" && pass || fail "a rerun did not skip the points already done"
+"$geomsim" sweep "${sweep_args[@]}" --shard 0/2 --out "$work/s0.csv" -q && "$geomsim" sweep "${sweep_args[@]}" --shard 1/2 --out "$work/s1.csv" -q &&
+  "$geomsim" merge "$work/s1.csv" "$work/s0.csv" --out "$work/merged.csv" >/dev/null && pass || fail "shards or merge exited non-zero"
+diff <(cut -d, -f1-21 "$work/full.csv") <(cut -d, -f1-21 "$work/merged.csv") >/dev/null && pass || fail "merged shards differ from the full sweep"
+expect_sweep_rejected() {  # expected-text, then arguments
+  local expected=$1
+  shift
+  "$geomsim" sweep "$@" --out "$work/badsweep.csv" >/dev/null 2>"$work/err.txt"
+  local status=$?
+  [ "$status" -eq 2 ] && grep -qF -- "$expected" "$work/err.txt" && [ ! -e "$work/badsweep.csv" ] && pass ||
+    fail "sweep $*: exit $status, stderr: $(cat "$work/err.txt")"
+}
+expect_sweep_rejected "--shard must be i/n with 0 <= i < n" --shard 2/2
+expect_sweep_rejected "--alpha must be in [0, 1], got 1.5" --alpha 0.5,1.5
+expect_sweep_rejected "--K must be whole numbers in [2, 100000], got 1" --K 1
+expect_sweep_rejected "--solver must be one of" --solver newton
+echo "not,a,sweep" >"$work/corrupt.csv"
+"$geomsim" sweep "${sweep_args[@]}" --out "$work/corrupt.csv" >/dev/null 2>"$work/err.txt"
+[ $? -eq 2 ] && grep -qF "line 1: is not a geomsim sweep CSV" "$work/err.txt" && grep -qx "not,a,sweep" "$work/corrupt.csv" && pass ||
+  fail "a corrupt --out was not refused, or was overwritten"
+
+# --- geomsim report (smoke grids) -------------------------------------------------------
+"$geomsim" report --sims "$source_dir/sims" --out "$work/report" --smoke --only figure-4 --only phase-k2 >/dev/null 2>&1 && pass ||
+  fail "report --smoke exited non-zero"
+for f in figure-4.md figure-4.png figure-4.svg figure-4.csv figure-4.gp phase-k2.md phase-k2.png; do
+  [ -s "$work/report/$f" ] && pass || fail "report did not write $f"
+done
+head -c 8 "$work/report/figure-4.png" | od -An -tx1 | grep -q "89 50 4e 47" && pass || fail "figure-4.png is not a PNG"
+ls "$work/report" | grep -q partial && fail "report left a partial file" || pass
+[ ! -e "$work/report/README.md" ] && pass || fail "report --only rewrote the index"
+"$geomsim" report --sims "$source_dir/sims" --out "$work/report2" --only no-such-figure >/dev/null 2>"$work/err.txt"
+[ $? -eq 2 ] && grep -qF -- "--only names no definition" "$work/err.txt" && pass || fail "report --only with an unknown name not refused"
 
 echo "cli_test: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -1,0 +1,43 @@
+#pragma once
+// The experiment definitions of sims/ and the figures they make.
+//
+// A definition is a JSON file: a name, a title, a kind, the paper's claim, and the kind's
+// parameters (with a reduced "smoke" variant for CI). Running one writes NAME.csv (the data),
+// NAME.png/.svg/.gp (the figure) and returns a markdown section that sets what was measured
+// beside the theory's prediction. Kinds:
+//   alpha_spread    spread against alpha, one curve per d or per tau, theory overlaid (Figs. 6, 8)
+//   c_threshold     c(tau, d) and the exact window end against d, one curve per tau (Fig. 5)
+//   point_sets      the optimal points on S^1 or S^2 for several alpha, classes coloured (Figs. 4, 7)
+//   cosine_heatmap  the cosine-similarity matrix sorted by class and atom (Fig. 2's insets)
+//   phase_diagram   the geometry over the (alpha, tau) plane with the theory's boundaries
+//   onset_vs_d      where spread starts and saturates in alpha, against d
+#include <string>
+#include <vector>
+
+namespace geomsim {
+
+struct SimDefinition {
+  std::string path;    // the file it came from
+  std::string name;    // file stem of every output
+  std::string title;
+  std::string kind;
+  std::string paper;   // what the paper says (or "beyond the paper")
+  std::string notes;   // what we found, written after looking at the output
+  std::string parameters_json;  // the kind's parameters
+  std::string smoke_json;       // overrides for a tiny CI grid (may be "{}")
+};
+
+// Reads and validates a definition. Throws InvalidArgument("sim") naming the file and field.
+SimDefinition load_sim_definition(const std::string& path);
+
+struct SimResult {
+  std::vector<std::string> files;  // written, relative to the output directory
+  std::string markdown;            // the report section (without the page title)
+  double seconds = 0.0;
+};
+
+// Runs the definition (with its smoke overrides when `smoke`) and writes its files into
+// out_dir. Grid points run in parallel.
+SimResult run_sim(const SimDefinition& definition, const std::string& out_dir, bool smoke);
+
+}  // namespace geomsim
