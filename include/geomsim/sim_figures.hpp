@@ -12,7 +12,6 @@
 //   phase_diagram   the geometry over the (alpha, tau) plane with the theory's boundaries
 //   onset_vs_d      where spread starts and saturates in alpha, against d
 #include <string>
-#include <vector>
 
 namespace geomsim {
 
@@ -31,13 +30,12 @@ struct SimDefinition {
 SimDefinition load_sim_definition(const std::string& path);
 
 struct SimResult {
-  std::vector<std::string> files;  // written, relative to the output directory
-  std::string markdown;            // the report section (without the page title)
+  std::string markdown;  // the report section (without the page title)
   double seconds = 0.0;
 };
 
-// Runs the definition (with its smoke overrides when `smoke`) and writes its files into
-// out_dir. Grid points run in parallel.
+// Runs the definition (with its smoke overrides when `smoke`) and writes NAME.csv, NAME.png,
+// NAME.svg and NAME.gp into out_dir. Grid points run in parallel.
 SimResult run_sim(const SimDefinition& definition, const std::string& out_dir, bool smoke);
 
 }  // namespace geomsim

@@ -14,7 +14,6 @@
 #include "geomsim/errors.hpp"
 #include "geomsim/gnuplot_figure.hpp"
 #include "geomsim/number_lists.hpp"
-#include "geomsim/reference_losses.hpp"
 #include "geomsim/spread_problem.hpp"
 #include "geomsim/sweep.hpp"
 #include "geomsim/symmetric_split.hpp"
@@ -210,7 +209,7 @@ SimResult alpha_spread(const SimDefinition& def, const json& p, const std::strin
     }
     md << "\n";
   }
-  return {{}, header_lines(def.name) + "Spread of the optimum (seeds " + seeds + ") and its geometry; ✓ where the theory predicts it (collapse, the "
+  return {header_lines(def.name) + "Spread of the optimum (seeds " + seeds + ") and its geometry; ✓ where the theory predicts it (collapse, the "
                                  "split at its spread to 1e-4, or uniform), otherwise the prediction in brackets; no mark where the theory has none:\n\n" + md.str(), 0.0};
 }
 
@@ -257,7 +256,7 @@ SimResult c_threshold_figure(const SimDefinition& def, const json& p, const std:
   fig.line("set grid");
   fig.line(plot + ", 2.0/3 with lines lc 'black' dt 3 title 'α = 2/3'");
   fig.render(stem);
-  return {{}, header_lines(def.name, " · solid: c(τ,d) as Theorem 2 states it; dashed: the exact end, L(µθ*) = L(σ)") +
+  return {header_lines(def.name, " · solid: c(τ,d) as Theorem 2 states it; dashed: the exact end, L(µθ*) = L(σ)") +
                   md.str(),
           0.0};
 }
@@ -335,7 +334,7 @@ SimResult point_sets(const SimDefinition& def, const json& p, const std::string&
   fig.line("unset multiplot");
   write_text(stem + ".csv", csv);
   fig.render(stem);
-  return {{}, header_lines(def.name, " · one colour per class; the points of one atom are drawn stacked outwards") + "K = " + std::to_string(K) +
+  return {header_lines(def.name, " · one colour per class; the points of one atom are drawn stacked outwards") + "K = " + std::to_string(K) +
                   ", n_y = " + std::to_string(ny) + ", τ = " + fmt(tau) + ", seeds " + seeds + ":\n\n" + md.str(),
           0.0};
 }
@@ -380,7 +379,7 @@ SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::str
   }
   fig.line("plot $m using 1:2:3 with image notitle");
   fig.render(stem);
-  return {{}, header_lines(def.name) + "K = " + std::to_string(K) + ", n_y = " + std::to_string(ny) + ", d = " +
+  return {header_lines(def.name) + "K = " + std::to_string(K) + ", n_y = " + std::to_string(ny) + ", d = " +
                   std::to_string(d) + ", τ = " + fmt(tau) + ", α = " + fmt(alpha) + ": " + cell(s.geometry.describe()) +
                   ", spread " + fmt(s.spread.mean, 6) + ". Black lines separate the classes.\n",
           0.0};
@@ -447,7 +446,7 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
   md << "\n\nWhere the theory predicts a regime (collapse below K/(2K−1); for d = K the split inside its window and "
         "uniform beyond it), the optimizer agrees at "
      << agree << " of " << predicted << " points.\n";
-  return {{}, md.str(), 0.0};
+  return {md.str(), 0.0};
 }
 
 // ---------------------------------------------------------------------------------------
@@ -491,7 +490,7 @@ SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string&
   fig.line("set xlabel 'dimension d'; set ylabel 'α'; set grid; set key inside right center box opaque; set logscale x 2");
   fig.line(plot);
   fig.render(stem);
-  return {{}, header_lines(def.name) + "K = " + std::to_string(K) + ", seeds " + seeds + ":\n\n" + md.str(), 0.0};
+  return {header_lines(def.name) + "K = " + std::to_string(K) + ", seeds " + seeds + ":\n\n" + md.str(), 0.0};
 }
 
 }  // namespace
@@ -545,7 +544,6 @@ SimResult run_sim(const SimDefinition& def, const std::string& out_dir, bool smo
   else if (def.kind == "cosine_heatmap") result = cosine_heatmap(def, p, stem);
   else if (def.kind == "phase_diagram") result = phase_diagram(def, p, stem);
   else result = onset_vs_d(def, p, stem);
-  result.files = {def.name + ".csv", def.name + ".png", def.name + ".svg", def.name + ".gp"};
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
