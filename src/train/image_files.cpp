@@ -1,0 +1,133 @@
+#include "geomsim/train/image_files.hpp"
+
+#include <boost/iostreams/copy.hpp>
+#include <boost/iostreams/filter/gzip.hpp>
+#include <boost/iostreams/filtering_streambuf.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "geomsim/errors.hpp"
+
+namespace geomsim::train {
+namespace {
+
+std::string read_bytes(const std::string& path, const std::string& argument) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidArgument(argument, "cannot read " + path);
+  std::ostringstream raw;
+  raw << in.rdbuf();
+  std::string bytes = raw.str();
+  if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b) {
+    try {
+      std::istringstream compressed(bytes);
+      boost::iostreams::filtering_streambuf<boost::iostreams::input> gunzip;
+      gunzip.push(boost::iostreams::gzip_decompressor());
+      gunzip.push(compressed);
+      std::ostringstream out;
+      boost::iostreams::copy(gunzip, out);
+      bytes = out.str();
+    } catch (const std::exception& e) {
+      throw InvalidArgument(argument, path + " is a corrupt or truncated gzip file (" + e.what() + ")");
+    }
+  }
+  return bytes;
+}
+
+std::uint32_t big_endian(const std::string& bytes, std::size_t offset) {
+  std::uint32_t v = 0;
+  for (std::size_t k = 0; k < 4; ++k) v = (v << 8) | static_cast<unsigned char>(bytes[offset + k]);
+  return v;
+}
+
+}  // namespace
+
+std::size_t ByteArray::item_size() const {
+  std::size_t size = 1;
+  for (std::size_t k = 1; k < shape.size(); ++k) size *= shape[k];
+  return size;
+}
+
+ByteArray read_idx(const std::string& path, const std::string& argument) {
+  const std::string bytes = read_bytes(path, argument);
+  const auto fail = [&](const std::string& why) { throw InvalidArgument(argument, path + ": " + why); };
+  if (bytes.size() < 4) fail("too short for an IDX header");
+  if (bytes[0] != 0 || bytes[1] != 0) fail("not an IDX file (the magic number must start with two zero bytes)");
+  if (static_cast<unsigned char>(bytes[2]) != 0x08) {
+    fail("element type 0x" + std::to_string(static_cast<unsigned char>(bytes[2])) + " is not supported (only unsigned bytes, 0x08)");
+  }
+  const std::size_t dims = static_cast<unsigned char>(bytes[3]);
+  if (dims == 0 || dims > 8) fail("has " + std::to_string(dims) + " dimensions; expected 1 to 8");
+  const std::size_t header = 4 + 4 * dims;
+  if (bytes.size() < header) fail("is truncated inside its header");
+  ByteArray array;
+  std::size_t total = 1;
+  for (std::size_t k = 0; k < dims; ++k) {
+    array.shape.push_back(big_endian(bytes, 4 + 4 * k));
+    total *= array.shape.back();
+  }
+  const std::size_t body = bytes.size() - header;
+  if (body < total) fail("is truncated: the header promises " + std::to_string(total) + " bytes, the file holds " + std::to_string(body));
+  if (body > total) fail("has " + std::to_string(body - total) + " bytes after the data the header describes");
+  array.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(header), bytes.end());
+  return array;
+}
+
+LabelledImages read_idx_pair(const std::string& images_path, const std::string& labels_path, const std::string& argument) {
+  LabelledImages out;
+  out.images = read_idx(images_path, argument);
+  const ByteArray labels = read_idx(labels_path, argument);
+  if (out.images.shape.size() < 2) throw InvalidArgument(argument, images_path + ": an image file needs at least 2 dimensions");
+  if (labels.shape.size() != 1) throw InvalidArgument(argument, labels_path + ": a label file has exactly 1 dimension");
+  if (labels.count() != out.images.count()) {
+    throw InvalidArgument(argument, images_path + " holds " + std::to_string(out.images.count()) + " images but " + labels_path +
+                                        " holds " + std::to_string(labels.count()) + " labels");
+  }
+  out.labels.assign(labels.data.begin(), labels.data.end());
+  return out;
+}
+
+LabelledImages load_fashion_mnist(const std::string& dir, bool train_split) {
+  const std::string prefix = train_split ? "train" : "t10k";
+  const auto find = [&](const std::string& stem) {
+    for (const std::string& name : {stem + ".gz", stem}) {
+      const auto path = std::filesystem::path(dir) / name;
+      if (std::filesystem::exists(path)) return path.string();
+    }
+    throw InvalidArgument("data", "no " + stem + "[.gz] in " + dir + " (install dataset-fashion-mnist, or pass the folder)");
+  };
+  LabelledImages data = read_idx_pair(find(prefix + "-images-idx3-ubyte"), find(prefix + "-labels-idx1-ubyte"), "data");
+  if (data.images.shape.size() != 3 || data.images.shape[1] != 28 || data.images.shape[2] != 28) {
+    throw InvalidArgument("data", dir + ": Fashion-MNIST images must be 28 x 28");
+  }
+  for (int label : data.labels) {
+    if (label > 9) throw InvalidArgument("data", dir + ": Fashion-MNIST labels must be 0..9, found " + std::to_string(label));
+  }
+  return data;
+}
+
+LabelledImages read_cifar_binary(const std::vector<std::string>& paths, int label_bytes, int label_index,
+                                 const std::string& argument) {
+  if (label_bytes != 1 && label_bytes != 2) throw InvalidArgument("label_bytes", "must be 1 (CIFAR-10) or 2 (CIFAR-100)");
+  if (label_index < 0 || label_index >= label_bytes) throw InvalidArgument("label_index", "must be in [0, label_bytes)");
+  constexpr std::size_t kImage = 3 * 32 * 32;
+  const std::size_t record = static_cast<std::size_t>(label_bytes) + kImage;
+  LabelledImages out;
+  out.images.shape = {0, 3, 32, 32};
+  for (const auto& path : paths) {
+    const std::string bytes = read_bytes(path, argument);
+    if (bytes.empty() || bytes.size() % record != 0) {
+      throw InvalidArgument(argument, path + ": " + std::to_string(bytes.size()) + " bytes is not a whole number of " +
+                                          std::to_string(record) + "-byte CIFAR records");
+    }
+    for (std::size_t offset = 0; offset < bytes.size(); offset += record) {
+      out.labels.push_back(static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(label_index)]));
+      out.images.data.insert(out.images.data.end(), bytes.begin() + static_cast<std::ptrdiff_t>(offset + label_bytes),
+                             bytes.begin() + static_cast<std::ptrdiff_t>(offset + record));
+    }
+  }
+  out.images.shape[0] = static_cast<std::uint32_t>(out.labels.size());
+  return out;
+}
+
+}  // namespace geomsim::train

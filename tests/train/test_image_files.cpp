@@ -1,0 +1,108 @@
+// IDX and CIFAR readers: round trips through files written here (plain and gzipped), every
+// corruption refused with the file named, and the real Fashion-MNIST.
+#include <boost/iostreams/copy.hpp>
+#include <boost/iostreams/filter/gzip.hpp>
+#include <boost/iostreams/filtering_streambuf.hpp>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "geomsim/errors.hpp"
+#include "geomsim/train/image_files.hpp"
+
+using namespace geomsim;
+using namespace geomsim::train;
+namespace fs = std::filesystem;
+
+namespace {
+std::string idx_bytes(std::vector<std::uint32_t> shape, const std::vector<std::uint8_t>& data) {
+  std::string out{'\0', '\0', '\x08', static_cast<char>(shape.size())};
+  for (auto d : shape) {
+    for (int k = 3; k >= 0; --k) out += static_cast<char>((d >> (8 * k)) & 0xff);
+  }
+  out.append(data.begin(), data.end());
+  return out;
+}
+std::string gzip(const std::string& raw) {
+  std::istringstream in(raw);
+  boost::iostreams::filtering_streambuf<boost::iostreams::input> zip;
+  zip.push(boost::iostreams::gzip_compressor());
+  zip.push(in);
+  std::ostringstream out;
+  boost::iostreams::copy(zip, out);
+  return out.str();
+}
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("geomsim-idx-" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+  std::string write(const std::string& name, const std::string& bytes) const {
+    std::ofstream(path / name, std::ios::binary) << bytes;
+    return (path / name).string();
+  }
+};
+}  // namespace
+
+TEST_CASE("IDX files round-trip, gzipped or not", "[train][data]") {
+  const TempDir dir;
+  std::vector<std::uint8_t> pixels(3 * 2 * 2);
+  for (std::size_t k = 0; k < pixels.size(); ++k) pixels[k] = static_cast<std::uint8_t>(k * 20);
+  const std::string images = idx_bytes({3, 2, 2}, pixels), labels = idx_bytes({3}, {7, 0, 9});
+  for (bool zipped : {false, true}) {
+    const auto img = dir.write(zipped ? "i.gz" : "i", zipped ? gzip(images) : images);
+    const auto lab = dir.write(zipped ? "l.gz" : "l", zipped ? gzip(labels) : labels);
+    const LabelledImages data = read_idx_pair(img, lab, "data");
+    CHECK(data.images.shape == std::vector<std::uint32_t>{3, 2, 2});
+    CHECK(data.images.count() == 3);
+    CHECK(data.images.item_size() == 4);
+    CHECK(data.images.data == pixels);
+    CHECK(data.labels == std::vector<int>{7, 0, 9});
+  }
+}
+
+TEST_CASE("Corrupt IDX files are refused with the file named", "[train][data][errors]") {
+  const TempDir dir;
+  const std::string good = idx_bytes({2, 2}, {1, 2, 3, 4});
+  const auto expect = [&](const std::string& name, const std::string& bytes, const std::string& why) {
+    const auto path = dir.write(name, bytes);
+    CHECK_THROWS_WITH(read_idx(path, "data"), Catch::Contains(path) && Catch::Contains(why));
+  };
+  expect("magic", std::string("\x01\x00\x08\x01", 4) + good.substr(4), "not an IDX file");
+  expect("type", std::string("\x00\x00\x0d\x02", 4) + good.substr(4), "not supported");
+  expect("short-header", good.substr(0, 6), "truncated inside its header");
+  expect("truncated", good.substr(0, good.size() - 1), "truncated: the header promises 4 bytes");
+  expect("trailing", good + "x", "1 bytes after the data");
+  expect("bad-gzip", gzip(good).substr(0, 15), "corrupt or truncated gzip");
+  CHECK_THROWS_WITH(read_idx((dir.path / "missing").string(), "data"), Catch::Contains("cannot read"));
+  const auto img = dir.write("img", idx_bytes({2, 1, 1}, {1, 2}));
+  const auto lab = dir.write("lab", idx_bytes({3}, {1, 2, 3}));
+  CHECK_THROWS_WITH(read_idx_pair(img, lab, "data"), Catch::Contains("holds 2 images but") && Catch::Contains("3 labels"));
+}
+
+TEST_CASE("CIFAR binary records are read and checked", "[train][data]") {
+  const TempDir dir;
+  std::string record(2 + 3072, '\0');
+  record[0] = 3;   // coarse
+  record[1] = 42;  // fine
+  record[2] = 9;   // first pixel
+  const auto path = dir.write("batch.bin", record + record);
+  const LabelledImages coarse = read_cifar_binary({path}, 2, 0, "data");
+  CHECK(coarse.labels == std::vector<int>{3, 3});
+  CHECK(coarse.images.shape == std::vector<std::uint32_t>{2, 3, 32, 32});
+  CHECK(coarse.images.data[0] == 9);
+  CHECK(read_cifar_binary({path}, 2, 1, "data").labels == std::vector<int>{42, 42});
+  CHECK_THROWS_WITH(read_cifar_binary({path}, 1, 0, "data"), Catch::Contains("not a whole number of 3073-byte"));
+}
+
+TEST_CASE("Fashion-MNIST from the Debian package", "[train][data][fashion-mnist]") {
+  // .ci/install-deps installs dataset-fashion-mnist, so this reads the real files.
+  const LabelledImages test = load_fashion_mnist(kFashionMnistDir, false);
+  CHECK(test.images.shape == std::vector<std::uint32_t>{10000, 28, 28});
+  std::vector<int> counts(10, 0);
+  for (int y : test.labels) ++counts[static_cast<std::size_t>(y)];
+  CHECK(counts == std::vector<int>(10, 1000));
+  CHECK(load_fashion_mnist(kFashionMnistDir, true).labels.size() == 60000);
+  CHECK_THROWS_WITH(load_fashion_mnist("/nonexistent", true), Catch::Contains("install dataset-fashion-mnist"));
+}
