@@ -1,0 +1,26 @@
+#pragma once
+// Augmentations on image tensors (B x C x H x W, values in [0, 1]), drawn from torch's global
+// generator (seed it with torch::manual_seed): a random shift (zero padding, then a random
+// crop back to size), a horizontal flip, brightness and contrast jitter, and Gaussian noise.
+// two_views() makes the two-view batch the contrastive losses expect: [a(x); a'(x)].
+#include <torch/torch.h>
+
+namespace geomsim::train {
+
+struct AugmentationOptions {
+  int64_t max_shift = 2;      // pixels, each direction
+  bool flip = true;           // horizontal, with probability 1/2
+  double brightness = 0.2;    // add U(-b, b)
+  double contrast = 0.2;      // scale about the image mean by U(1 - c, 1 + c)
+  double noise_std = 0.02;    // add N(0, s^2) per pixel
+};
+
+// Throws InvalidArgument naming the field for a negative setting.
+void validate(const AugmentationOptions& options);
+
+torch::Tensor augment(const torch::Tensor& images, const AugmentationOptions& options);
+
+// 2B x C x H x W: two independent augmentations of the batch, stacked.
+torch::Tensor two_views(const torch::Tensor& images, const AugmentationOptions& options);
+
+}  // namespace geomsim::train

@@ -1,0 +1,42 @@
+#pragma once
+// Encoders with an L2-normalised embedding head, for 1 x 28 x 28 (or C x S x S) images:
+//   mlp   flatten, two hidden layers of `width` with ReLU, linear to the embedding
+//   cnn   conv(32) - pool - conv(64) - pool - linear(width) - ReLU - linear
+//   vit   4 x 4 patches (as seed 004's encoder, scaled down): patch embedding of `width`,
+//         learned positions, two pre-norm transformer layers with 4 heads, mean pooling
+// forward() returns unit rows (N x embedding_dim); features() the same before normalisation.
+#include <string>
+#include <torch/torch.h>
+
+namespace geomsim::train {
+
+struct EncoderOptions {
+  std::string kind = "cnn";   // mlp, cnn or vit
+  int64_t channels = 1;
+  int64_t image_size = 28;    // a multiple of 4
+  int64_t embedding_dim = 128;
+  int64_t width = 128;
+};
+
+class EncoderImpl : public torch::nn::Module {
+ public:
+  explicit EncoderImpl(const EncoderOptions& options);
+  torch::Tensor features(const torch::Tensor& x);
+  torch::Tensor forward(const torch::Tensor& x);
+  const EncoderOptions& options() const { return options_; }
+
+ private:
+  EncoderOptions options_;
+  torch::nn::Sequential body_{nullptr};  // mlp and cnn
+  torch::nn::Conv2d patch_{nullptr};     // vit
+  torch::Tensor position_;
+  torch::nn::TransformerEncoder transformer_{nullptr};
+  torch::nn::LayerNorm norm_{nullptr};
+  torch::nn::Linear head_{nullptr};
+};
+TORCH_MODULE(Encoder);
+
+// Throws InvalidArgument naming the field.
+void validate(const EncoderOptions& options);
+
+}  // namespace geomsim::train

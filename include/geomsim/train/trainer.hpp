@@ -1,0 +1,57 @@
+#pragma once
+// Training an encoder with one of the batch losses: the paper's recipe (AdamW, cosine learning
+// rate schedule, two augmented views per sample), deterministic for a seed, on CUDA when
+// libtorch has it and on the CPU otherwise.
+//
+// With a checkpoint path, the state (encoder, classifier head, optimizer, epoch, random
+// generator, loss history) is written atomically after every epoch; a run started again with
+// the same path resumes after the last finished epoch and ends with the same weights as an
+// uninterrupted run.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "geomsim/train/augmentations.hpp"
+#include "geomsim/train/encoders.hpp"
+
+namespace geomsim::train {
+
+struct TrainOptions {
+  std::string loss = "spread";  // spread (004's L_spread), supcon (SupCon L_out), simclr (InfoNCE), ce (cross-entropy)
+  double alpha = 0.5;           // L_spread's weight of cNCE
+  double tau = 0.5;
+  bool include_partner = true;  // cNCE's denominator holds a(x) (eq. 10) or not (eq. 3)
+  int64_t epochs = 1;
+  int64_t batch_size = 256;     // samples per step (2 x batch_size views)
+  double learning_rate = 1e-3;
+  double weight_decay = 1e-4;
+  uint64_t seed = 0;
+  std::string checkpoint;       // file; empty: no checkpoints
+  // Stop after this many finished epochs (0: run all), e.g. to fit a job's time limit; the
+  // schedule is still that of `epochs`, so a later run with the checkpoint continues it.
+  int64_t stop_after = 0;
+};
+
+// Throws InvalidArgument naming the option.
+void validate(const TrainOptions& options);
+
+struct EpochRecord {
+  int64_t epoch = 0;
+  double loss = 0.0;                // mean over the epoch's steps
+  double seconds = 0.0;
+  double samples_per_second = 0.0;  // samples (not views) per second
+};
+
+struct TrainResult {
+  std::vector<EpochRecord> epochs;  // including those restored from a checkpoint
+  int64_t resumed_epochs = 0;       // how many came from the checkpoint
+  std::string device;               // "cpu" or "cuda"
+};
+
+// images: N x C x H x W in [0, 1]; labels: N class labels (int64) in 0..num_classes-1.
+// progress (optional) receives one line per epoch.
+TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const torch::Tensor& labels,
+                          int64_t num_classes, const TrainOptions& options, const AugmentationOptions& augmentation,
+                          const std::function<void(const std::string&)>& progress = {});
+
+}  // namespace geomsim::train

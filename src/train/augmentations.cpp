@@ -1,0 +1,53 @@
+#include "geomsim/train/augmentations.hpp"
+
+#include <string>
+
+#include "geomsim/errors.hpp"
+
+namespace geomsim::train {
+
+void validate(const AugmentationOptions& o) {
+  require_at_least("max_shift", o.max_shift, 0);
+  require_non_negative("brightness", o.brightness);
+  require_in_closed_range("contrast", o.contrast, 0.0, 1.0);
+  require_non_negative("noise_std", o.noise_std);
+}
+
+torch::Tensor augment(const torch::Tensor& images, const AugmentationOptions& o) {
+  validate(o);
+  if (images.dim() != 4) throw InvalidArgument("images", "must be B x C x H x W, got " + std::to_string(images.dim()) + " dimensions");
+  const int64_t B = images.size(0), H = images.size(2), W = images.size(3);
+  torch::Tensor x = images;
+  if (o.max_shift > 0) {
+    const int64_t s = o.max_shift;
+    const auto padded = torch::constant_pad_nd(images, {s, s, s, s}, 0.0);
+    const auto offsets = torch::randint(0, 2 * s + 1, {B, 2}, torch::kLong);
+    std::vector<torch::Tensor> crops;
+    crops.reserve(static_cast<std::size_t>(B));
+    for (int64_t b = 0; b < B; ++b) {
+      const int64_t dy = offsets[b][0].item<int64_t>(), dx = offsets[b][1].item<int64_t>();
+      crops.push_back(padded[b].narrow(1, dy, H).narrow(2, dx, W));
+    }
+    x = torch::stack(crops);
+  }
+  const auto per_sample = [&](double lo, double hi) {
+    return torch::rand({B, 1, 1, 1}, images.options()) * (hi - lo) + lo;
+  };
+  if (o.flip) {
+    const auto flip = torch::rand({B, 1, 1, 1}, images.options()).lt(0.5);
+    x = torch::where(flip, x.flip({3}), x);
+  }
+  if (o.contrast > 0) {
+    const auto mean = x.mean({1, 2, 3}, true);
+    x = (x - mean) * per_sample(1.0 - o.contrast, 1.0 + o.contrast) + mean;
+  }
+  if (o.brightness > 0) x = x + per_sample(-o.brightness, o.brightness);
+  if (o.noise_std > 0) x = x + o.noise_std * torch::randn_like(x);
+  return x.clamp(0.0, 1.0);
+}
+
+torch::Tensor two_views(const torch::Tensor& images, const AugmentationOptions& options) {
+  return torch::cat({augment(images, options), augment(images, options)});
+}
+
+}  // namespace geomsim::train

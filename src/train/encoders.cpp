@@ -1,0 +1,60 @@
+#include "geomsim/train/encoders.hpp"
+
+#include "geomsim/errors.hpp"
+
+namespace geomsim::train {
+
+void validate(const EncoderOptions& o) {
+  if (o.kind != "mlp" && o.kind != "cnn" && o.kind != "vit") {
+    throw InvalidArgument("model", "must be mlp, cnn or vit; got '" + o.kind + "'");
+  }
+  require_at_least("channels", o.channels, 1);
+  require_at_least("image_size", o.image_size, 4);
+  if (o.image_size % 4 != 0) throw InvalidArgument("image_size", "must be a multiple of 4 (pooling and 4 x 4 patches)");
+  require_at_least("embedding_dim", o.embedding_dim, 2);
+  require_at_least("width", o.width, 4);
+  if (o.kind == "vit" && o.width % 4 != 0) throw InvalidArgument("width", "must be a multiple of 4 (attention heads) for vit");
+}
+
+EncoderImpl::EncoderImpl(const EncoderOptions& o) : options_(o) {
+  validate(o);
+  namespace nn = torch::nn;
+  const int64_t pixels = o.channels * o.image_size * o.image_size;
+  if (o.kind == "mlp") {
+    body_ = register_module("body", nn::Sequential(nn::Flatten(), nn::Linear(pixels, o.width), nn::ReLU(),
+                                                   nn::Linear(o.width, o.width), nn::ReLU(),
+                                                   nn::Linear(o.width, o.embedding_dim)));
+  } else if (o.kind == "cnn") {
+    const int64_t side = o.image_size / 4;
+    body_ = register_module(
+        "body", nn::Sequential(nn::Conv2d(nn::Conv2dOptions(o.channels, 32, 3).padding(1)), nn::ReLU(), nn::MaxPool2d(2),
+                               nn::Conv2d(nn::Conv2dOptions(32, 64, 3).padding(1)), nn::ReLU(), nn::MaxPool2d(2),
+                               nn::Flatten(), nn::Linear(64 * side * side, o.width), nn::ReLU(),
+                               nn::Linear(o.width, o.embedding_dim)));
+  } else {
+    const int64_t tokens = (o.image_size / 4) * (o.image_size / 4);
+    patch_ = register_module("patch", nn::Conv2d(nn::Conv2dOptions(o.channels, o.width, 4).stride(4)));
+    position_ = register_parameter("position", 0.02 * torch::randn({1, tokens, o.width}));
+    auto layer = nn::TransformerEncoderLayerOptions(o.width, 4).dim_feedforward(2 * o.width).dropout(0.0);
+    transformer_ = register_module("transformer", nn::TransformerEncoder(nn::TransformerEncoderOptions(layer, 2)));
+    norm_ = register_module("norm", nn::LayerNorm(nn::LayerNormOptions({o.width})));
+    head_ = register_module("head", nn::Linear(o.width, o.embedding_dim));
+  }
+}
+
+torch::Tensor EncoderImpl::features(const torch::Tensor& x) {
+  if (x.dim() != 4 || x.size(1) != options_.channels || x.size(2) != options_.image_size || x.size(3) != options_.image_size) {
+    throw InvalidArgument("images", "must be B x " + std::to_string(options_.channels) + " x " +
+                                        std::to_string(options_.image_size) + " x " + std::to_string(options_.image_size));
+  }
+  if (body_) return body_->forward(x);
+  auto tokens = patch_->forward(x).flatten(2).transpose(1, 2) + position_;  // B x T x width
+  tokens = transformer_->forward(tokens.transpose(0, 1)).transpose(0, 1);   // the layer wants T x B x width
+  return head_->forward(norm_->forward(tokens.mean(1)));
+}
+
+torch::Tensor EncoderImpl::forward(const torch::Tensor& x) {
+  return torch::nn::functional::normalize(features(x), torch::nn::functional::NormalizeFuncOptions().dim(1));
+}
+
+}  // namespace geomsim::train

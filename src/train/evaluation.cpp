@@ -1,0 +1,86 @@
+#include "geomsim/train/evaluation.hpp"
+
+#include <string>
+
+#include "geomsim/errors.hpp"
+#include "geomsim/subclass_geometry.hpp"
+
+namespace geomsim::train {
+namespace {
+
+void check_pair(const torch::Tensor& embeddings, const torch::Tensor& labels, const char* what) {
+  if (embeddings.dim() != 2 || labels.dim() != 1 || embeddings.size(0) != labels.size(0) || embeddings.size(0) == 0) {
+    throw InvalidArgument(what, "needs N x d embeddings and N labels, N >= 1");
+  }
+}
+
+std::vector<int> to_ints(const torch::Tensor& t) {
+  const auto c = t.to(torch::kLong).contiguous();
+  return std::vector<int>(c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel());
+}
+
+}  // namespace
+
+torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, int64_t batch_size) {
+  require_at_least("batch_size", batch_size, 1);
+  torch::NoGradGuard no_grad;
+  encoder->eval();
+  const auto device = encoder->parameters().front().device();
+  std::vector<torch::Tensor> parts;
+  for (int64_t start = 0; start < images.size(0); start += batch_size) {
+    const int64_t count = std::min(batch_size, images.size(0) - start);
+    parts.push_back(encoder->forward(images.narrow(0, start, count).to(device)).to(torch::kCPU));
+  }
+  return torch::cat(parts);
+}
+
+double linear_probe_accuracy(const torch::Tensor& train_x, const torch::Tensor& train_y, const torch::Tensor& test_x,
+                             const torch::Tensor& test_y, int64_t steps, double learning_rate, uint64_t seed) {
+  check_pair(train_x, train_y, "probe");
+  check_pair(test_x, test_y, "probe");
+  torch::manual_seed(seed);
+  const int64_t classes = std::max(train_y.max().item<int64_t>(), test_y.max().item<int64_t>()) + 1;
+  torch::nn::Linear probe(train_x.size(1), classes);
+  torch::optim::Adam optimizer(probe->parameters(), torch::optim::AdamOptions(learning_rate));
+  const auto x = train_x.detach().to(torch::kFloat), y = train_y.to(torch::kLong);
+  for (int64_t step = 0; step < steps; ++step) {
+    optimizer.zero_grad();
+    auto loss = torch::nn::functional::cross_entropy(probe->forward(x), y);
+    loss.backward();
+    optimizer.step();
+  }
+  torch::NoGradGuard no_grad;
+  const auto predicted = probe->forward(test_x.to(torch::kFloat)).argmax(1);
+  return predicted.eq(test_y.to(torch::kLong)).to(torch::kDouble).mean().item<double>();
+}
+
+double mean_classifier_accuracy(const torch::Tensor& train_x, const torch::Tensor& train_y, const torch::Tensor& test_x,
+                                const torch::Tensor& test_y) {
+  check_pair(train_x, train_y, "mean classifier");
+  check_pair(test_x, test_y, "mean classifier");
+  const int64_t classes = std::max(train_y.max().item<int64_t>(), test_y.max().item<int64_t>()) + 1;
+  const auto y = train_y.to(torch::kLong);
+  auto sums = torch::zeros({classes, train_x.size(1)}, train_x.options()).index_add_(0, y, train_x);
+  const auto counts = torch::bincount(y, {}, classes).to(train_x.dtype()).clamp_min(1).unsqueeze(1);
+  const auto W = sums / counts;
+  const auto predicted = torch::matmul(test_x, W.t()).argmax(1);
+  return predicted.eq(test_y.to(torch::kLong)).to(torch::kDouble).mean().item<double>();
+}
+
+EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torch::Tensor& coarse, const torch::Tensor& fine) {
+  check_pair(embeddings, coarse, "geometry");
+  check_pair(embeddings, fine, "geometry");
+  const auto e = embeddings.to(torch::kDouble).contiguous();
+  // N x d row-major is d x N column-major: the core's layout.
+  const Matrix points = Eigen::Map<const Matrix>(e.data_ptr<double>(), e.size(1), e.size(0));
+  const SubclassGeometry g = measure_subclass_geometry(points, to_ints(coarse), to_ints(fine));
+  EmbeddingGeometry out;
+  out.spread = g.spread.mean;
+  for (const auto& s : g.subclasses) {
+    out.subclass_sigma += s.sigma / static_cast<double>(g.subclasses.size());
+    out.sigma_over_spread += s.sigma_over_spread / static_cast<double>(g.subclasses.size());
+  }
+  return out;
+}
+
+}  // namespace geomsim::train

@@ -1,0 +1,149 @@
+#include "geomsim/train/trainer.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "geomsim/errors.hpp"
+#include "geomsim/train/contrastive_losses.hpp"
+
+namespace geomsim::train {
+namespace {
+
+double cosine_rate(double base, int64_t step, int64_t total_steps) {
+  return 0.5 * base * (1.0 + std::cos(M_PI * static_cast<double>(step) / static_cast<double>(std::max<int64_t>(total_steps, 1))));
+}
+
+void set_rate(torch::optim::AdamW& optimizer, double rate) {
+  for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(rate);
+}
+
+}  // namespace
+
+void validate(const TrainOptions& o) {
+  if (o.loss != "spread" && o.loss != "supcon" && o.loss != "simclr" && o.loss != "ce") {
+    throw InvalidArgument("loss", "must be spread, supcon, simclr or ce; got '" + o.loss + "'");
+  }
+  require_in_closed_range("alpha", o.alpha, 0.0, 1.0);
+  require_positive("tau", o.tau);
+  require_at_least("epochs", o.epochs, 1);
+  require_at_least("batch-size", o.batch_size, 2);
+  require_positive("lr", o.learning_rate);
+  require_non_negative("weight-decay", o.weight_decay);
+  require_at_least("stop-after", o.stop_after, 0);
+}
+
+TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const torch::Tensor& labels, int64_t num_classes,
+                          const TrainOptions& o, const AugmentationOptions& augmentation,
+                          const std::function<void(const std::string&)>& progress) {
+  validate(o);
+  validate(augmentation);
+  require_at_least("classes", num_classes, 2);
+  const int64_t n = images.size(0);
+  if (labels.dim() != 1 || labels.size(0) != n) throw InvalidArgument("labels", "must hold one label per image");
+  if (n < o.batch_size) throw InvalidArgument("batch-size", "must be at most the number of training images (" + std::to_string(n) + ")");
+
+  const torch::Device device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  torch::manual_seed(o.seed);
+  encoder->to(device);
+  torch::nn::Linear classifier(encoder->options().embedding_dim, num_classes);  // used by "ce" only
+  classifier->to(device);
+  std::vector<torch::Tensor> parameters = encoder->parameters();
+  if (o.loss == "ce") {
+    for (const auto& p : classifier->parameters()) parameters.push_back(p);
+  }
+  torch::optim::AdamW optimizer(parameters, torch::optim::AdamWOptions(o.learning_rate).weight_decay(o.weight_decay));
+
+  TrainResult result;
+  result.device = device.is_cuda() ? "cuda" : "cpu";
+  if (!o.checkpoint.empty() && std::filesystem::exists(o.checkpoint)) {
+    try {
+      torch::serialize::InputArchive archive;
+      archive.load_from(o.checkpoint);
+      torch::serialize::InputArchive part;
+      archive.read("encoder", part);
+      encoder->load(part);
+      archive.read("classifier", part);
+      classifier->load(part);
+      archive.read("optimizer", part);
+      optimizer.load(part);
+      torch::Tensor history, rng;
+      archive.read("history", history);
+      archive.read("rng", rng);
+      auto generator = at::detail::getDefaultCPUGenerator();  // a handle to the global generator
+      generator.set_state(rng);
+      for (int64_t e = 0; e < history.size(0); ++e) {
+        result.epochs.push_back({e + 1, history[e][0].item<double>(), history[e][1].item<double>(), history[e][2].item<double>()});
+      }
+    } catch (const c10::Error& e) {
+      throw InvalidArgument("checkpoint", o.checkpoint + " is not a readable geomsim checkpoint for this model (" +
+                                              std::string(e.what_without_backtrace()) + ")");
+    }
+    result.resumed_epochs = static_cast<int64_t>(result.epochs.size());
+  }
+
+  const int64_t steps_per_epoch = n / o.batch_size;
+  const auto partner = two_view_partners(o.batch_size).to(device);
+  const int64_t last = o.stop_after > 0 ? std::min(o.epochs, o.stop_after) : o.epochs;
+  for (int64_t epoch = result.resumed_epochs; epoch < last; ++epoch) {
+    const auto start = std::chrono::steady_clock::now();
+    encoder->train();
+    const auto order = torch::randperm(n, torch::kLong);
+    double total = 0.0;
+    for (int64_t step = 0; step < steps_per_epoch; ++step) {
+      set_rate(optimizer, cosine_rate(o.learning_rate, epoch * steps_per_epoch + step, o.epochs * steps_per_epoch));
+      const auto idx = order.narrow(0, step * o.batch_size, o.batch_size);
+      const auto batch = images.index_select(0, idx);
+      const auto y = labels.index_select(0, idx).to(device);
+      torch::Tensor loss;
+      if (o.loss == "ce") {
+        loss = torch::nn::functional::cross_entropy(classifier->forward(encoder->features(augment(batch, augmentation).to(device))), y);
+      } else {
+        const auto z = encoder->forward(two_views(batch, augmentation).to(device));
+        const auto y2 = torch::cat({y, y});
+        if (o.loss == "spread") loss = spread_loss(z, y2, partner, o.tau, o.alpha, o.include_partner);
+        else if (o.loss == "supcon") loss = supcon_out_loss(z, y2, o.tau);
+        else loss = info_nce_loss(z, partner, o.tau);
+      }
+      optimizer.zero_grad();
+      loss.backward();
+      optimizer.step();
+      total += loss.item<double>();
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.epochs.push_back({epoch + 1, total / static_cast<double>(steps_per_epoch), seconds,
+                             static_cast<double>(steps_per_epoch * o.batch_size) / seconds});
+    if (progress) {
+      std::ostringstream line;
+      line << "epoch " << epoch + 1 << "/" << o.epochs << ": loss " << result.epochs.back().loss << ", "
+           << static_cast<int64_t>(result.epochs.back().samples_per_second) << " samples/s on " << result.device;
+      progress(line.str());
+    }
+    if (!o.checkpoint.empty()) {
+      torch::serialize::OutputArchive archive, enc, cls, opt;
+      encoder->save(enc);
+      classifier->save(cls);
+      optimizer.save(opt);
+      archive.write("encoder", enc);
+      archive.write("classifier", cls);
+      archive.write("optimizer", opt);
+      auto history = torch::zeros({static_cast<int64_t>(result.epochs.size()), 3}, torch::kDouble);
+      for (std::size_t e = 0; e < result.epochs.size(); ++e) {
+        const auto i = static_cast<int64_t>(e);
+        history[i][0] = result.epochs[e].loss;
+        history[i][1] = result.epochs[e].seconds;
+        history[i][2] = result.epochs[e].samples_per_second;
+      }
+      archive.write("history", history);
+      archive.write("rng", at::detail::getDefaultCPUGenerator().get_state());
+      const std::string temporary = o.checkpoint + ".partial";
+      archive.save_to(temporary);
+      std::filesystem::rename(temporary, o.checkpoint);  // atomic: a stop leaves the previous epoch's file
+    }
+  }
+  encoder->eval();
+  return result;
+}
+
+}  // namespace geomsim::train

@@ -1,0 +1,148 @@
+// Encoders, augmentations, the trainer (determinism, checkpoints, resume) and the evaluation.
+// libtorch first: its glog headers define CHECK, which catch.hpp must define last.
+#include <torch/torch.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "geomsim/errors.hpp"
+#include "geomsim/train/evaluation.hpp"
+#include "geomsim/train/image_files.hpp"
+#include "geomsim/train/label_hierarchy.hpp"
+#include "geomsim/train/trainer.hpp"
+
+using namespace geomsim;
+using namespace geomsim::train;
+namespace fs = std::filesystem;
+
+namespace {
+// The first n Fashion-MNIST test images as 1 x 28 x 28 floats in [0, 1], with fmnist-2 labels.
+struct Small {
+  torch::Tensor images, coarse, fine;
+};
+Small small_fashion(int64_t n) {
+  const LabelledImages data = load_fashion_mnist(kFashionMnistDir, false);
+  Small s;
+  s.images = torch::from_blob(const_cast<std::uint8_t*>(data.images.data.data()), {n, 1, 28, 28}, torch::kUInt8)
+                 .to(torch::kFloat) / 255.0;
+  s.fine = torch::tensor(std::vector<int64_t>(data.labels.begin(), data.labels.begin() + n), torch::kLong);
+  const auto coarse = coarse_labels(fashion_mnist_hierarchy("fmnist-2"), std::vector<int>(data.labels.begin(), data.labels.begin() + n));
+  s.coarse = torch::tensor(std::vector<int64_t>(coarse.begin(), coarse.end()), torch::kLong);
+  return s;
+}
+std::vector<torch::Tensor> weights(Encoder& e) {
+  std::vector<torch::Tensor> out;
+  for (const auto& p : e->parameters()) out.push_back(p.detach().clone());
+  return out;
+}
+bool identical(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    if (!torch::equal(a[k], b[k])) return false;
+  }
+  return true;
+}
+}  // namespace
+
+TEST_CASE("Every encoder gives unit embeddings of the requested size", "[train][models]") {
+  const std::string kind = GENERATE("mlp", "cnn", "vit");
+  EncoderOptions o;
+  o.kind = kind;
+  o.embedding_dim = 16;
+  o.width = 32;
+  Encoder e(o);
+  const auto z = e->forward(torch::rand({5, 1, 28, 28}));
+  CHECK(z.sizes() == torch::IntArrayRef({5, 16}));
+  CHECK(torch::allclose(z.norm(2, 1), torch::ones({5}), 1e-5, 1e-6));
+  CHECK_THROWS_WITH(e->forward(torch::rand({5, 3, 28, 28})), Catch::Contains("images must be B x 1 x 28 x 28"));
+  EncoderOptions bad = o;
+  bad.kind = "resnet";
+  CHECK_THROWS_WITH(Encoder(bad), Catch::Contains("model must be mlp, cnn or vit"));
+}
+
+TEST_CASE("Augmentations keep shape and range, and vanish when switched off", "[train][augment]") {
+  torch::manual_seed(1);
+  const auto x = torch::rand({4, 1, 28, 28});
+  const auto views = two_views(x, AugmentationOptions{});
+  CHECK(views.sizes() == torch::IntArrayRef({8, 1, 28, 28}));
+  CHECK(views.min().item<float>() >= 0.0f);
+  CHECK(views.max().item<float>() <= 1.0f);
+  CHECK_FALSE(torch::equal(views.narrow(0, 0, 4), views.narrow(0, 4, 4)));  // two different views
+  AugmentationOptions none;
+  none.max_shift = 0;
+  none.flip = false;
+  none.brightness = none.contrast = none.noise_std = 0.0;
+  CHECK(torch::equal(augment(x, none), x));
+  none.contrast = 2.0;
+  CHECK_THROWS_WITH(augment(x, none), Catch::Contains("contrast must be in [0, 1]"));
+}
+
+TEST_CASE("Training is deterministic and a resumed run ends with the same weights", "[train][trainer]") {
+  const Small data = small_fashion(256);
+  EncoderOptions model;
+  model.kind = "mlp";
+  model.embedding_dim = 16;
+  model.width = 32;
+  TrainOptions o;
+  o.epochs = 2;
+  o.batch_size = 64;
+  o.seed = 3;
+  const AugmentationOptions augmentation;
+  const auto run = [&](const TrainOptions& options) {
+    torch::manual_seed(options.seed);
+    Encoder e(model);
+    const TrainResult r = train_encoder(e, data.images, data.coarse, 2, options, augmentation);
+    return std::make_pair(weights(e), r);
+  };
+  const auto [straight, result] = run(o);
+  CHECK(result.epochs.size() == 2);
+  CHECK(std::isfinite(result.epochs.back().loss));
+  CHECK(result.epochs.back().samples_per_second > 0);
+  CHECK(identical(run(o).first, straight));
+
+  const fs::path checkpoint = fs::temp_directory_path() / ("geomsim-ckpt-" + std::to_string(::getpid()) + ".pt");
+  TrainOptions first = o;  // the same run, stopped after its first epoch
+  first.stop_after = 1;
+  first.checkpoint = checkpoint.string();
+  run(first);
+  REQUIRE(fs::exists(checkpoint));
+  CHECK_FALSE(fs::exists(checkpoint.string() + ".partial"));
+  TrainOptions rest = o;
+  rest.checkpoint = checkpoint.string();
+  const auto [resumed, resumed_result] = run(rest);
+  CHECK(resumed_result.resumed_epochs == 1);
+  CHECK(resumed_result.epochs.size() == 2);
+  CHECK(resumed_result.epochs[0].loss == result.epochs[0].loss);
+  CHECK(identical(resumed, straight));
+
+  std::ofstream(checkpoint, std::ios::trunc) << "not a checkpoint";
+  CHECK_THROWS_WITH(run(rest), Catch::Contains("is not a readable geomsim checkpoint"));
+  fs::remove(checkpoint);
+
+  TrainOptions bad = o;
+  bad.loss = "triplet";
+  CHECK_THROWS_WITH(run(bad), Catch::Contains("loss must be spread, supcon, simclr or ce"));
+}
+
+TEST_CASE("Evaluation: probes and the geometry of known embeddings", "[train][evaluation]") {
+  // Two classes at +-e0, each with two subclasses at +-0.1 e1: separable at both levels.
+  std::vector<float> rows;
+  std::vector<int64_t> coarse, fine;
+  for (int i = 0; i < 40; ++i) {
+    const int z = i % 4, y = z / 2;
+    rows.insert(rows.end(), {y ? -1.0f : 1.0f, (z % 2) ? 0.1f : -0.1f, 0.001f * static_cast<float>(i)});
+    coarse.push_back(y);
+    fine.push_back(z);
+  }
+  const auto x = torch::tensor(rows).view({40, 3});
+  const auto yc = torch::tensor(coarse), yf = torch::tensor(fine);
+  CHECK(mean_classifier_accuracy(x, yc, x, yc) == 1.0);
+  CHECK(mean_classifier_accuracy(x, yf, x, yf) == 1.0);
+  CHECK(linear_probe_accuracy(x, yf, x, yf, 300, 0.1) == 1.0);
+  const EmbeddingGeometry g = embedding_geometry(x, yc, yf);
+  CHECK(g.spread == Approx(0.1).margin(0.01));          // each class spreads +-0.1 around its mean
+  CHECK(g.subclass_sigma < 0.02);                       // subclasses are tight
+  CHECK(g.sigma_over_spread == Approx(g.subclass_sigma / g.spread).epsilon(0.2));
+}
