@@ -8,6 +8,9 @@
 #include "solve_command.hpp"
 #include "sweep_command.hpp"
 #include "theory_command.hpp"
+#ifdef GEOMSIM_HAVE_TORCH
+#include "train_command.hpp"
+#endif
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -35,6 +38,13 @@ int main(int argc, char** argv) {
       "report", "run the experiment definitions in sims/ and regenerate notebooks-export/ (figures, CSVs, markdown)");
   geomsim::cli::ReportOptions report_options;
   geomsim::cli::add_report_options(*report, report_options);
+#ifdef GEOMSIM_HAVE_TORCH
+  CLI::App* train = app.add_subcommand(
+      "train", "train an encoder on Fashion-MNIST coarse labels with SupCon, L_spread, SimCLR or CE, then evaluate "
+               "coarse accuracy, coarse-to-fine transfer and the embedding geometry (libtorch)");
+  geomsim::cli::TrainCommandOptions train_options;
+  geomsim::cli::add_train_options(*train, train_options);
+#endif
   app.require_subcommand(0, 1);
 
   try {
@@ -47,6 +57,9 @@ int main(int argc, char** argv) {
     if (sweep->parsed()) return geomsim::cli::run_sweep_command(sweep_options);
     if (merge->parsed()) return geomsim::cli::run_merge_command(merge_options);
     if (report->parsed()) return geomsim::cli::run_report(report_options);
+#ifdef GEOMSIM_HAVE_TORCH
+    if (train->parsed()) return geomsim::cli::run_train(train_options);
+#endif
     return geomsim::cli::run_solve(solve);
   } catch (const geomsim::InvalidArgument& error) {
     return geomsim::cli::report_invalid_argument(error.argument(), error.requirement());

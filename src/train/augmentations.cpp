@@ -21,14 +21,15 @@ torch::Tensor augment(const torch::Tensor& images, const AugmentationOptions& o)
   if (o.max_shift > 0) {
     const int64_t s = o.max_shift;
     const auto padded = torch::constant_pad_nd(images, {s, s, s, s}, 0.0);
-    const auto offsets = torch::randint(0, 2 * s + 1, {B, 2}, torch::kLong);
-    std::vector<torch::Tensor> crops;
-    crops.reserve(static_cast<std::size_t>(B));
-    for (int64_t b = 0; b < B; ++b) {
-      const int64_t dy = offsets[b][0].item<int64_t>(), dx = offsets[b][1].item<int64_t>();
-      crops.push_back(padded[b].narrow(1, dy, H).narrow(2, dx, W));
+    // One crop per distinct offset, (2s+1)^2 of them, rather than one per sample.
+    const auto offset = torch::randint(0, (2 * s + 1) * (2 * s + 1), {B}, torch::kLong);
+    x = torch::empty_like(images);
+    for (int64_t k = 0; k < (2 * s + 1) * (2 * s + 1); ++k) {
+      const auto members = offset.eq(k).nonzero().squeeze(1);
+      if (members.numel() == 0) continue;
+      const int64_t dy = k / (2 * s + 1), dx = k % (2 * s + 1);
+      x.index_copy_(0, members, padded.index_select(0, members).narrow(2, dy, H).narrow(3, dx, W));
     }
-    x = torch::stack(crops);
   }
   const auto per_sample = [&](double lo, double hi) {
     return torch::rand({B, 1, 1, 1}, images.options()) * (hi - lo) + lo;

@@ -199,5 +199,41 @@ ls "$work/report" | grep -q partial && fail "report left a partial file" || pass
 "$geomsim" report --sims "$source_dir/sims" --out "$work/report2" --only no-such-figure >/dev/null 2>"$work/err.txt"
 [ $? -eq 2 ] && grep -qF -- "--only names no definition" "$work/err.txt" && pass || fail "report --only with an unknown name not refused"
 
+# --- geomsim train (when built with libtorch): a tiny run, resume, bad input -------------
+if "$geomsim" train --help >/dev/null 2>&1; then
+  train_args=(--model mlp --train-samples 256 --test-samples 200 --batch-size 64 --epochs 2 --width 32 --embedding-dim 16)
+  "$geomsim" train "${train_args[@]}" --stop-after 1 --checkpoint "$work/run.pt" --json "$work/train1.json" -q && pass ||
+    fail "train exited non-zero"
+  "$geomsim" train "${train_args[@]}" --checkpoint "$work/run.pt" --json "$work/train2.json" -q && pass || fail "train resume exited non-zero"
+  python3 - "$work/train1.json" "$work/train2.json" <<'PY' && pass || fail "train JSON is not as documented"
+import json, math, sys
+first, second = (json.load(open(f)) for f in sys.argv[1:])
+assert not first["finished"] and len(first["epochs"]) == 1, first
+assert second["finished"] and second["resumed_epochs"] == 1 and len(second["epochs"]) == 2, second
+assert second["epochs"][0]["loss"] == first["epochs"][0]["loss"]
+e = second["evaluation"]
+for key in ("coarse_accuracy_linear_probe", "fine_accuracy_linear_probe", "fine_accuracy_mean_classifier"):
+    assert 0 <= e[key] <= 1, (key, e)
+for key in ("spread", "subclass_sigma", "sigma_over_spread"):
+    assert math.isfinite(e[key]) and e[key] >= 0, (key, e)
+assert second["parameters"]["train_samples"] == 256 and second["device"] in ("cpu", "cuda")
+PY
+  expect_train_rejected() {  # expected-text, then arguments
+    local expected=$1
+    shift
+    "$geomsim" train "${train_args[@]}" "$@" --json "$work/badtrain.json" >/dev/null 2>"$work/err.txt"
+    local status=$?
+    [ "$status" -eq 2 ] && grep -qF -- "$expected" "$work/err.txt" && [ ! -e "$work/badtrain.json" ] && pass ||
+      fail "train $*: exit $status, stderr: $(cat "$work/err.txt")"
+  }
+  expect_train_rejected "--loss must be spread, supcon, simclr or ce" --loss triplet
+  expect_train_rejected "--hierarchy must be one of" --hierarchy cifar
+  expect_train_rejected "--model must be mlp, cnn or vit" --model resnet
+  expect_train_rejected "--alpha must be in [0, 1]" --alpha 2
+  expect_train_rejected "no train-images-idx3-ubyte" --data "$work"
+  echo "garbage" >"$work/bad.pt"
+  expect_train_rejected "is not a readable geomsim checkpoint" --checkpoint "$work/bad.pt"
+fi
+
 echo "cli_test: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -1,0 +1,181 @@
+#include "train_command.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "cli_support.hpp"
+#include "geomsim/atomic_output.hpp"
+#include "geomsim/errors.hpp"
+#include "geomsim/random.hpp"
+#include "geomsim/train/evaluation.hpp"
+#include "geomsim/train/image_files.hpp"
+#include "geomsim/train/label_hierarchy.hpp"
+#include "geomsim/train/trainer.hpp"
+
+namespace geomsim::cli {
+namespace {
+
+using nlohmann::json;
+
+struct Split {
+  torch::Tensor images, coarse, fine;
+};
+
+// The hierarchy's kept examples (all, or the imbalanced subset), then the first `limit` of a
+// seeded shuffle (0: all), as float images in [0, 1].
+Split prepare(const train::LabelledImages& data, const train::LabelHierarchy& h, int64_t limit, std::uint64_t seed) {
+  std::vector<std::size_t> idx = train::kept_indices(h, data.labels, seed);
+  Rng rng(seed + 1);
+  for (std::size_t k = idx.size(); k > 1; --k) std::swap(idx[k - 1], idx[static_cast<std::size_t>(rng.uniform() * static_cast<double>(k))]);
+  if (limit > 0 && static_cast<std::size_t>(limit) < idx.size()) idx.resize(static_cast<std::size_t>(limit));
+  const auto item = static_cast<int64_t>(data.images.item_size());
+  const auto all = torch::from_blob(const_cast<std::uint8_t*>(data.images.data.data()),
+                                    {static_cast<int64_t>(data.images.count()), item}, torch::kUInt8);
+  std::vector<int64_t> rows(idx.begin(), idx.end()), fine, coarse;
+  for (std::size_t i : idx) {
+    fine.push_back(data.labels[i]);
+    coarse.push_back(h.coarse_of_fine[static_cast<std::size_t>(data.labels[i])]);
+  }
+  Split s;
+  s.images = all.index_select(0, torch::tensor(rows)).to(torch::kFloat).div(255.0).view({-1, 1, 28, 28});
+  s.fine = torch::tensor(fine);
+  s.coarse = torch::tensor(coarse);
+  return s;
+}
+
+}  // namespace
+
+void add_train_options(CLI::App& c, TrainCommandOptions& o) {
+  c.footer(
+      "Recipes (seed 004's Table 3, scaled to a CPU):\n"
+      "  SupCon:    geomsim train --loss supcon --tau 0.5\n"
+      "  L_spread:  geomsim train --loss spread --alpha 0.5 --tau 0.5\n"
+      "  SimCLR:    geomsim train --loss simclr --tau 0.5   (no labels)\n"
+      "  CE:        geomsim train --loss ce\n"
+      "Coarse labels come from --hierarchy; the fine labels (the 10 classes) are the subclasses of\n"
+      "the coarse-to-fine evaluation. --train-samples and --epochs set the budget.");
+  c.add_option("--data", o.data, "folder with Fashion-MNIST's IDX files (default: Debian's dataset-fashion-mnist)");
+  c.add_option("--hierarchy", o.hierarchy, "coarse labels: fmnist-2, fmnist-4 or fmnist-4-imbalanced")->capture_default_str();
+  c.add_option("--model", o.model, "encoder: mlp, cnn or vit")->capture_default_str();
+  c.add_option("--loss", o.loss, "spread, supcon, simclr or ce")->capture_default_str();
+  c.add_option("--alpha", o.alpha, "L_spread's weight of cNCE, in [0, 1]")->capture_default_str();
+  c.add_option("--tau", o.tau, "temperature > 0")->capture_default_str();
+  c.add_flag("--exclude-partner", o.exclude_partner, "cNCE's denominator without a(x) (eq. 3) instead of with it (eq. 10)");
+  c.add_option("--epochs", o.epochs, "epochs of the cosine schedule")->capture_default_str();
+  c.add_option("--stop-after", o.stop_after, "stop after this many epochs (resume later with --checkpoint)");
+  c.add_option("--batch-size", o.batch_size, "samples per step (two views each)")->capture_default_str();
+  c.add_option("--lr", o.learning_rate, "AdamW learning rate")->capture_default_str();
+  c.add_option("--weight-decay", o.weight_decay, "AdamW weight decay")->capture_default_str();
+  c.add_option("--embedding-dim", o.embedding_dim, "embedding size")->capture_default_str();
+  c.add_option("--width", o.width, "hidden width of the encoder")->capture_default_str();
+  c.add_option("--seed", o.seed, "seed of everything random")->capture_default_str();
+  c.add_option("--threads", o.threads, "CPU threads for libtorch (0: all cores)")->capture_default_str();
+  c.add_option("--train-samples", o.train_samples, "use this many training images (0: all 60000)")->capture_default_str();
+  c.add_option("--test-samples", o.test_samples, "evaluate on this many test images (0: all 10000)")->capture_default_str();
+  c.add_option("--checkpoint", o.checkpoint, "checkpoint file, written every epoch; an existing one is resumed");
+  c.add_option("--json", o.json_path, "write the run (parameters, epochs, evaluation) as JSON to FILE");
+  c.add_flag("--quiet,-q", o.quiet, "print nothing on stdout");
+}
+
+int run_train(const TrainCommandOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  const train::LabelHierarchy hierarchy = train::fashion_mnist_hierarchy(o.hierarchy);
+  train::EncoderOptions model;
+  model.kind = o.model;
+  model.embedding_dim = o.embedding_dim;
+  model.width = o.width;
+  train::validate(model);
+  train::TrainOptions t;
+  t.loss = o.loss;
+  t.alpha = o.alpha;
+  t.tau = o.tau;
+  t.include_partner = !o.exclude_partner;
+  t.epochs = o.epochs;
+  t.batch_size = o.batch_size;
+  t.learning_rate = o.learning_rate;
+  t.weight_decay = o.weight_decay;
+  t.seed = o.seed;
+  t.checkpoint = o.checkpoint;
+  t.stop_after = o.stop_after;
+  train::validate(t);
+  require_at_least("train-samples", o.train_samples, 0);
+  require_at_least("test-samples", o.test_samples, 0);
+  if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
+  if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
+
+  require_at_least("threads", o.threads, 0);
+  torch::set_num_threads(o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  const std::string dir = o.data.empty() ? train::kFashionMnistDir : o.data;
+  const Split training = prepare(train::load_fashion_mnist(dir, true), hierarchy, o.train_samples, o.seed);
+  const Split test = prepare(train::load_fashion_mnist(dir, false), hierarchy, o.test_samples, o.seed + 7);
+
+  torch::manual_seed(o.seed);
+  train::Encoder encoder(model);
+  const bool progress = !o.quiet && isatty(fileno(stderr)) != 0;
+  const train::TrainResult result =
+      train::train_encoder(encoder, training.images, training.coarse, hierarchy.num_coarse(), t, train::AugmentationOptions{},
+                           [&](const std::string& line) {
+                             if (progress) std::cerr << "geomsim train: " << line << "\n";
+                           });
+  const auto train_z = train::embed(encoder, training.images), test_z = train::embed(encoder, test.images);
+  const double coarse_accuracy = train::linear_probe_accuracy(train_z, training.coarse, test_z, test.coarse, 300, 0.05, o.seed);
+  const double fine_probe = train::linear_probe_accuracy(train_z, training.fine, test_z, test.fine, 300, 0.05, o.seed);
+  const double fine_mean = train::mean_classifier_accuracy(train_z, training.fine, test_z, test.fine);
+  const train::EmbeddingGeometry geometry = train::embedding_geometry(test_z, test.coarse, test.fine);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  json epochs = json::array();
+  for (const auto& e : result.epochs) {
+    epochs.push_back({{"epoch", e.epoch}, {"loss", e.loss}, {"seconds", e.seconds}, {"samples_per_second", e.samples_per_second}});
+  }
+  const bool finished = static_cast<int64_t>(result.epochs.size()) == o.epochs;
+  json out = {{"command", "train"},
+              {"parameters",
+               {{"data", dir}, {"hierarchy", o.hierarchy}, {"model", o.model}, {"loss", o.loss}, {"alpha", o.alpha},
+                {"tau", o.tau}, {"include_partner", !o.exclude_partner}, {"epochs", o.epochs}, {"batch_size", o.batch_size},
+                {"lr", o.learning_rate}, {"weight_decay", o.weight_decay}, {"embedding_dim", o.embedding_dim},
+                {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()}, {"train_samples", training.images.size(0)},
+                {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}}},
+              {"device", result.device},
+              {"resumed_epochs", result.resumed_epochs},
+              {"finished", finished},
+              {"epochs", epochs},
+              {"evaluation",
+               {{"coarse_accuracy_linear_probe", coarse_accuracy},
+                {"fine_accuracy_linear_probe", fine_probe},
+                {"fine_accuracy_mean_classifier", fine_mean},
+                {"spread", geometry.spread},
+                {"subclass_sigma", geometry.subclass_sigma},
+                {"sigma_over_spread", geometry.sigma_over_spread}}},
+              {"seconds", seconds}};
+  OutputTransaction outputs;
+  if (!o.json_path.empty()) outputs.stage(o.json_path, out.dump(2) + "\n", "json");
+  outputs.commit();
+  if (!o.quiet) {
+    std::ostringstream text;
+    text << "geomsim train: " << o.model << " on Fashion-MNIST " << o.hierarchy << " (" << training.images.size(0)
+         << " train, " << test.images.size(0) << " test images), loss " << o.loss << ", tau " << o.tau;
+    if (o.loss == "spread") text << ", alpha " << o.alpha;
+    text << ", " << result.device << "\n";
+    for (const auto& e : result.epochs) {
+      text << "  epoch " << e.epoch << ": loss " << fixed(e.loss, 6) << ", " << fixed(e.samples_per_second, 4) << " samples/s\n";
+    }
+    if (!finished) text << "  stopped after " << result.epochs.size() << " of " << o.epochs << " epochs (--stop-after)\n";
+    text << "  coarse accuracy (linear probe)          " << fixed(coarse_accuracy, 4) << "\n"
+         << "  coarse-to-fine accuracy (linear probe)  " << fixed(fine_probe, 4) << "\n"
+         << "  coarse-to-fine accuracy (mean classif.) " << fixed(fine_mean, 4) << "\n"
+         << "  spread s_f(y)                           " << fixed(geometry.spread, 4) << "\n"
+         << "  subclass sigma_f(z)                     " << fixed(geometry.subclass_sigma, 4) << "\n"
+         << "  sigma_f(z) / s_f(y)                     " << fixed(geometry.sigma_over_spread, 4) << "\n"
+         << "  time                                    " << fixed(seconds, 3) << " s\n";
+    std::cout << text.str() << std::flush;
+  }
+  return 0;
+}
+
+}  // namespace geomsim::cli

@@ -1,0 +1,30 @@
+#pragma once
+// `geomsim train`: train an encoder on Fashion-MNIST coarse labels with one of the papers'
+// losses, then evaluate coarse accuracy, coarse-to-fine transfer and the embedding geometry.
+// Built only with libtorch.
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+namespace geomsim::cli {
+
+struct TrainCommandOptions {
+  std::string data;  // default: Debian's Fashion-MNIST folder
+  std::string hierarchy = "fmnist-2";
+  std::string model = "cnn";
+  std::string loss = "spread";
+  double alpha = 0.5, tau = 0.5;
+  bool exclude_partner = false;
+  int64_t epochs = 1, batch_size = 256, embedding_dim = 128, width = 128;
+  double learning_rate = 1e-3, weight_decay = 1e-4;
+  uint64_t seed = 0;
+  int64_t train_samples = 0, test_samples = 0, stop_after = 0;
+  int threads = 0;  // 0: all cores
+  std::string checkpoint, json_path;
+  bool quiet = false;
+};
+
+void add_train_options(CLI::App& command, TrainCommandOptions& options);
+int run_train(const TrainCommandOptions& options);
+
+}  // namespace geomsim::cli
