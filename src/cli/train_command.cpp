@@ -57,12 +57,17 @@ void add_train_options(CLI::App& c, TrainCommandOptions& o) {
       "  L_spread:  geomsim train --loss spread --alpha 0.5 --tau 0.5\n"
       "  SimCLR:    geomsim train --loss simclr --tau 0.5   (no labels)\n"
       "  CE:        geomsim train --loss ce\n"
+      "  THANOS:    geomsim train --loss thanos --alpha 0.5   (L_spread + class-conditional autoencoder)\n"
+      "  ablation:  geomsim train --loss thanos --general-autoencoder   (one decoder for all classes)\n"
       "Coarse labels come from --hierarchy; the fine labels (the 10 classes) are the subclasses of\n"
       "the coarse-to-fine evaluation. --train-samples and --epochs set the budget.");
   c.add_option("--data", o.data, "folder with Fashion-MNIST's IDX files (default: Debian's dataset-fashion-mnist)");
   c.add_option("--hierarchy", o.hierarchy, "coarse labels: fmnist-2, fmnist-4 or fmnist-4-imbalanced")->capture_default_str();
   c.add_option("--model", o.model, "encoder: mlp, cnn or vit")->capture_default_str();
-  c.add_option("--loss", o.loss, "spread, supcon, simclr or ce")->capture_default_str();
+  c.add_option("--loss", o.loss, "spread, supcon, simclr, ce or thanos")->capture_default_str();
+  c.add_option("--reconstruction-weight", o.reconstruction_weight, "THANOS: weight of the autoencoder's reconstruction loss")
+      ->capture_default_str();
+  c.add_flag("--general-autoencoder", o.general_autoencoder, "THANOS ablation: one decoder for all classes");
   c.add_option("--alpha", o.alpha, "L_spread's weight of cNCE, in [0, 1]")->capture_default_str();
   c.add_option("--tau", o.tau, "temperature > 0")->capture_default_str();
   c.add_flag("--exclude-partner", o.exclude_partner, "cNCE's denominator without a(x) (eq. 3) instead of with it (eq. 10)");
@@ -102,6 +107,7 @@ int run_train(const TrainCommandOptions& o) {
   t.seed = o.seed;
   t.checkpoint = o.checkpoint;
   t.stop_after = o.stop_after;
+  t.reconstruction_weight = o.reconstruction_weight;
   train::validate(t);
   require_at_least("train-samples", o.train_samples, 0);
   require_at_least("test-samples", o.test_samples, 0);
@@ -116,13 +122,22 @@ int run_train(const TrainCommandOptions& o) {
 
   torch::manual_seed(o.seed);
   train::Encoder encoder(model);
+  train::Autoencoder autoencoder{nullptr};
+  if (o.loss == "thanos") {
+    train::AutoencoderOptions ae;
+    ae.classes = hierarchy.num_coarse();
+    ae.class_conditional = !o.general_autoencoder;
+    autoencoder = train::Autoencoder(ae);
+  }
   const bool progress = !o.quiet && isatty(fileno(stderr)) != 0;
   const train::TrainResult result =
       train::train_encoder(encoder, training.images, training.coarse, hierarchy.num_coarse(), t, train::AugmentationOptions{},
                            [&](const std::string& line) {
                              if (progress) std::cerr << "geomsim train: " << line << "\n";
-                           });
-  const auto train_z = train::embed(encoder, training.images), test_z = train::embed(encoder, test.images);
+                           },
+                           autoencoder);
+  const auto train_z = train::embed(encoder, training.images, 1024, autoencoder);
+  const auto test_z = train::embed(encoder, test.images, 1024, autoencoder);
   const double coarse_accuracy = train::linear_probe_accuracy(train_z, training.coarse, test_z, test.coarse, 300, 0.05, o.seed);
   const double fine_probe = train::linear_probe_accuracy(train_z, training.fine, test_z, test.fine, 300, 0.05, o.seed);
   const double fine_mean = train::mean_classifier_accuracy(train_z, training.fine, test_z, test.fine);
@@ -137,7 +152,8 @@ int run_train(const TrainCommandOptions& o) {
   json out = {{"command", "train"},
               {"parameters",
                {{"data", dir}, {"hierarchy", o.hierarchy}, {"model", o.model}, {"loss", o.loss}, {"alpha", o.alpha},
-                {"tau", o.tau}, {"include_partner", !o.exclude_partner}, {"epochs", o.epochs}, {"batch_size", o.batch_size},
+                {"tau", o.tau}, {"include_partner", !o.exclude_partner}, {"reconstruction_weight", o.reconstruction_weight},
+                {"general_autoencoder", o.general_autoencoder}, {"epochs", o.epochs}, {"batch_size", o.batch_size},
                 {"lr", o.learning_rate}, {"weight_decay", o.weight_decay}, {"embedding_dim", o.embedding_dim},
                 {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()}, {"train_samples", training.images.size(0)},
                 {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}}},
@@ -160,7 +176,8 @@ int run_train(const TrainCommandOptions& o) {
     std::ostringstream text;
     text << "geomsim train: " << o.model << " on Fashion-MNIST " << o.hierarchy << " (" << training.images.size(0)
          << " train, " << test.images.size(0) << " test images), loss " << o.loss << ", tau " << o.tau;
-    if (o.loss == "spread") text << ", alpha " << o.alpha;
+    if (o.loss == "spread" || o.loss == "thanos") text << ", alpha " << o.alpha;
+    if (o.loss == "thanos") text << (o.general_autoencoder ? ", general autoencoder" : ", class-conditional autoencoder");
     text << ", " << result.device << "\n";
     for (const auto& e : result.epochs) {
       text << "  epoch " << e.epoch << ": loss " << fixed(e.loss, 6) << ", " << fixed(e.samples_per_second, 4) << " samples/s\n";

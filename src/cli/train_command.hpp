@@ -15,6 +15,8 @@ struct TrainCommandOptions {
   std::string loss = "spread";
   double alpha = 0.5, tau = 0.5;
   bool exclude_partner = false;
+  double reconstruction_weight = 1.0;
+  bool general_autoencoder = false;
   int64_t epochs = 1, batch_size = 256, embedding_dim = 128, width = 128;
   double learning_rate = 1e-3, weight_decay = 1e-4;
   uint64_t seed = 0;

@@ -1,5 +1,6 @@
 #include "geomsim/train/evaluation.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "geomsim/errors.hpp"
@@ -21,15 +22,20 @@ std::vector<int> to_ints(const torch::Tensor& t) {
 
 }  // namespace
 
-torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, int64_t batch_size) {
+torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, int64_t batch_size, Autoencoder autoencoder) {
   require_at_least("batch_size", batch_size, 1);
   torch::NoGradGuard no_grad;
   encoder->eval();
+  if (autoencoder) autoencoder->eval();
   const auto device = encoder->parameters().front().device();
+  const auto unit = torch::nn::functional::NormalizeFuncOptions().dim(1);
   std::vector<torch::Tensor> parts;
   for (int64_t start = 0; start < images.size(0); start += batch_size) {
     const int64_t count = std::min(batch_size, images.size(0) - start);
-    parts.push_back(encoder->forward(images.narrow(0, start, count).to(device)).to(torch::kCPU));
+    const auto x = images.narrow(0, start, count).to(device);
+    auto z = encoder->forward(x);
+    if (autoencoder) z = torch::cat({z, torch::nn::functional::normalize(autoencoder->encode(x), unit)}, 1) / std::sqrt(2.0);
+    parts.push_back(z.to(torch::kCPU));
   }
   return torch::cat(parts);
 }

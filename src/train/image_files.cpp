@@ -96,7 +96,9 @@ LabelledImages load_fashion_mnist(const std::string& dir, bool train_split) {
     }
     throw InvalidArgument("data", "no " + stem + "[.gz] in " + dir + " (install dataset-fashion-mnist, or pass the folder)");
   };
-  LabelledImages data = read_idx_pair(find(prefix + "-images-idx3-ubyte"), find(prefix + "-labels-idx1-ubyte"), "data");
+  const std::string images = find(prefix + "-images-idx3-ubyte");  // in this order, for a predictable message
+  const std::string labels = find(prefix + "-labels-idx1-ubyte");
+  LabelledImages data = read_idx_pair(images, labels, "data");
   if (data.images.shape.size() != 3 || data.images.shape[1] != 28 || data.images.shape[2] != 28) {
     throw InvalidArgument("data", dir + ": Fashion-MNIST images must be 28 x 28");
   }

@@ -22,9 +22,10 @@ void set_rate(torch::optim::AdamW& optimizer, double rate) {
 }  // namespace
 
 void validate(const TrainOptions& o) {
-  if (o.loss != "spread" && o.loss != "supcon" && o.loss != "simclr" && o.loss != "ce") {
-    throw InvalidArgument("loss", "must be spread, supcon, simclr or ce; got '" + o.loss + "'");
+  if (o.loss != "spread" && o.loss != "supcon" && o.loss != "simclr" && o.loss != "ce" && o.loss != "thanos") {
+    throw InvalidArgument("loss", "must be spread, supcon, simclr, ce or thanos; got '" + o.loss + "'");
   }
+  require_non_negative("reconstruction-weight", o.reconstruction_weight);
   require_in_closed_range("alpha", o.alpha, 0.0, 1.0);
   require_positive("tau", o.tau);
   require_at_least("epochs", o.epochs, 1);
@@ -36,7 +37,7 @@ void validate(const TrainOptions& o) {
 
 TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const torch::Tensor& labels, int64_t num_classes,
                           const TrainOptions& o, const AugmentationOptions& augmentation,
-                          const std::function<void(const std::string&)>& progress) {
+                          const std::function<void(const std::string&)>& progress, Autoencoder autoencoder) {
   validate(o);
   validate(augmentation);
   require_at_least("classes", num_classes, 2);
@@ -53,6 +54,12 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   if (o.loss == "ce") {
     for (const auto& p : classifier->parameters()) parameters.push_back(p);
   }
+  const bool thanos = o.loss == "thanos";
+  if (thanos) {
+    if (!autoencoder) throw InvalidArgument("loss", "thanos needs an autoencoder");
+    autoencoder->to(device);
+    for (const auto& p : autoencoder->parameters()) parameters.push_back(p);
+  }
   torch::optim::AdamW optimizer(parameters, torch::optim::AdamWOptions(o.learning_rate).weight_decay(o.weight_decay));
 
   TrainResult result;
@@ -68,6 +75,10 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
       classifier->load(part);
       archive.read("optimizer", part);
       optimizer.load(part);
+      if (thanos) {
+        archive.read("autoencoder", part);
+        autoencoder->load(part);
+      }
       torch::Tensor history, rng;
       archive.read("history", history);
       archive.read("rng", rng);
@@ -102,9 +113,13 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
       } else {
         const auto z = encoder->forward(two_views(batch, augmentation).to(device));
         const auto y2 = torch::cat({y, y});
-        if (o.loss == "spread") loss = spread_loss(z, y2, partner, o.tau, o.alpha, o.include_partner);
+        if (o.loss == "spread" || thanos) loss = spread_loss(z, y2, partner, o.tau, o.alpha, o.include_partner);
         else if (o.loss == "supcon") loss = supcon_out_loss(z, y2, o.tau);
         else loss = info_nce_loss(z, partner, o.tau);
+        if (thanos) {
+          const auto x = batch.to(device);
+          loss = loss + o.reconstruction_weight * reconstruction_loss(autoencoder->reconstruct(x, y), x);
+        }
       }
       optimizer.zero_grad();
       loss.backward();
@@ -128,6 +143,11 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
       archive.write("encoder", enc);
       archive.write("classifier", cls);
       archive.write("optimizer", opt);
+      if (thanos) {
+        torch::serialize::OutputArchive ae;
+        autoencoder->save(ae);
+        archive.write("autoencoder", ae);
+      }
       auto history = torch::zeros({static_cast<int64_t>(result.epochs.size()), 3}, torch::kDouble);
       for (std::size_t e = 0; e < result.epochs.size(); ++e) {
         const auto i = static_cast<int64_t>(e);
@@ -143,6 +163,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
     }
   }
   encoder->eval();
+  if (thanos) autoencoder->eval();
   return result;
 }
 

@@ -201,10 +201,10 @@ ls "$work/report" | grep -q partial && fail "report left a partial file" || pass
 
 # --- geomsim train (when built with libtorch): a tiny run, resume, bad input -------------
 if "$geomsim" train --help >/dev/null 2>&1; then
-  train_args=(--model mlp --train-samples 256 --test-samples 200 --batch-size 64 --epochs 2 --width 32 --embedding-dim 16)
-  "$geomsim" train "${train_args[@]}" --stop-after 1 --checkpoint "$work/run.pt" --json "$work/train1.json" -q && pass ||
+  train_args=(--train-samples 256 --test-samples 200 --batch-size 64 --epochs 2 --width 32 --embedding-dim 16)
+  "$geomsim" train --model mlp "${train_args[@]}" --stop-after 1 --checkpoint "$work/run.pt" --json "$work/train1.json" -q && pass ||
     fail "train exited non-zero"
-  "$geomsim" train "${train_args[@]}" --checkpoint "$work/run.pt" --json "$work/train2.json" -q && pass || fail "train resume exited non-zero"
+  "$geomsim" train --model mlp "${train_args[@]}" --checkpoint "$work/run.pt" --json "$work/train2.json" -q && pass || fail "train resume exited non-zero"
   python3 - "$work/train1.json" "$work/train2.json" <<'PY' && pass || fail "train JSON is not as documented"
 import json, math, sys
 first, second = (json.load(open(f)) for f in sys.argv[1:])
@@ -226,7 +226,7 @@ PY
     [ "$status" -eq 2 ] && grep -qF -- "$expected" "$work/err.txt" && [ ! -e "$work/badtrain.json" ] && pass ||
       fail "train $*: exit $status, stderr: $(cat "$work/err.txt")"
   }
-  expect_train_rejected "--loss must be spread, supcon, simclr or ce" --loss triplet
+  expect_train_rejected "--loss must be spread, supcon, simclr, ce or thanos" --loss triplet
   expect_train_rejected "--hierarchy must be one of" --hierarchy cifar
   expect_train_rejected "--model must be mlp, cnn or vit" --model resnet
   expect_train_rejected "--alpha must be in [0, 1]" --alpha 2

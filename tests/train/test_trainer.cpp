@@ -123,7 +123,7 @@ TEST_CASE("Training is deterministic and a resumed run ends with the same weight
 
   TrainOptions bad = o;
   bad.loss = "triplet";
-  CHECK_THROWS_WITH(run(bad), Catch::Contains("loss must be spread, supcon, simclr or ce"));
+  CHECK_THROWS_WITH(run(bad), Catch::Contains("loss must be spread, supcon, simclr, ce or thanos"));
 }
 
 TEST_CASE("Evaluation: probes and the geometry of known embeddings", "[train][evaluation]") {
@@ -145,4 +145,73 @@ TEST_CASE("Evaluation: probes and the geometry of known embeddings", "[train][ev
   CHECK(g.spread == Approx(0.1).margin(0.01));          // each class spreads +-0.1 around its mean
   CHECK(g.subclass_sigma < 0.02);                       // subclasses are tight
   CHECK(g.sigma_over_spread == Approx(g.subclass_sigma / g.spread).epsilon(0.2));
+}
+
+TEST_CASE("The class-conditional autoencoder routes each class to its decoder", "[train][autoencoder]") {
+  torch::manual_seed(2);
+  AutoencoderOptions o;
+  o.classes = 3;
+  o.latent_dim = 4;
+  o.width = 8;
+  Autoencoder ae(o);
+  const auto x = torch::rand({6, 1, 28, 28});
+  const auto labels = torch::tensor({0, 1, 2, 0, 1, 2}, torch::kLong);
+  const auto all = ae->reconstruct(x, labels);
+  CHECK(all.sizes() == x.sizes());
+  // Row i alone, reconstructed with its label, is row i of the batch: the decoders are per class.
+  for (int64_t i = 0; i < 6; ++i) {
+    CHECK(torch::allclose(ae->reconstruct(x.narrow(0, i, 1), labels.narrow(0, i, 1)), all.narrow(0, i, 1)));
+  }
+  // Same input, different labels: different decoders, different outputs.
+  CHECK_FALSE(torch::allclose(ae->reconstruct(x.narrow(0, 0, 1), torch::tensor({1}, torch::kLong)), all.narrow(0, 0, 1)));
+  CHECK_THROWS_WITH(ae->reconstruct(x, torch::tensor({0, 1, 2, 3, 1, 2}, torch::kLong)), Catch::Contains("labels must be in [0, 3)"));
+  // L_AE as a direct sum.
+  double direct = 0;
+  for (int64_t i = 0; i < 6; ++i) direct += (all[i] - x[i]).pow(2).sum().item<double>() / 6.0;
+  CHECK(reconstruction_loss(all, x).item<double>() == Approx(direct).epsilon(1e-5));
+  o.class_conditional = false;
+  Autoencoder general(o);
+  CHECK(torch::allclose(general->reconstruct(x.narrow(0, 0, 1), torch::tensor({1}, torch::kLong)),
+                        general->reconstruct(x.narrow(0, 0, 1), torch::tensor({0}, torch::kLong))));
+}
+
+TEST_CASE("THANOS trains the autoencoder with the encoder and resumes exactly", "[train][trainer][thanos]") {
+  const Small data = small_fashion(128);
+  EncoderOptions model;
+  model.kind = "mlp";
+  model.embedding_dim = 8;
+  model.width = 16;
+  AutoencoderOptions ae;
+  ae.latent_dim = 4;
+  ae.width = 16;
+  TrainOptions o;
+  o.loss = "thanos";
+  o.epochs = 2;
+  o.batch_size = 32;
+  o.seed = 5;
+  const fs::path checkpoint = fs::temp_directory_path() / ("geomsim-thanos-" + std::to_string(::getpid()) + ".pt");
+  const auto run = [&](const TrainOptions& options) {
+    torch::manual_seed(options.seed);
+    Encoder e(model);
+    Autoencoder a(ae);
+    train_encoder(e, data.images, data.coarse, 2, options, AugmentationOptions{}, {}, a);
+    auto w = weights(e);
+    for (const auto& p : a->parameters()) w.push_back(p.detach().clone());
+    const auto z = embed(e, data.images, 64, a);
+    CHECK(z.size(1) == 12);
+    CHECK(torch::allclose(z.norm(2, 1), torch::ones({z.size(0)}), 1e-5, 1e-6));
+    return w;
+  };
+  const auto straight = run(o);
+  TrainOptions first = o;
+  first.stop_after = 1;
+  first.checkpoint = checkpoint.string();
+  run(first);
+  TrainOptions rest = o;
+  rest.checkpoint = checkpoint.string();
+  CHECK(identical(run(rest), straight));
+  fs::remove(checkpoint);
+  torch::manual_seed(0);
+  Encoder e(model);
+  CHECK_THROWS_WITH(train_encoder(e, data.images, data.coarse, 2, o, AugmentationOptions{}), Catch::Contains("thanos needs an autoencoder"));
 }

@@ -4,12 +4,16 @@
 // embeddings through the core's measure_subclass_geometry (the same code as for simulations).
 #include <torch/torch.h>
 
+#include "geomsim/train/autoencoder.hpp"
 #include "geomsim/train/encoders.hpp"
 
 namespace geomsim::train {
 
-// N x d unit embeddings on the CPU (evaluation mode, no gradients), in batches.
-torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, int64_t batch_size = 1024);
+// N x d unit embeddings on the CPU (evaluation mode, no gradients), in batches. With an
+// autoencoder (THANOS), the unit embedding and the unit f_AE embedding concatenated and scaled
+// by 1/sqrt(2), so rows stay unit vectors.
+torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, int64_t batch_size = 1024,
+                    Autoencoder autoencoder = nullptr);
 
 // Multinomial logistic regression on frozen embeddings, full batch, Adam for `steps` steps;
 // returns the accuracy on the test embeddings.

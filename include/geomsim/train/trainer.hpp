@@ -12,12 +12,16 @@
 #include <vector>
 
 #include "geomsim/train/augmentations.hpp"
+#include "geomsim/train/autoencoder.hpp"
 #include "geomsim/train/encoders.hpp"
 
 namespace geomsim::train {
 
 struct TrainOptions {
-  std::string loss = "spread";  // spread (004's L_spread), supcon (SupCon L_out), simclr (InfoNCE), ce (cross-entropy)
+  // spread (004's L_spread), supcon (SupCon L_out), simclr (InfoNCE), ce (cross-entropy), or
+  // thanos (L_spread + reconstruction_weight * L_AE of the autoencoder passed to train_encoder)
+  std::string loss = "spread";
+  double reconstruction_weight = 1.0;
   double alpha = 0.5;           // L_spread's weight of cNCE
   double tau = 0.5;
   bool include_partner = true;  // cNCE's denominator holds a(x) (eq. 10) or not (eq. 3)
@@ -49,9 +53,11 @@ struct TrainResult {
 };
 
 // images: N x C x H x W in [0, 1]; labels: N class labels (int64) in 0..num_classes-1.
-// progress (optional) receives one line per epoch.
+// progress (optional) receives one line per epoch. `autoencoder` is trained with the encoder
+// when options.loss is "thanos" (and must then be given), and ignored otherwise.
 TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const torch::Tensor& labels,
                           int64_t num_classes, const TrainOptions& options, const AugmentationOptions& augmentation,
-                          const std::function<void(const std::string&)>& progress = {});
+                          const std::function<void(const std::string&)>& progress = {},
+                          Autoencoder autoencoder = nullptr);
 
 }  // namespace geomsim::train
