@@ -6,9 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli_support.hpp"
 #include "geomsim/atomic_output.hpp"
@@ -18,14 +16,6 @@
 
 namespace geomsim::cli {
 namespace {
-
-std::string read_file(const std::string& path, const std::string& argument) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidArgument(argument, "cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void write_atomically(const std::string& path, const std::string& content, const std::string& argument) {
   OutputTransaction out;
@@ -85,7 +75,7 @@ int run_sweep_command(const SweepOptions& o) {
 
   std::vector<SweepRow> done;
   if (std::filesystem::exists(o.out)) {
-    done = parse_sweep_csv(read_file(o.out, "out"), o.out, "out");
+    done = parse_sweep_csv(read_whole_file(o.out, "out"), o.out, "out");
     for (const auto& row : done) {
       if (row.seeds != seeds_text) {
         throw InvalidArgument("out", o.out + " holds results for --seeds " + row.seeds + ", not " + seeds_text +
@@ -137,7 +127,7 @@ void add_merge_options(CLI::App& command, MergeOptions& o) {
 int run_merge_command(const MergeOptions& o) {
   require_writable_path(o.out, "out");
   std::vector<std::vector<SweepRow>> inputs;
-  for (const auto& path : o.inputs) inputs.push_back(parse_sweep_csv(read_file(path, "inputs"), path, "inputs"));
+  for (const auto& path : o.inputs) inputs.push_back(parse_sweep_csv(read_whole_file(path, "inputs"), path, "inputs"));
   const auto rows = merge_sweep_rows(inputs);
   write_atomically(o.out, sweep_csv(rows), "out");
   std::cout << "geomsim merge: " << rows.size() << " rows from " << o.inputs.size() << " files written to " << o.out << "\n";

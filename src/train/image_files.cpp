@@ -4,20 +4,16 @@
 #include <boost/iostreams/filter/gzip.hpp>
 #include <boost/iostreams/filtering_streambuf.hpp>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "geomsim/atomic_output.hpp"
 #include "geomsim/errors.hpp"
 
 namespace geomsim::train {
 namespace {
 
 std::string read_bytes(const std::string& path, const std::string& argument) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidArgument(argument, "cannot read " + path);
-  std::ostringstream raw;
-  raw << in.rdbuf();
-  std::string bytes = raw.str();
+  std::string bytes = read_whole_file(path, argument);
   if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b) {
     try {
       std::istringstream compressed(bytes);
