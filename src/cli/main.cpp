@@ -44,6 +44,10 @@ int main(int argc, char** argv) {
                "coarse accuracy, coarse-to-fine transfer and the embedding geometry (libtorch)");
   geomsim::cli::TrainCommandOptions train_options;
   geomsim::cli::add_train_options(*train, train_options);
+  CLI::App* train_sweep = app.add_subcommand(
+      "train-sweep", "train with L_spread at several alpha and set the trained spread beside the simulated optimum (CSV, PNG)");
+  geomsim::cli::TrainSweepOptions train_sweep_options;
+  geomsim::cli::add_train_sweep_options(*train_sweep, train_sweep_options);
 #endif
   app.require_subcommand(0, 1);
 
@@ -59,6 +63,7 @@ int main(int argc, char** argv) {
     if (report->parsed()) return geomsim::cli::run_report(report_options);
 #ifdef GEOMSIM_HAVE_TORCH
     if (train->parsed()) return geomsim::cli::run_train(train_options);
+    if (train_sweep->parsed()) return geomsim::cli::run_train_sweep(train_sweep_options);
 #endif
     return geomsim::cli::run_solve(solve);
   } catch (const geomsim::InvalidArgument& error) {

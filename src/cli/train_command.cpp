@@ -11,6 +11,9 @@
 #include "cli_support.hpp"
 #include "geomsim/atomic_output.hpp"
 #include "geomsim/errors.hpp"
+#include "geomsim/gnuplot_figure.hpp"
+#include "geomsim/number_lists.hpp"
+#include "geomsim/sweep.hpp"
 #include "geomsim/random.hpp"
 #include "geomsim/train/evaluation.hpp"
 #include "geomsim/train/image_files.hpp"
@@ -87,7 +90,10 @@ void add_train_options(CLI::App& c, TrainCommandOptions& o) {
   c.add_flag("--quiet,-q", o.quiet, "print nothing on stdout");
 }
 
-int run_train(const TrainCommandOptions& o) {
+namespace {
+
+// One training run and its evaluation, as the JSON object `geomsim train` writes.
+json train_and_evaluate(const TrainCommandOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   const train::LabelHierarchy hierarchy = train::fashion_mnist_hierarchy(o.hierarchy);
   train::EncoderOptions model;
@@ -111,9 +117,7 @@ int run_train(const TrainCommandOptions& o) {
   train::validate(t);
   require_at_least("train-samples", o.train_samples, 0);
   require_at_least("test-samples", o.test_samples, 0);
-  if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
   if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
-
   require_at_least("threads", o.threads, 0);
   torch::set_num_threads(o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
   const std::string dir = o.data.empty() ? train::kFashionMnistDir : o.data;
@@ -169,29 +173,114 @@ int run_train(const TrainCommandOptions& o) {
                 {"subclass_sigma", geometry.subclass_sigma},
                 {"sigma_over_spread", geometry.sigma_over_spread}}},
               {"seconds", seconds}};
+  return out;
+}
+
+}  // namespace
+
+int run_train(const TrainCommandOptions& o) {
+  if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
+  const json out = train_and_evaluate(o);
   OutputTransaction outputs;
   if (!o.json_path.empty()) outputs.stage(o.json_path, out.dump(2) + "\n", "json");
   outputs.commit();
   if (!o.quiet) {
+    const json& p = out["parameters"];
+    const json& e = out["evaluation"];
     std::ostringstream text;
-    text << "geomsim train: " << o.model << " on Fashion-MNIST " << o.hierarchy << " (" << training.images.size(0)
-         << " train, " << test.images.size(0) << " test images), loss " << o.loss << ", tau " << o.tau;
+    text << "geomsim train: " << o.model << " on Fashion-MNIST " << o.hierarchy << " (" << p["train_samples"].get<int64_t>()
+         << " train, " << p["test_samples"].get<int64_t>() << " test images), loss " << o.loss << ", tau " << o.tau;
     if (o.loss == "spread" || o.loss == "thanos") text << ", alpha " << o.alpha;
     if (o.loss == "thanos") text << (o.general_autoencoder ? ", general autoencoder" : ", class-conditional autoencoder");
-    text << ", " << result.device << "\n";
-    for (const auto& e : result.epochs) {
-      text << "  epoch " << e.epoch << ": loss " << fixed(e.loss, 6) << ", " << fixed(e.samples_per_second, 4) << " samples/s\n";
+    text << ", " << out["device"].get<std::string>() << "\n";
+    for (const auto& epoch : out["epochs"]) {
+      text << "  epoch " << epoch["epoch"].get<int64_t>() << ": loss " << fixed(epoch["loss"].get<double>(), 6) << ", "
+           << fixed(epoch["samples_per_second"].get<double>(), 4) << " samples/s\n";
     }
-    if (!finished) text << "  stopped after " << result.epochs.size() << " of " << o.epochs << " epochs (--stop-after)\n";
-    text << "  coarse accuracy (linear probe)          " << fixed(coarse_accuracy, 4) << "\n"
-         << "  coarse-to-fine accuracy (linear probe)  " << fixed(fine_probe, 4) << "\n"
-         << "  coarse-to-fine accuracy (mean classif.) " << fixed(fine_mean, 4) << "\n"
-         << "  spread s_f(y)                           " << fixed(geometry.spread, 4) << "\n"
-         << "  subclass sigma_f(z)                     " << fixed(geometry.subclass_sigma, 4) << "\n"
-         << "  sigma_f(z) / s_f(y)                     " << fixed(geometry.sigma_over_spread, 4) << "\n"
-         << "  time                                    " << fixed(seconds, 3) << " s\n";
+    if (!out["finished"].get<bool>()) {
+      text << "  stopped after " << out["epochs"].size() << " of " << o.epochs << " epochs (--stop-after)\n";
+    }
+    text << "  coarse accuracy (linear probe)          " << fixed(e["coarse_accuracy_linear_probe"].get<double>(), 4) << "\n"
+         << "  coarse-to-fine accuracy (linear probe)  " << fixed(e["fine_accuracy_linear_probe"].get<double>(), 4) << "\n"
+         << "  coarse-to-fine accuracy (mean classif.) " << fixed(e["fine_accuracy_mean_classifier"].get<double>(), 4) << "\n"
+         << "  spread s_f(y)                           " << fixed(e["spread"].get<double>(), 4) << "\n"
+         << "  subclass sigma_f(z)                     " << fixed(e["subclass_sigma"].get<double>(), 4) << "\n"
+         << "  sigma_f(z) / s_f(y)                     " << fixed(e["sigma_over_spread"].get<double>(), 4) << "\n"
+         << "  time                                    " << fixed(out["seconds"].get<double>(), 3) << " s\n";
     std::cout << text.str() << std::flush;
   }
+  return 0;
+}
+
+void add_train_sweep_options(CLI::App& c, TrainSweepOptions& o) {
+  add_train_options(c, o.train);
+  c.footer("Trains with L_spread at each --alphas value (other options as for `geomsim train`), measures the\n"
+           "spread s_f(y) of the test embeddings, and sets it beside the simulated optimum of the core at the same\n"
+           "K (the hierarchy's classes), d (--embedding-dim) and tau, with --sim-ny points per class.");
+  c.add_option("--alphas", o.alphas, "alpha values: a list or a range lo:hi:step")->required();
+  c.add_option("--sim-ny", o.sim_ny, "points per class of the simulation")->capture_default_str();
+  c.add_option("--sim-seeds", o.sim_seeds, "random starts of the simulation")->capture_default_str();
+  c.add_option("--out", o.out, "output stem: writes STEM.csv, STEM.png, STEM.svg, STEM.gp")->required();
+}
+
+int run_train_sweep(const TrainSweepOptions& o) {
+  const std::vector<double> alphas = parse_number_list(o.alphas, "alphas");
+  for (double a : alphas) require_in_closed_range("alphas", a, 0.0, 1.0);
+  require_at_least("sim-ny", o.sim_ny, 2);
+  if (o.train.loss != "spread") throw InvalidArgument("loss", "must be spread for train-sweep (it sweeps L_spread's alpha)");
+  require_writable_path(o.out + ".csv", "out");
+  const int K = train::fashion_mnist_hierarchy(o.train.hierarchy).num_coarse();
+  const int d = static_cast<int>(o.train.embedding_dim);
+
+  // The simulation: the core's optimum at the same K, d and tau.
+  SweepGrid grid;
+  grid.K = {K};
+  grid.ny = {o.sim_ny};
+  grid.d = {std::max(d, 2)};
+  grid.tau = {o.train.tau};
+  grid.alpha = alphas;
+  SolveSettings settings;
+  settings.seeds = parse_seed_list(o.sim_seeds, "sim-seeds");
+  const auto simulated = run_sweep(sweep_points(grid), settings, format_seed_list(settings.seeds), {});
+
+  std::string csv = "alpha,trained_spread,trained_sigma_over_spread,trained_coarse_accuracy,trained_fine_accuracy,"
+                    "simulated_spread,simulated_geometry\n";
+  std::vector<std::vector<double>> trained_rows, simulated_rows;
+  for (std::size_t k = 0; k < alphas.size(); ++k) {
+    TrainCommandOptions run = o.train;
+    run.alpha = alphas[k];
+    run.checkpoint.clear();
+    const json out = train_and_evaluate(run);
+    const json& e = out["evaluation"];
+    const double spread = e["spread"].get<double>();
+    if (!o.train.quiet) {
+      std::cerr << "geomsim train-sweep: alpha " << alphas[k] << ": trained spread " << fixed(spread, 4) << ", simulated "
+                << fixed(simulated[k].spread, 4) << "\n";
+    }
+    csv += format_number(alphas[k]) + "," + format_number(spread) + "," + format_number(e["sigma_over_spread"].get<double>()) +
+           "," + format_number(e["coarse_accuracy_linear_probe"].get<double>()) + "," +
+           format_number(e["fine_accuracy_linear_probe"].get<double>()) + "," + format_number(simulated[k].spread) + "," +
+           simulated[k].geometry + "\n";
+    trained_rows.push_back({alphas[k], spread});
+    simulated_rows.push_back({alphas[k], simulated[k].spread});
+  }
+  GnuplotFigure fig(900, 560);
+  fig.datablock("trained", trained_rows);
+  fig.datablock("simulated", simulated_rows);
+  fig.line("set title \"Spread against α: trained " + o.train.model + " on Fashion-MNIST " + o.train.hierarchy +
+           " vs the simulated optimum (K = " + std::to_string(K) + ", d = " + std::to_string(d) + ", τ = " +
+           format_number(o.train.tau) + ")\"");
+  fig.line("set xlabel 'α (weight of cNCE)'; set ylabel 'spread s_f(y)'; set grid; set key top left box opaque");
+  fig.line("set yrange [0:*]");
+  fig.line("plot $trained using 1:2 with linespoints lw 2 pt 7 title 'trained encoder (test set)', "
+           "$simulated using 1:2 with linespoints lw 2 pt 5 dt 2 title 'simulated optimum, n_y = " + std::to_string(o.sim_ny) + "'");
+  {
+    OutputTransaction outputs;
+    outputs.stage(o.out + ".csv", csv, "out");
+    outputs.commit();
+  }
+  fig.render(o.out);
+  if (!o.train.quiet) std::cout << "geomsim train-sweep: " << alphas.size() << " alphas written to " << o.out << ".csv and .png\n";
   return 0;
 }
 

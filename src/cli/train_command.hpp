@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace geomsim::cli {
 
@@ -28,5 +29,16 @@ struct TrainCommandOptions {
 
 void add_train_options(CLI::App& command, TrainCommandOptions& options);
 int run_train(const TrainCommandOptions& options);
+
+// `geomsim train-sweep`: L_spread training at several alpha against the simulated optimum.
+struct TrainSweepOptions {
+  TrainCommandOptions train;
+  std::string alphas;
+  int sim_ny = 8;
+  std::string sim_seeds = "0:4";
+  std::string out;
+};
+void add_train_sweep_options(CLI::App& command, TrainSweepOptions& options);
+int run_train_sweep(const TrainSweepOptions& options);
 
 }  // namespace geomsim::cli

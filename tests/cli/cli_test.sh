@@ -231,6 +231,12 @@ PY
   expect_train_rejected "--model must be mlp, cnn or vit" --model resnet
   expect_train_rejected "--alpha must be in [0, 1]" --alpha 2
   expect_train_rejected "no train-images-idx3-ubyte" --data "$work"
+  "$geomsim" train-sweep --model mlp --alphas 0.2,0.8 --train-samples 128 --test-samples 100 --batch-size 32 --epochs 1 \
+    --width 16 --embedding-dim 4 --sim-ny 4 --sim-seeds 0:1 --out "$work/tsweep" -q && pass || fail "train-sweep exited non-zero"
+  [ "$(wc -l <"$work/tsweep.csv")" -eq 3 ] && [ -s "$work/tsweep.png" ] && head -1 "$work/tsweep.csv" | grep -q "^alpha,trained_spread" &&
+    pass || fail "train-sweep did not write its CSV and PNG"
+  "$geomsim" train-sweep --alphas 0.5 --loss supcon --out "$work/tsweep2" >/dev/null 2>"$work/err.txt"
+  [ $? -eq 2 ] && grep -qF -- "--loss must be spread for train-sweep" "$work/err.txt" && pass || fail "train-sweep --loss supcon not refused"
   echo "garbage" >"$work/bad.pt"
   expect_train_rejected "is not a readable geomsim checkpoint" --checkpoint "$work/bad.pt"
 fi
