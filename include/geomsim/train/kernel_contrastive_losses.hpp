@@ -1,0 +1,45 @@
+#pragma once
+// Seed 002's Conditional Contrastive Learning with Kernel (CCL-K), and seed 000's names for
+// seed 004's two terms.
+//
+// CCL-K. For a batch of b pairs (x_i, y_i) (two views) with conditioning values z_i:
+//   K_XY[i][j] = exp(x_i . y_j / tau),   K_Z = a kernel on the z_i (b x b),
+//   W = (K_Z + lambda I)^{-1} K_Z        (the kernel conditional embedding; no gradient),
+//   K_{X _||_ Y | Z} = K_XY W            (estimated scores of conditionally sampled pairs).
+// Minimised (the negatives of eqs. 7-9):
+//   WeaklySup: -mean_i log( [K_XY W]_ii / ([K_XY W]_ii + sum_{j != i} K_XY[i][j]) )
+//   Fair:      -mean_i log( K_XY[i][i] / (K_XY[i][i] + (b - 1) [K_XY W]_ii) )
+//   HardNeg:   Fair's formula with K_Z built from the (detached) embeddings themselves.
+// With the delta kernel (K_Z[i][j] = 1 when z_i = z_j) and a group of size m,
+// [K_XY W]_ii = m/(m + lambda) x the mean of K_XY[i][j] over j with z_j = z_i.
+// All are computed in log space from the similarities, without forming exp(x.y/tau).
+//
+// Seed 000 defines L_spread = alpha L_attract + (1 - alpha) L_repel, where L_attract is seed
+// 004's L_sup and L_repel its L_cNCE: alpha weights the attracting term, the reverse of 004.
+#include <torch/torch.h>
+
+namespace geomsim::train {
+
+// K_Z[i][j] = 1 if labels_i = labels_j, else 0 (float64, b x b).
+torch::Tensor delta_kernel(const torch::Tensor& labels);
+// K_Z = exp(-|u_i - u_j|^2 / (2 bandwidth^2)) for rows u_i of `values` (b x k).
+torch::Tensor gaussian_kernel(const torch::Tensor& values, double bandwidth);
+
+// W = (K_Z + lambda I)^{-1} K_Z, by a Cholesky solve (K_Z + lambda I is positive definite for a
+// positive semi-definite kernel and lambda > 0).
+torch::Tensor conditional_embedding_weights(const torch::Tensor& kernel, double lambda);
+
+torch::Tensor cclk_weakly_supervised_loss(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& kernel,
+                                          double lambda, double tau);
+torch::Tensor cclk_fair_loss(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& kernel, double lambda,
+                             double tau);
+torch::Tensor cclk_hard_negative_loss(const torch::Tensor& x, const torch::Tensor& y, double bandwidth, double lambda,
+                                      double tau);
+
+// Seed 000's terms and its weighting.
+torch::Tensor attract_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau);
+torch::Tensor repel_loss(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner, double tau);
+torch::Tensor spread_loss_seed000(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
+                                  double tau, double alpha);
+
+}  // namespace geomsim::train
