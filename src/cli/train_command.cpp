@@ -146,6 +146,7 @@ json train_and_evaluate(const TrainCommandOptions& o) {
   const double fine_probe = train::linear_probe_accuracy(train_z, training.fine, test_z, test.fine, 300, 0.05, o.seed);
   const double fine_mean = train::mean_classifier_accuracy(train_z, training.fine, test_z, test.fine);
   const train::EmbeddingGeometry geometry = train::embedding_geometry(test_z, test.coarse, test.fine);
+  const double subgroup_f1 = train::subgroup_recovery_f1(test_z, test.coarse, test.fine, o.seed);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   json epochs = json::array();
@@ -171,7 +172,8 @@ json train_and_evaluate(const TrainCommandOptions& o) {
                 {"fine_accuracy_mean_classifier", fine_mean},
                 {"spread", geometry.spread},
                 {"subclass_sigma", geometry.subclass_sigma},
-                {"sigma_over_spread", geometry.sigma_over_spread}}},
+                {"sigma_over_spread", geometry.sigma_over_spread},
+                {"subgroup_recovery_f1", subgroup_f1}}},
               {"seconds", seconds}};
   return out;
 }
@@ -206,6 +208,7 @@ int run_train(const TrainCommandOptions& o) {
          << "  spread s_f(y)                           " << fixed(e["spread"].get<double>(), 4) << "\n"
          << "  subclass sigma_f(z)                     " << fixed(e["subclass_sigma"].get<double>(), 4) << "\n"
          << "  sigma_f(z) / s_f(y)                     " << fixed(e["sigma_over_spread"].get<double>(), 4) << "\n"
+         << "  subgroup recovery (k-means macro F1)    " << fixed(e["subgroup_recovery_f1"].get<double>(), 4) << "\n"
          << "  time                                    " << fixed(out["seconds"].get<double>(), 3) << " s\n";
     std::cout << text.str() << std::flush;
   }

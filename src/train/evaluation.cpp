@@ -5,6 +5,7 @@
 
 #include "geomsim/errors.hpp"
 #include "geomsim/subclass_geometry.hpp"
+#include "geomsim/subgroup_recovery.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -73,12 +74,23 @@ double mean_classifier_accuracy(const torch::Tensor& train_x, const torch::Tenso
   return predicted.eq(test_y.to(torch::kLong)).to(torch::kDouble).mean().item<double>();
 }
 
+// N x d row-major is d x N column-major: the core's layout.
+Matrix to_points(const torch::Tensor& embeddings) {
+  const auto e = embeddings.to(torch::kDouble).contiguous();
+  return Eigen::Map<const Matrix>(e.data_ptr<double>(), e.size(1), e.size(0));
+}
+
+double subgroup_recovery_f1(const torch::Tensor& embeddings, const torch::Tensor& coarse, const torch::Tensor& fine,
+                            uint64_t seed) {
+  check_pair(embeddings, coarse, "subgroups");
+  check_pair(embeddings, fine, "subgroups");
+  return subgroup_recovery(to_points(embeddings), to_ints(coarse), to_ints(fine), seed).macro_f1;
+}
+
 EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torch::Tensor& coarse, const torch::Tensor& fine) {
   check_pair(embeddings, coarse, "geometry");
   check_pair(embeddings, fine, "geometry");
-  const auto e = embeddings.to(torch::kDouble).contiguous();
-  // N x d row-major is d x N column-major: the core's layout.
-  const Matrix points = Eigen::Map<const Matrix>(e.data_ptr<double>(), e.size(1), e.size(0));
+  const Matrix points = to_points(embeddings);
   const SubclassGeometry g = measure_subclass_geometry(points, to_ints(coarse), to_ints(fine));
   EmbeddingGeometry out;
   out.spread = g.spread.mean;

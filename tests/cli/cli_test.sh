@@ -214,7 +214,7 @@ assert second["epochs"][0]["loss"] == first["epochs"][0]["loss"]
 e = second["evaluation"]
 for key in ("coarse_accuracy_linear_probe", "fine_accuracy_linear_probe", "fine_accuracy_mean_classifier"):
     assert 0 <= e[key] <= 1, (key, e)
-for key in ("spread", "subclass_sigma", "sigma_over_spread"):
+for key in ("spread", "subclass_sigma", "sigma_over_spread", "subgroup_recovery_f1"):
     assert math.isfinite(e[key]) and e[key] >= 0, (key, e)
 assert second["parameters"]["train_samples"] == 256 and second["device"] in ("cpu", "cuda")
 PY

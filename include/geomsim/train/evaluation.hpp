@@ -34,4 +34,9 @@ struct EmbeddingGeometry {
 EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torch::Tensor& coarse,
                                      const torch::Tensor& fine);
 
+// Subgroup recovery (k-means within each coarse class, macro F1 against the fine labels), through
+// the core's subgroup_recovery.
+double subgroup_recovery_f1(const torch::Tensor& embeddings, const torch::Tensor& coarse, const torch::Tensor& fine,
+                            uint64_t seed = 0);
+
 }  // namespace geomsim::train
