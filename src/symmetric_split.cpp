@@ -62,18 +62,17 @@ double SymmetricSplit::existence_bound(double tau) const {
   return 1.0 - 2.0 * km1 / (K_ * E1 + 2.0 * km1);
 }
 
+double SymmetricSplit::p_star(double alpha) const {
+  const double km1 = K_ - 1.0;
+  if (directions_ == SplitDirections::shared) return alpha - (1.0 - alpha) / (2.0 * km1);
+  return 1.0 - (1.0 - alpha) * K_ / (2.0 * alpha * km1);
+}
+
 double SymmetricSplit::sin2_theta_star_clamped(double alpha, double tau) const {
   if (alpha <= threshold()) return 0.0;
   if (alpha >= 1.0) return 1.0;
-  const double km1 = K_ - 1.0;
-  // logit(p*) as a ratio of positive numbers (p* > 1/2 above the threshold).
-  double ratio = 0.0;
-  if (directions_ == SplitDirections::shared) {
-    ratio = ((2.0 * K_ - 1.0) * alpha - 1.0) / ((2.0 * K_ - 1.0) * (1.0 - alpha));
-  } else {
-    ratio = (2.0 * alpha * km1 - (1.0 - alpha) * K_) / ((1.0 - alpha) * K_);
-  }
-  return std::clamp(0.5 * tau * std::log(ratio), 0.0, 1.0);
+  const double p = p_star(alpha);
+  return std::clamp(0.5 * tau * std::log(p / (1.0 - p)), 0.0, 1.0);
 }
 
 std::optional<double> SymmetricSplit::theta_star(double alpha, double tau) const {
@@ -90,12 +89,8 @@ std::optional<double> SymmetricSplit::spread(double alpha, double tau) const {
 
 std::optional<double> SymmetricSplit::min_loss(double alpha, double tau) const {
   if (!theta_star(alpha, tau)) return std::nullopt;
-  const double km1 = K_ - 1.0;
-  const double collapsed = collapsed_loss(K_, alpha, tau);
-  if (directions_ == SplitDirections::shared) {
-    return collapsed - kl_from_half(alpha - (1.0 - alpha) / (2.0 * km1));
-  }
-  return collapsed - alpha * kl_from_half(1.0 - (1.0 - alpha) * K_ / (2.0 * alpha * km1));
+  const double gain = kl_from_half(p_star(alpha));
+  return collapsed_loss(K_, alpha, tau) - (directions_ == SplitDirections::shared ? gain : alpha * gain);
 }
 
 void SymmetricSplit::require_dimension(int d) const {

@@ -75,7 +75,9 @@ class SymmetricSplit {
   Matrix points(int ny, int d, double theta) const;
 
  private:
-  // sin^2 theta* continued by 0 at or below the threshold and by 1 beyond the bound.
+  // The sigmoid p* of 2 sin^2(theta*)/tau at the minimum (above the threshold, in (1/2, 1)).
+  double p_star(double alpha) const;
+  // sin^2 theta* = tau/2 logit(p*), continued by 0 at or below the threshold and by 1 beyond the bound.
   double sin2_theta_star_clamped(double alpha, double tau) const;
   void require_dimension(int d) const;
 

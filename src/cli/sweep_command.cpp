@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 #include "cli_support.hpp"
 #include "geomsim/atomic_output.hpp"
@@ -83,10 +84,10 @@ int run_sweep_command(const SweepOptions& o) {
       }
     }
   }
+  std::set<std::string> done_keys;
+  for (const auto& row : done) done_keys.insert(row.point.key());
   std::size_t already = 0;
-  for (const auto& p : points) {
-    already += static_cast<std::size_t>(std::count_if(done.begin(), done.end(), [&](const SweepRow& r) { return r.point.key() == p.key(); }));
-  }
+  for (const auto& p : points) already += done_keys.count(p.key());
 
   const bool show_progress = isatty(fileno(stderr)) != 0;
   const auto start = std::chrono::steady_clock::now();
