@@ -7,6 +7,8 @@
 // means the same point set everywhere.
 #include <cstdint>
 #include <random>
+#include <utility>
+#include <vector>
 
 namespace geomsim {
 
@@ -17,6 +19,14 @@ class Rng {
   double uniform();
   // Standard normal (Marsaglia's polar method).
   double normal();
+  // Fisher-Yates with uniform(): the same permutation for a seed on every platform
+  // (std::shuffle's is implementation-defined).
+  template <class T>
+  void shuffle(std::vector<T>& items) {
+    for (std::size_t k = items.size(); k > 1; --k) {
+      std::swap(items[k - 1], items[static_cast<std::size_t>(uniform() * static_cast<double>(k))]);
+    }
+  }
 
  private:
   std::mt19937_64 engine_;

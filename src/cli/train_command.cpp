@@ -34,7 +34,7 @@ struct Split {
 Split prepare(const train::LabelledImages& data, const train::LabelHierarchy& h, int64_t limit, std::uint64_t seed) {
   std::vector<std::size_t> idx = train::kept_indices(h, data.labels, seed);
   Rng rng(seed + 1);
-  for (std::size_t k = idx.size(); k > 1; --k) std::swap(idx[k - 1], idx[static_cast<std::size_t>(rng.uniform() * static_cast<double>(k))]);
+  rng.shuffle(idx);
   if (limit > 0 && static_cast<std::size_t>(limit) < idx.size()) idx.resize(static_cast<std::size_t>(limit));
   const auto item = static_cast<int64_t>(data.images.item_size());
   const auto all = torch::from_blob(const_cast<std::uint8_t*>(data.images.data.data()),

@@ -136,9 +136,9 @@ SimResult alpha_spread(const SimDefinition& def, const json& p, const std::strin
   if (by != "d" && by != "tau") throw InvalidArgument("sim", "'curves' must be \"d\" or \"tau\"");
   std::map<double, std::vector<const SweepRow*>> curves;
   for (const auto& r : rows) curves[by == "d" ? r.point.d : r.point.tau].push_back(&r);
-  const double a_lo = rows.front().point.alpha, a_hi = std::max_element(rows.begin(), rows.end(), [](auto& a, auto& b) {
-                                                   return a.point.alpha < b.point.alpha;
-                                                 })->point.alpha;
+  const auto [lowest, highest] = std::minmax_element(
+      rows.begin(), rows.end(), [](const SweepRow& a, const SweepRow& b) { return a.point.alpha < b.point.alpha; });
+  const double a_lo = lowest->point.alpha, a_hi = highest->point.alpha;
   GnuplotFigure fig(900, 560);
   std::string plot = "plot ";
   int k = 0;

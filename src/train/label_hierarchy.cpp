@@ -62,9 +62,7 @@ std::vector<std::size_t> kept_indices(const LabelHierarchy& h, const std::vector
   std::vector<std::size_t> kept;
   for (std::size_t fine = 0; fine < by_fine.size(); ++fine) {
     auto& idx = by_fine[fine];
-    for (std::size_t k = idx.size(); k > 1; --k) {  // Fisher-Yates with the portable Rng
-      std::swap(idx[k - 1], idx[static_cast<std::size_t>(rng.uniform() * static_cast<double>(k))]);
-    }
+    rng.shuffle(idx);
     const auto keep = static_cast<std::size_t>(std::llround(h.keep_fraction[fine] * static_cast<double>(idx.size())));
     kept.insert(kept.end(), idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(keep));
   }
