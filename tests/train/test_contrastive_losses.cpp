@@ -1,9 +1,6 @@
 // The batch losses two ways: values against direct loops over the formulas, gradients
 // (autograd) against central finite differences, in double precision.
-// libtorch first: its glog headers define CHECK, which catch.hpp must define last.
-#include <torch/torch.h>
-
-#include <catch2/catch.hpp>
+#include "catch_with_torch.hpp"
 #include <cmath>
 #include <functional>
 #include <vector>

@@ -1,9 +1,6 @@
 // CCL-K (seed 002) against direct matrix computations and the delta-kernel closed form, its
 // gradients against finite differences, and seed 000's weighting against seed 004's.
-// libtorch first: its glog headers define CHECK, which catch.hpp must define last.
-#include <torch/torch.h>
-
-#include <catch2/catch.hpp>
+#include "catch_with_torch.hpp"
 #include <cmath>
 
 #include "geomsim/errors.hpp"

@@ -1,8 +1,5 @@
 // Encoders, augmentations, the trainer (determinism, checkpoints, resume) and the evaluation.
-// libtorch first: its glog headers define CHECK, which catch.hpp must define last.
-#include <torch/torch.h>
-
-#include <catch2/catch.hpp>
+#include "catch_with_torch.hpp"
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
