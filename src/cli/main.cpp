@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   geomsim::cli::add_report_options(*report, report_options);
 #ifdef GEOMSIM_HAVE_TORCH
   CLI::App* train = app.add_subcommand(
-      "train", "train an encoder on Fashion-MNIST coarse labels with SupCon, L_spread, SimCLR or CE, then evaluate "
+      "train", "train an encoder on Fashion-MNIST coarse labels with SupCon, L_spread, THANOS, SimCLR, CCL-K or CE, then evaluate "
                "coarse accuracy, coarse-to-fine transfer and the embedding geometry (libtorch)");
   geomsim::cli::TrainCommandOptions train_options;
   geomsim::cli::add_train_options(*train, train_options);
@@ -48,6 +48,10 @@ int main(int argc, char** argv) {
       "train-sweep", "train with L_spread at several alpha and set the trained spread beside the simulated optimum (CSV, PNG)");
   geomsim::cli::TrainSweepOptions train_sweep_options;
   geomsim::cli::add_train_sweep_options(*train_sweep, train_sweep_options);
+  CLI::App* eval = app.add_subcommand(
+      "eval", "evaluate a checkpoint of geomsim train: coarse accuracy, coarse-to-fine transfer, geometry, subgroups (libtorch)");
+  geomsim::cli::EvalOptions eval_options;
+  geomsim::cli::add_eval_options(*eval, eval_options);
 #endif
   app.require_subcommand(0, 1);
 
@@ -64,6 +68,7 @@ int main(int argc, char** argv) {
 #ifdef GEOMSIM_HAVE_TORCH
     if (train->parsed()) return geomsim::cli::run_train(train_options);
     if (train_sweep->parsed()) return geomsim::cli::run_train_sweep(train_sweep_options);
+    if (eval->parsed()) return geomsim::cli::run_eval(eval_options);
 #endif
     return geomsim::cli::run_solve(solve);
   } catch (const geomsim::InvalidArgument& error) {

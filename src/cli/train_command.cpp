@@ -6,18 +6,18 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <thread>
+#include <cmath>
 
 #include "cli_support.hpp"
+#include "evaluation_output.hpp"
 #include "geomsim/atomic_output.hpp"
 #include "geomsim/errors.hpp"
 #include "geomsim/gnuplot_figure.hpp"
 #include "geomsim/number_lists.hpp"
 #include "geomsim/sweep.hpp"
-#include "geomsim/random.hpp"
 #include "geomsim/train/evaluation.hpp"
-#include "geomsim/train/image_files.hpp"
 #include "geomsim/train/label_hierarchy.hpp"
+#include "geomsim/train/model_checkpoint.hpp"
 #include "geomsim/train/trainer.hpp"
 
 namespace geomsim::cli {
@@ -25,30 +25,10 @@ namespace {
 
 using nlohmann::json;
 
-struct Split {
-  torch::Tensor images, coarse, fine;
-};
-
-// The hierarchy's kept examples (all, or the imbalanced subset), then the first `limit` of a
-// seeded shuffle (0: all), as float images in [0, 1].
-Split prepare(const train::LabelledImages& data, const train::LabelHierarchy& h, int64_t limit, std::uint64_t seed) {
-  std::vector<std::size_t> idx = train::kept_indices(h, data.labels, seed);
-  Rng rng(seed + 1);
-  rng.shuffle(idx);
-  if (limit > 0 && static_cast<std::size_t>(limit) < idx.size()) idx.resize(static_cast<std::size_t>(limit));
-  const auto item = static_cast<int64_t>(data.images.item_size());
-  const auto all = torch::from_blob(const_cast<std::uint8_t*>(data.images.data.data()),
-                                    {static_cast<int64_t>(data.images.count()), item}, torch::kUInt8);
-  std::vector<int64_t> rows(idx.begin(), idx.end()), fine, coarse;
-  for (std::size_t i : idx) {
-    fine.push_back(data.labels[i]);
-    coarse.push_back(h.coarse_of_fine[static_cast<std::size_t>(data.labels[i])]);
-  }
-  Split s;
-  s.images = all.index_select(0, torch::tensor(rows)).to(torch::kFloat).div(255.0).view({-1, 1, 28, 28});
-  s.fine = torch::tensor(fine);
-  s.coarse = torch::tensor(coarse);
-  return s;
+std::string loss_names() {
+  std::string list;
+  for (const auto& name : train::train_loss_names()) list += (list.empty() ? "" : ", ") + name;
+  return list;
 }
 
 }  // namespace
@@ -62,14 +42,21 @@ void add_train_options(CLI::App& c, TrainCommandOptions& o) {
       "  CE:        geomsim train --loss ce\n"
       "  THANOS:    geomsim train --loss thanos --alpha 0.5   (L_spread + class-conditional autoencoder)\n"
       "  ablation:  geomsim train --loss thanos --general-autoencoder   (one decoder for all classes)\n"
+      "  SupCon + InfoNCE: --loss supcon+simclr;  SupCon L_in: --loss supcon-in\n"
+      "  seed 000:  geomsim train --loss attract-repel --alpha 0.5   (alpha weights L_attract)\n"
+      "  CCL-K:     geomsim train --loss cclk-weak | cclk-fair | cclk-hardneg --kernel-lambda 0.1\n"
       "Coarse labels come from --hierarchy; the fine labels (the 10 classes) are the subclasses of\n"
-      "the coarse-to-fine evaluation. --train-samples and --epochs set the budget.");
-  c.add_option("--data", o.data, "folder with Fashion-MNIST's IDX files (default: Debian's dataset-fashion-mnist)");
-  c.add_option("--hierarchy", o.hierarchy, "coarse labels: fmnist-2, fmnist-4 or fmnist-4-imbalanced")->capture_default_str();
+      "the coarse-to-fine evaluation. --train-samples and --epochs set the budget. With --checkpoint the\n"
+      "model is saved every epoch; `geomsim eval`, `measure` and `lipschitz` read it.");
+  add_data_options(c, o.data);
   c.add_option("--model", o.model, "encoder: mlp, cnn or vit")->capture_default_str();
-  c.add_option("--loss", o.loss, "spread, supcon, simclr, ce or thanos")->capture_default_str();
+  c.add_option("--loss", o.loss, loss_names())->capture_default_str();
   c.add_option("--reconstruction-weight", o.reconstruction_weight, "THANOS: weight of the autoencoder's reconstruction loss")
       ->capture_default_str();
+  c.add_option("--kernel-lambda", o.kernel_lambda, "CCL-K: lambda of (K_Z + lambda I)^-1 K_Z")->capture_default_str();
+  c.add_option("--kernel-bandwidth", o.kernel_bandwidth, "CCL-K HardNeg: Gaussian kernel bandwidth on the embeddings")
+      ->capture_default_str();
+  c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1 for the gamma-margin error and the bound")->capture_default_str();
   c.add_flag("--general-autoencoder", o.general_autoencoder, "THANOS ablation: one decoder for all classes");
   c.add_option("--alpha", o.alpha, "L_spread's weight of cNCE, in [0, 1]")->capture_default_str();
   c.add_option("--tau", o.tau, "temperature > 0")->capture_default_str();
@@ -95,12 +82,14 @@ namespace {
 // One training run and its evaluation, as the JSON object `geomsim train` writes.
 json train_and_evaluate(const TrainCommandOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  const train::LabelHierarchy hierarchy = train::fashion_mnist_hierarchy(o.hierarchy);
+  const train::LabelHierarchy hierarchy = train::fashion_mnist_hierarchy(o.data.hierarchy);
   train::EncoderOptions model;
   model.kind = o.model;
   model.embedding_dim = o.embedding_dim;
   model.width = o.width;
-  train::validate(model);
+  const json run = {{"data", data_source(o.data)}, {"hierarchy", o.data.hierarchy}, {"loss", o.loss},
+                    {"alpha", o.alpha},            {"tau", o.tau},                {"seed", o.seed},
+                    {"train_samples", o.train_samples}};
   train::TrainOptions t;
   t.loss = o.loss;
   t.alpha = o.alpha;
@@ -114,15 +103,18 @@ json train_and_evaluate(const TrainCommandOptions& o) {
   t.checkpoint = o.checkpoint;
   t.stop_after = o.stop_after;
   t.reconstruction_weight = o.reconstruction_weight;
+  t.kernel_lambda = o.kernel_lambda;
+  t.kernel_bandwidth = o.kernel_bandwidth;
+  t.run_description = run.dump();
   train::validate(t);
-  require_at_least("train-samples", o.train_samples, 0);
-  require_at_least("test-samples", o.test_samples, 0);
+  if (!(o.gamma > 1.0) || !std::isfinite(o.gamma)) throw InvalidArgument("gamma", "must be a finite number > 1, got " + format_number(o.gamma));
   if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
-  require_at_least("threads", o.threads, 0);
-  torch::set_num_threads(o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-  const std::string dir = o.data.empty() ? train::kFashionMnistDir : o.data;
-  const Split training = prepare(train::load_fashion_mnist(dir, true), hierarchy, o.train_samples, o.seed);
-  const Split test = prepare(train::load_fashion_mnist(dir, false), hierarchy, o.test_samples, o.seed + 7);
+  set_torch_threads(o.threads);
+  const LabelledSplit training = load_split(o.data, true, o.train_samples, o.seed);
+  const LabelledSplit test = load_split(o.data, false, o.test_samples, o.seed + 7);
+  model.image_size = training.images.size(3);
+  if (training.images.size(2) != model.image_size) throw InvalidArgument("images", "must be square");
+  train::validate(model);
 
   torch::manual_seed(o.seed);
   train::Encoder encoder(model);
@@ -131,6 +123,7 @@ json train_and_evaluate(const TrainCommandOptions& o) {
     train::AutoencoderOptions ae;
     ae.classes = hierarchy.num_coarse();
     ae.class_conditional = !o.general_autoencoder;
+    ae.image_size = model.image_size;
     autoencoder = train::Autoencoder(ae);
   }
   const bool progress = !o.quiet && isatty(fileno(stderr)) != 0;
@@ -142,11 +135,8 @@ json train_and_evaluate(const TrainCommandOptions& o) {
                            autoencoder);
   const auto train_z = train::embed(encoder, training.images, 1024, autoencoder);
   const auto test_z = train::embed(encoder, test.images, 1024, autoencoder);
-  const double coarse_accuracy = train::linear_probe_accuracy(train_z, training.coarse, test_z, test.coarse, 300, 0.05, o.seed);
-  const double fine_probe = train::linear_probe_accuracy(train_z, training.fine, test_z, test.fine, 300, 0.05, o.seed);
-  const double fine_mean = train::mean_classifier_accuracy(train_z, training.fine, test_z, test.fine);
-  const train::EmbeddingGeometry geometry = train::embedding_geometry(test_z, test.coarse, test.fine);
-  const double subgroup_f1 = train::subgroup_recovery_f1(test_z, test.coarse, test.fine, o.seed);
+  const train::TransferEvaluation evaluation =
+      train::evaluate_transfer(train_z, training.coarse, training.fine, test_z, test.coarse, test.fine, o.seed, o.gamma);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   json epochs = json::array();
@@ -156,24 +146,18 @@ json train_and_evaluate(const TrainCommandOptions& o) {
   const bool finished = static_cast<int64_t>(result.epochs.size()) == o.epochs;
   json out = {{"command", "train"},
               {"parameters",
-               {{"data", dir}, {"hierarchy", o.hierarchy}, {"model", o.model}, {"loss", o.loss}, {"alpha", o.alpha},
-                {"tau", o.tau}, {"include_partner", !o.exclude_partner}, {"reconstruction_weight", o.reconstruction_weight},
-                {"general_autoencoder", o.general_autoencoder}, {"epochs", o.epochs}, {"batch_size", o.batch_size},
-                {"lr", o.learning_rate}, {"weight_decay", o.weight_decay}, {"embedding_dim", o.embedding_dim},
-                {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()}, {"train_samples", training.images.size(0)},
-                {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}}},
+               {{"data", data_source(o.data)}, {"hierarchy", o.data.hierarchy}, {"model", o.model}, {"loss", o.loss},
+                {"alpha", o.alpha}, {"tau", o.tau}, {"include_partner", !o.exclude_partner},
+                {"reconstruction_weight", o.reconstruction_weight}, {"general_autoencoder", o.general_autoencoder},
+                {"kernel_lambda", o.kernel_lambda}, {"kernel_bandwidth", o.kernel_bandwidth}, {"epochs", o.epochs},
+                {"batch_size", o.batch_size}, {"lr", o.learning_rate}, {"weight_decay", o.weight_decay},
+                {"embedding_dim", o.embedding_dim}, {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()},
+                {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}}},
               {"device", result.device},
               {"resumed_epochs", result.resumed_epochs},
               {"finished", finished},
               {"epochs", epochs},
-              {"evaluation",
-               {{"coarse_accuracy_linear_probe", coarse_accuracy},
-                {"fine_accuracy_linear_probe", fine_probe},
-                {"fine_accuracy_mean_classifier", fine_mean},
-                {"spread", geometry.spread},
-                {"subclass_sigma", geometry.subclass_sigma},
-                {"sigma_over_spread", geometry.sigma_over_spread},
-                {"subgroup_recovery_f1", subgroup_f1}}},
+              {"evaluation", evaluation_json(evaluation)},
               {"seconds", seconds}};
   return out;
 }
@@ -188,9 +172,8 @@ int run_train(const TrainCommandOptions& o) {
   outputs.commit();
   if (!o.quiet) {
     const json& p = out["parameters"];
-    const json& e = out["evaluation"];
     std::ostringstream text;
-    text << "geomsim train: " << o.model << " on Fashion-MNIST " << o.hierarchy << " (" << p["train_samples"].get<int64_t>()
+    text << "geomsim train: " << o.model << " on " << p["data"].get<std::string>() << ", " << o.data.hierarchy << " (" << p["train_samples"].get<int64_t>()
          << " train, " << p["test_samples"].get<int64_t>() << " test images), loss " << o.loss << ", tau " << o.tau;
     if (o.loss == "spread" || o.loss == "thanos") text << ", alpha " << o.alpha;
     if (o.loss == "thanos") text << (o.general_autoencoder ? ", general autoencoder" : ", class-conditional autoencoder");
@@ -202,14 +185,7 @@ int run_train(const TrainCommandOptions& o) {
     if (!out["finished"].get<bool>()) {
       text << "  stopped after " << out["epochs"].size() << " of " << o.epochs << " epochs (--stop-after)\n";
     }
-    text << "  coarse accuracy (linear probe)          " << fixed(e["coarse_accuracy_linear_probe"].get<double>(), 4) << "\n"
-         << "  coarse-to-fine accuracy (linear probe)  " << fixed(e["fine_accuracy_linear_probe"].get<double>(), 4) << "\n"
-         << "  coarse-to-fine accuracy (mean classif.) " << fixed(e["fine_accuracy_mean_classifier"].get<double>(), 4) << "\n"
-         << "  spread s_f(y)                           " << fixed(e["spread"].get<double>(), 4) << "\n"
-         << "  subclass sigma_f(z)                     " << fixed(e["subclass_sigma"].get<double>(), 4) << "\n"
-         << "  sigma_f(z) / s_f(y)                     " << fixed(e["sigma_over_spread"].get<double>(), 4) << "\n"
-         << "  subgroup recovery (k-means macro F1)    " << fixed(e["subgroup_recovery_f1"].get<double>(), 4) << "\n"
-         << "  time                                    " << fixed(out["seconds"].get<double>(), 3) << " s\n";
+    text << evaluation_text(out["evaluation"]) << "  time" << std::string(36, ' ') << fixed(out["seconds"].get<double>(), 3) << " s\n";
     std::cout << text.str() << std::flush;
   }
   return 0;
@@ -232,7 +208,7 @@ int run_train_sweep(const TrainSweepOptions& o) {
   require_at_least("sim-ny", o.sim_ny, 2);
   if (o.train.loss != "spread") throw InvalidArgument("loss", "must be spread for train-sweep (it sweeps L_spread's alpha)");
   require_writable_path(o.out + ".csv", "out");
-  const int K = train::fashion_mnist_hierarchy(o.train.hierarchy).num_coarse();
+  const int K = train::fashion_mnist_hierarchy(o.train.data.hierarchy).num_coarse();
   const int d = static_cast<int>(o.train.embedding_dim);
 
   // The simulation: the core's optimum at the same K, d and tau.
@@ -270,7 +246,7 @@ int run_train_sweep(const TrainSweepOptions& o) {
   GnuplotFigure fig(900, 560);
   fig.datablock("trained", trained_rows);
   fig.datablock("simulated", simulated_rows);
-  fig.line("set title \"Spread against α: trained " + o.train.model + " on Fashion-MNIST " + o.train.hierarchy +
+  fig.line("set title \"Spread against α: trained " + o.train.model + " on Fashion-MNIST " + o.train.data.hierarchy +
            " vs the simulated optimum (K = " + std::to_string(K) + ", d = " + std::to_string(d) + ", τ = " +
            format_number(o.train.tau) + ")\"");
   fig.line("set xlabel 'α (weight of cNCE)'; set ylabel 'spread s_f(y)'; set grid; set key top left box opaque");
@@ -284,6 +260,65 @@ int run_train_sweep(const TrainSweepOptions& o) {
   }
   fig.render(o.out);
   if (!o.train.quiet) std::cout << "geomsim train-sweep: " << alphas.size() << " alphas written to " << o.out << ".csv and .png\n";
+  return 0;
+}
+
+void add_eval_options(CLI::App& c, EvalOptions& o) {
+  c.footer("Loads a checkpoint of `geomsim train` (its encoder, and for THANOS its autoencoder, with the options\n"
+           "stored in it), embeds a training and a test split, and reports what `geomsim train` reports:\n"
+           "coarse accuracy, coarse-to-fine transfer (linear probe, mean classifier), the Section 4 geometry\n"
+           "with Theorem 3 at --gamma, and subgroup recovery. --hierarchy defaults to the checkpoint's.");
+  c.add_option("--checkpoint", o.checkpoint, "checkpoint file written by geomsim train")->required();
+  add_data_options(c, o.data, false);
+  c.add_option("--train-samples", o.train_samples, "training images the probes are fit on (0: all)")->capture_default_str();
+  c.add_option("--test-samples", o.test_samples, "test images (0: all)")->capture_default_str();
+  c.add_option("--seed", o.seed, "seed of the subsets, the probe and k-means")->capture_default_str();
+  c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1")->capture_default_str();
+  c.add_option("--threads", o.threads, "CPU threads for libtorch (0: all cores)")->capture_default_str();
+  c.add_option("--json", o.json_path, "write the evaluation as JSON to FILE");
+  c.add_flag("--quiet,-q", o.quiet, "print nothing on stdout");
+}
+
+int run_eval(const EvalOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
+  if (!(o.gamma > 1.0) || !std::isfinite(o.gamma)) throw InvalidArgument("gamma", "must be a finite number > 1, got " + format_number(o.gamma));
+  set_torch_threads(o.threads);
+  const train::CheckpointModel model = train::load_checkpoint_model(o.checkpoint);
+  const json run = json::parse(model.description.run);
+  DataOptions data = o.data;
+  if (data.hierarchy.empty()) data.hierarchy = run.value("hierarchy", std::string("fmnist-2"));
+  const LabelledSplit training = load_split(data, true, o.train_samples, o.seed);
+  const LabelledSplit test = load_split(data, false, o.test_samples, o.seed + 7);
+  train::Encoder encoder = model.encoder;
+  const auto train_z = train::embed(encoder, training.images, 1024, model.autoencoder);
+  const auto test_z = train::embed(encoder, test.images, 1024, model.autoencoder);
+  const train::TransferEvaluation evaluation =
+      train::evaluate_transfer(train_z, training.coarse, training.fine, test_z, test.coarse, test.fine, o.seed, o.gamma);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto& e = model.description.encoder;
+  const json out = {{"command", "eval"},
+                    {"checkpoint", o.checkpoint},
+                    {"model",
+                     {{"kind", e.kind}, {"embedding_dim", e.embedding_dim}, {"width", e.width}, {"image_size", e.image_size},
+                      {"autoencoder", model.autoencoder ? json(model.description.autoencoder->class_conditional
+                                                                   ? "class-conditional" : "general")
+                                                        : json(nullptr)},
+                      {"epochs", model.epochs}, {"run", run}}},
+                    {"parameters",
+                     {{"data", data_source(data)}, {"hierarchy", data.hierarchy}, {"train_samples", training.images.size(0)},
+                      {"test_samples", test.images.size(0)}, {"seed", o.seed}, {"gamma", o.gamma}}},
+                    {"evaluation", evaluation_json(evaluation)},
+                    {"seconds", seconds}};
+  OutputTransaction outputs;
+  if (!o.json_path.empty()) outputs.stage(o.json_path, out.dump(2) + "\n", "json");
+  outputs.commit();
+  if (!o.quiet) {
+    std::cout << "geomsim eval: " << o.checkpoint << " (" << e.kind << ", d = " << e.embedding_dim << ", " << model.epochs
+              << " epochs, loss " << run.value("loss", std::string("?")) << ") on " << data_source(data) << ", "
+              << data.hierarchy << " (" << training.images.size(0) << " train, " << test.images.size(0) << " test images)\n"
+              << evaluation_text(out["evaluation"]) << std::flush;
+  }
   return 0;
 }
 

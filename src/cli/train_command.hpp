@@ -7,16 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "image_data.hpp"
+
 namespace geomsim::cli {
 
 struct TrainCommandOptions {
-  std::string data;  // default: Debian's Fashion-MNIST folder
-  std::string hierarchy = "fmnist-2";
+  DataOptions data;
   std::string model = "cnn";
   std::string loss = "spread";
   double alpha = 0.5, tau = 0.5;
   bool exclude_partner = false;
   double reconstruction_weight = 1.0;
+  double kernel_lambda = 0.1, kernel_bandwidth = 1.0;
+  double gamma = 1.1;  // Theorem 3's margin
   bool general_autoencoder = false;
   int64_t epochs = 1, batch_size = 256, embedding_dim = 128, width = 128;
   double learning_rate = 1e-3, weight_decay = 1e-4;
@@ -40,5 +43,19 @@ struct TrainSweepOptions {
 };
 void add_train_sweep_options(CLI::App& command, TrainSweepOptions& options);
 int run_train_sweep(const TrainSweepOptions& options);
+
+// `geomsim eval`: the evaluation of `geomsim train` on a saved checkpoint.
+struct EvalOptions {
+  std::string checkpoint;
+  DataOptions data{"", "", "", ""};  // hierarchy: the checkpoint's unless given
+  int64_t train_samples = 12000, test_samples = 0;
+  uint64_t seed = 0;
+  double gamma = 1.1;
+  int threads = 0;
+  std::string json_path;
+  bool quiet = false;
+};
+void add_eval_options(CLI::App& command, EvalOptions& options);
+int run_eval(const EvalOptions& options);
 
 }  // namespace geomsim::cli

@@ -87,17 +87,50 @@ double subgroup_recovery_f1(const torch::Tensor& embeddings, const torch::Tensor
   return subgroup_recovery(to_points(embeddings), to_ints(coarse), to_ints(fine), seed).macro_f1;
 }
 
-EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torch::Tensor& coarse, const torch::Tensor& fine) {
+EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torch::Tensor& coarse, const torch::Tensor& fine,
+                                     double gamma, const torch::Tensor& reference, const torch::Tensor& reference_fine) {
   check_pair(embeddings, coarse, "geometry");
   check_pair(embeddings, fine, "geometry");
+  if (!(gamma > 1.0) || !std::isfinite(gamma)) throw InvalidArgument("gamma", "must be a finite number > 1, got " + format_number(gamma));
   const Matrix points = to_points(embeddings);
-  const SubclassGeometry g = measure_subclass_geometry(points, to_ints(coarse), to_ints(fine));
+  const std::vector<int> fine_labels = to_ints(fine);
+  const SubclassGeometry g = measure_subclass_geometry(points, to_ints(coarse), fine_labels);
   EmbeddingGeometry out;
   out.spread = g.spread.mean;
   for (const auto& s : g.subclasses) {
     out.subclass_sigma += s.sigma / static_cast<double>(g.subclasses.size());
     out.sigma_over_spread += s.sigma_over_spread / static_cast<double>(g.subclasses.size());
   }
+  const bool own = !reference.defined();
+  if (!own) check_pair(reference, reference_fine, "reference");
+  const MeanClassifier classifier = own ? MeanClassifier(points, fine_labels) : MeanClassifier(to_points(reference), to_ints(reference_fine));
+  out.gamma = gamma;
+  double bound_sum = 0.0;
+  for (const auto& pair : g.pairs) {
+    const double error = classifier.margin_error(points, fine_labels, pair.z, pair.z_prime, gamma);
+    out.margin_error += error;
+    ++out.pairs;
+    if (const auto bound = theorem3_bound(g.subclasses[static_cast<std::size_t>(pair.z)].sigma, pair.r, gamma)) {
+      ++out.bounded_pairs;
+      bound_sum += *bound;
+      if (error <= *bound) ++out.bound_holds;
+    }
+  }
+  if (out.pairs > 0) out.margin_error /= out.pairs;
+  if (out.bounded_pairs > 0) out.theorem3_bound = bound_sum / out.bounded_pairs;
+  return out;
+}
+
+TransferEvaluation evaluate_transfer(const torch::Tensor& train_z, const torch::Tensor& train_coarse,
+                                     const torch::Tensor& train_fine, const torch::Tensor& test_z,
+                                     const torch::Tensor& test_coarse, const torch::Tensor& test_fine, uint64_t seed,
+                                     double gamma) {
+  TransferEvaluation out;
+  out.coarse_accuracy = linear_probe_accuracy(train_z, train_coarse, test_z, test_coarse, 300, 0.05, seed);
+  out.fine_accuracy_probe = linear_probe_accuracy(train_z, train_fine, test_z, test_fine, 300, 0.05, seed);
+  out.fine_accuracy_mean = mean_classifier_accuracy(train_z, train_fine, test_z, test_fine);
+  out.geometry = embedding_geometry(test_z, test_coarse, test_fine, gamma, train_z, train_fine);
+  out.subgroup_f1 = subgroup_recovery_f1(test_z, test_coarse, test_fine, seed);
   return out;
 }
 

@@ -1,15 +1,38 @@
 #include "geomsim/train/trainer.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "geomsim/errors.hpp"
 #include "geomsim/train/contrastive_losses.hpp"
+#include "geomsim/train/kernel_contrastive_losses.hpp"
 
 namespace geomsim::train {
 namespace {
+
+// The contrastive loss of a two-view batch: z holds [views 1; views 2] (2B x d), labels the B
+// labels, partner the indices of the other view.
+torch::Tensor two_view_loss(const TrainOptions& o, const torch::Tensor& z, const torch::Tensor& labels,
+                            const torch::Tensor& partner) {
+  const auto y2 = torch::cat({labels, labels});
+  if (o.loss == "spread" || o.loss == "thanos") return spread_loss(z, y2, partner, o.tau, o.alpha, o.include_partner);
+  if (o.loss == "supcon") return supcon_out_loss(z, y2, o.tau);
+  if (o.loss == "supcon-in") return supcon_in_loss(z, y2, o.tau);
+  if (o.loss == "simclr") return info_nce_loss(z, partner, o.tau);
+  if (o.loss == "supcon+simclr") return supcon_out_loss(z, y2, o.tau) + info_nce_loss(z, partner, o.tau);
+  if (o.loss == "attract-repel") return spread_loss_seed000(z, y2, partner, o.tau, o.alpha);
+  const int64_t b = labels.size(0);
+  const auto x = z.narrow(0, 0, b), y = z.narrow(0, b, b);
+  if (o.loss == "cclk-hardneg") return cclk_hard_negative_loss(x, y, o.kernel_bandwidth, o.kernel_lambda, o.tau);
+  const auto kernel = delta_kernel(labels);
+  if (o.loss == "cclk-weak") return cclk_weakly_supervised_loss(x, y, kernel, o.kernel_lambda, o.tau);
+  if (o.loss == "cclk-fair") return cclk_fair_loss(x, y, kernel, o.kernel_lambda, o.tau);
+  throw std::logic_error("two_view_loss: unhandled loss " + o.loss);
+}
 
 double cosine_rate(double base, int64_t step, int64_t total_steps) {
   return 0.5 * base * (1.0 + std::cos(M_PI * static_cast<double>(step) / static_cast<double>(std::max<int64_t>(total_steps, 1))));
@@ -21,9 +44,26 @@ void set_rate(torch::optim::AdamW& optimizer, double rate) {
 
 }  // namespace
 
+const std::vector<std::string>& train_loss_names() {
+  static const std::vector<std::string> names = {"spread",        "supcon",    "supcon-in", "simclr",
+                                                 "supcon+simclr", "attract-repel", "cclk-weak", "cclk-fair",
+                                                 "cclk-hardneg",  "ce",        "thanos"};
+  return names;
+}
+
 void validate(const TrainOptions& o) {
-  if (o.loss != "spread" && o.loss != "supcon" && o.loss != "simclr" && o.loss != "ce" && o.loss != "thanos") {
-    throw InvalidArgument("loss", "must be spread, supcon, simclr, ce or thanos; got '" + o.loss + "'");
+  const auto& names = train_loss_names();
+  if (std::find(names.begin(), names.end(), o.loss) == names.end()) {
+    std::string list;
+    for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
+    throw InvalidArgument("loss", "must be one of " + list + "; got '" + o.loss + "'");
+  }
+  require_positive("kernel-lambda", o.kernel_lambda);
+  require_positive("kernel-bandwidth", o.kernel_bandwidth);
+  try {
+    if (!nlohmann::json::parse(o.run_description).is_object()) throw InvalidArgument("run_description", "must be a JSON object");
+  } catch (const nlohmann::json::exception&) {
+    throw InvalidArgument("run_description", "must be a JSON object");
   }
   require_non_negative("reconstruction-weight", o.reconstruction_weight);
   require_in_closed_range("alpha", o.alpha, 0.0, 1.0);
@@ -111,11 +151,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
       if (o.loss == "ce") {
         loss = torch::nn::functional::cross_entropy(classifier->forward(encoder->features(augment(batch, augmentation).to(device))), y);
       } else {
-        const auto z = encoder->forward(two_views(batch, augmentation).to(device));
-        const auto y2 = torch::cat({y, y});
-        if (o.loss == "spread" || thanos) loss = spread_loss(z, y2, partner, o.tau, o.alpha, o.include_partner);
-        else if (o.loss == "supcon") loss = supcon_out_loss(z, y2, o.tau);
-        else loss = info_nce_loss(z, partner, o.tau);
+        loss = two_view_loss(o, encoder->forward(two_views(batch, augmentation).to(device)), y, partner);
         if (thanos) {
           const auto x = batch.to(device);
           loss = loss + o.reconstruction_weight * reconstruction_loss(autoencoder->reconstruct(x, y), x);
@@ -156,6 +192,9 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
         history[i][2] = result.epochs[e].samples_per_second;
       }
       archive.write("history", history);
+      ModelDescription description{encoder->options(), std::nullopt, o.run_description};
+      if (thanos) description.autoencoder = autoencoder->options();
+      write_model_description(archive, description);
       archive.write("rng", at::detail::getDefaultCPUGenerator().get_state());
       const std::string temporary = o.checkpoint + ".partial";
       archive.save_to(temporary);

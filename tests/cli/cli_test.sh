@@ -217,7 +217,31 @@ for key in ("coarse_accuracy_linear_probe", "fine_accuracy_linear_probe", "fine_
 for key in ("spread", "subclass_sigma", "sigma_over_spread", "subgroup_recovery_f1"):
     assert math.isfinite(e[key]) and e[key] >= 0, (key, e)
 assert second["parameters"]["train_samples"] == 256 and second["device"] in ("cpu", "cuda")
+assert 0 <= e["margin_error"] <= 1 and e["gamma"] == 1.1 and e["theorem3_bounded_pairs"] <= e["subclass_pairs"], e
 PY
+  # geomsim eval reads the checkpoint alone and repeats train's evaluation exactly.
+  "$geomsim" eval --checkpoint "$work/run.pt" --train-samples 256 --test-samples 200 --json "$work/eval.json" -q && pass ||
+    fail "eval exited non-zero"
+  python3 - "$work/train2.json" "$work/eval.json" <<'PY' && pass || fail "eval does not repeat train's evaluation"
+import json, sys
+trained, evaluated = (json.load(open(f)) for f in sys.argv[1:])
+assert evaluated["evaluation"] == trained["evaluation"], (evaluated["evaluation"], trained["evaluation"])
+assert evaluated["model"]["kind"] == "mlp" and evaluated["model"]["epochs"] == 2, evaluated["model"]
+assert evaluated["parameters"]["hierarchy"] == "fmnist-2" and evaluated["model"]["run"]["loss"] == "spread"
+PY
+  "$geomsim" eval --checkpoint "$work/missing.pt" >/dev/null 2>"$work/err.txt"
+  [ $? -eq 2 ] && grep -qF -- "--checkpoint file not found" "$work/err.txt" && pass || fail "eval of a missing checkpoint not refused"
+  head -c 300 "$work/run.pt" >"$work/truncated.pt"
+  "$geomsim" eval --checkpoint "$work/truncated.pt" >/dev/null 2>"$work/err.txt"
+  [ $? -eq 2 ] && grep -qF -- "is not a torch archive" "$work/err.txt" && pass || fail "eval of a truncated checkpoint not refused"
+  "$geomsim" eval --checkpoint "$work/run.pt" --gamma 1 >/dev/null 2>"$work/err.txt"
+  [ $? -eq 2 ] && grep -qF -- "--gamma must be a finite number > 1" "$work/err.txt" && pass || fail "eval --gamma 1 not refused"
+  # A user's IDX pair (here Fashion-MNIST's test files): its first half trains, its second half tests.
+  fm=/usr/share/datasets/fashion-mnist
+  "$geomsim" train --model mlp --images "$fm/t10k-images-idx3-ubyte.gz" --labels "$fm/t10k-labels-idx1-ubyte.gz" \
+    --train-samples 128 --test-samples 100 --batch-size 32 --epochs 1 --width 16 --embedding-dim 8 --loss cclk-weak \
+    --json "$work/idx.json" -q && python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['parameters']['data'].endswith('t10k-images-idx3-ubyte.gz'), j['parameters']" "$work/idx.json" &&
+    pass || fail "train on a user's IDX pair"
   expect_train_rejected() {  # expected-text, then arguments
     local expected=$1
     shift
@@ -226,7 +250,7 @@ PY
     [ "$status" -eq 2 ] && grep -qF -- "$expected" "$work/err.txt" && [ ! -e "$work/badtrain.json" ] && pass ||
       fail "train $*: exit $status, stderr: $(cat "$work/err.txt")"
   }
-  expect_train_rejected "--loss must be spread, supcon, simclr, ce or thanos" --loss triplet
+  expect_train_rejected "--loss must be one of spread, supcon" --loss triplet
   expect_train_rejected "--hierarchy must be one of" --hierarchy cifar
   expect_train_rejected "--model must be mlp, cnn or vit" --model resnet
   expect_train_rejected "--alpha must be in [0, 1]" --alpha 2

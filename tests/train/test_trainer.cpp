@@ -8,6 +8,7 @@
 #include "geomsim/train/evaluation.hpp"
 #include "geomsim/train/image_files.hpp"
 #include "geomsim/train/label_hierarchy.hpp"
+#include "geomsim/train/model_checkpoint.hpp"
 #include "geomsim/train/trainer.hpp"
 
 using namespace geomsim;
@@ -114,13 +115,49 @@ TEST_CASE("Training is deterministic and a resumed run ends with the same weight
   CHECK(resumed_result.epochs[0].loss == result.epochs[0].loss);
   CHECK(identical(resumed, straight));
 
+  // The checkpoint describes its model: it loads without the options and embeds as the run's encoder.
+  CheckpointModel loaded = load_checkpoint_model(checkpoint.string());
+  CHECK(loaded.epochs == 2);
+  CHECK(loaded.description.encoder.kind == "mlp");
+  CHECK(loaded.description.encoder.embedding_dim == 16);
+  CHECK_FALSE(loaded.autoencoder);
+  CHECK(identical(weights(loaded.encoder), straight));
+  CHECK(is_geomsim_checkpoint(checkpoint.string()));
+
   std::ofstream(checkpoint, std::ios::trunc) << "not a checkpoint";
   CHECK_THROWS_WITH(run(rest), Catch::Contains("is not a readable geomsim checkpoint"));
+  CHECK_THROWS_WITH(load_checkpoint_model(checkpoint.string()), Catch::Contains("is not a torch archive"));
+  CHECK_FALSE(is_geomsim_checkpoint(checkpoint.string()));
   fs::remove(checkpoint);
+  CHECK_THROWS_WITH(load_checkpoint_model(checkpoint.string()), Catch::Contains("checkpoint file not found"));
 
   TrainOptions bad = o;
   bad.loss = "triplet";
-  CHECK_THROWS_WITH(run(bad), Catch::Contains("loss must be spread, supcon, simclr, ce or thanos"));
+  CHECK_THROWS_WITH(run(bad), Catch::Contains("loss must be one of spread, supcon"));
+  bad = o;
+  bad.run_description = "[1, 2]";
+  CHECK_THROWS_WITH(run(bad), Catch::Contains("run_description must be a JSON object"));
+}
+
+TEST_CASE("Every training loss takes a step with a finite loss", "[train][trainer]") {
+  const Small data = small_fashion(64);
+  const std::string loss = GENERATE(from_range(train_loss_names()));
+  CAPTURE(loss);
+  EncoderOptions model;
+  model.kind = "mlp";
+  model.embedding_dim = 8;
+  model.width = 16;
+  TrainOptions o;
+  o.loss = loss;
+  o.batch_size = 32;
+  torch::manual_seed(0);
+  Encoder e(model);
+  AutoencoderOptions ae;
+  ae.latent_dim = 4;
+  ae.width = 8;
+  const TrainResult r = train_encoder(e, data.images, data.coarse, 2, o, AugmentationOptions{}, {}, Autoencoder(ae));
+  REQUIRE(r.epochs.size() == 1);
+  CHECK(std::isfinite(r.epochs[0].loss));
 }
 
 TEST_CASE("Evaluation: probes and the geometry of known embeddings", "[train][evaluation]") {
@@ -142,6 +179,12 @@ TEST_CASE("Evaluation: probes and the geometry of known embeddings", "[train][ev
   CHECK(g.spread == Approx(0.1).margin(0.01));          // each class spreads +-0.1 around its mean
   CHECK(g.subclass_sigma < 0.02);                       // subclasses are tight
   CHECK(g.sigma_over_spread == Approx(g.subclass_sigma / g.spread).epsilon(0.2));
+  // The mean classifier's margin within a class is (W_z - W_z') . f(x) = 0.2 * 0.1 = 0.02 (to
+  // the 0.001 i jitter): every point clears log 1.01 = 0.00995 and none clears log 1.1 = 0.0953.
+  CHECK(g.pairs == 4);
+  CHECK(embedding_geometry(x, yc, yf, 1.01).margin_error == 0.0);
+  CHECK(embedding_geometry(x, yc, yf, 1.1).margin_error == 1.0);
+  CHECK_THROWS_WITH(embedding_geometry(x, yc, yf, 1.0), Catch::Contains("gamma must be a finite number > 1"));
 }
 
 TEST_CASE("The class-conditional autoencoder routes each class to its decoder", "[train][autoencoder]") {

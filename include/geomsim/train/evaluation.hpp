@@ -2,6 +2,7 @@
 // Evaluating a trained encoder: embeddings of a dataset, a linear probe and the mean
 // classifier (seed 004's coarse-to-fine transfer), and the Section 4 geometry of the
 // embeddings through the core's measure_subclass_geometry (the same code as for simulations).
+#include <optional>
 #include <torch/torch.h>
 
 #include "geomsim/train/autoencoder.hpp"
@@ -29,10 +30,36 @@ struct EmbeddingGeometry {
   double spread = 0.0;             // s_f(y), mean over classes
   double subclass_sigma = 0.0;     // sigma_f(z), mean over subclasses
   double sigma_over_spread = 0.0;  // sigma_f(z) / s_f(y), mean over subclasses
+  // Theorem 3 at margin gamma over the ordered pairs (z, z') of subclasses of one class:
+  double gamma = 0.0;
+  int pairs = 0;
+  double margin_error = 0.0;       // the gamma-margin error L_gamma(z) vs z' of the mean classifier, mean over pairs
+  int bounded_pairs = 0;           // pairs where the bound is not vacuous (r_f > 2 log gamma)
+  // Over the bounded pairs: the mean of the leading term sigma_f(z) / sqrt(r_f - 2 log gamma)
+  // (the sampling term is left out), and how many have L_gamma(z) <= that term.
+  std::optional<double> theorem3_bound;
+  int bound_holds = 0;
 };
-// Coarse labels are the classes, fine labels the subclasses (each inside one class).
+// Coarse labels are the classes, fine labels the subclasses (each inside one class). The mean
+// classifier W_z is fit on (reference, reference_fine) when given (the labelled set D_s of
+// coarse-to-fine transfer), else on the embeddings themselves. gamma > 1.
 EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torch::Tensor& coarse,
-                                     const torch::Tensor& fine);
+                                     const torch::Tensor& fine, double gamma = 1.1,
+                                     const torch::Tensor& reference = {}, const torch::Tensor& reference_fine = {});
+
+// Coarse-to-fine transfer of a frozen encoder, from its embeddings of a training set (where
+// the probes are fit) and a test set (where they are scored and the geometry measured).
+struct TransferEvaluation {
+  double coarse_accuracy = 0.0;      // linear probe on the coarse labels
+  double fine_accuracy_probe = 0.0;  // linear probe on the fine labels
+  double fine_accuracy_mean = 0.0;   // mean classifier on the fine labels
+  EmbeddingGeometry geometry;        // of the test embeddings
+  double subgroup_f1 = 0.0;          // k-means within each class vs the fine labels (test set)
+};
+TransferEvaluation evaluate_transfer(const torch::Tensor& train_embeddings, const torch::Tensor& train_coarse,
+                                     const torch::Tensor& train_fine, const torch::Tensor& test_embeddings,
+                                     const torch::Tensor& test_coarse, const torch::Tensor& test_fine, uint64_t seed,
+                                     double gamma = 1.1);
 
 // Subgroup recovery (k-means within each coarse class, macro F1 against the fine labels), through
 // the core's subgroup_recovery.

@@ -14,15 +14,26 @@
 #include "geomsim/train/augmentations.hpp"
 #include "geomsim/train/autoencoder.hpp"
 #include "geomsim/train/encoders.hpp"
+#include "geomsim/train/model_checkpoint.hpp"
 
 namespace geomsim::train {
 
 struct TrainOptions {
-  // spread (004's L_spread), supcon (SupCon L_out), simclr (InfoNCE), ce (cross-entropy), or
-  // thanos (L_spread + reconstruction_weight * L_AE of the autoencoder passed to train_encoder)
+  // One of train_loss_names():
+  //   spread         004's L_spread = (1 - alpha) L_sup + alpha L_cNCE
+  //   supcon         SupCon L_out (001);  supcon-in: SupCon L_in
+  //   simclr         InfoNCE on the two views (no labels)
+  //   supcon+simclr  SupCon L_out + InfoNCE (004's "SupCon + InfoNCE" baseline)
+  //   attract-repel  seed 000's alpha L_attract + (1 - alpha) L_repel (alpha weights attraction)
+  //   cclk-weak, cclk-fair   002's WeaklySup / Fair CCL-K, conditioned on the labels (delta kernel)
+  //   cclk-hardneg   002's HardNeg CCL-K (Gaussian kernel on the detached embeddings)
+  //   ce             cross-entropy through a linear head
+  //   thanos         L_spread + reconstruction_weight * L_AE of the autoencoder passed to train_encoder
   std::string loss = "spread";
   double reconstruction_weight = 1.0;
-  double alpha = 0.5;           // L_spread's weight of cNCE
+  double alpha = 0.5;           // L_spread's weight of cNCE (attract-repel: of L_attract)
+  double kernel_lambda = 0.1;   // CCL-K's lambda in (K_Z + lambda I)^{-1} K_Z
+  double kernel_bandwidth = 1.0;  // CCL-K HardNeg's Gaussian bandwidth on the embeddings
   double tau = 0.5;
   bool include_partner = true;  // cNCE's denominator holds a(x) (eq. 10) or not (eq. 3)
   int64_t epochs = 1;
@@ -34,7 +45,13 @@ struct TrainOptions {
   // Stop after this many finished epochs (0: run all), e.g. to fit a job's time limit; the
   // schedule is still that of `epochs`, so a later run with the checkpoint continues it.
   int64_t stop_after = 0;
+  // A JSON object stored in the checkpoint's model description (e.g. the data and hierarchy),
+  // returned by load_checkpoint_model.
+  std::string run_description = "{}";
 };
+
+// The names TrainOptions::loss accepts.
+const std::vector<std::string>& train_loss_names();
 
 // Throws InvalidArgument naming the option.
 void validate(const TrainOptions& options);

@@ -1,0 +1,48 @@
+#pragma once
+// geomsim's training checkpoints as loadable models. Beside the weights, the trainer stores a
+// description of the networks (the encoder's options and, for THANOS, the autoencoder's) and
+// of the run (JSON the caller supplies: the data, the hierarchy, the loss), so that a
+// checkpoint can be evaluated or measured without knowing how it was trained.
+#include <optional>
+#include <string>
+
+#include "geomsim/train/autoencoder.hpp"
+#include "geomsim/train/encoders.hpp"
+
+namespace torch::serialize {
+class OutputArchive;
+}
+
+namespace geomsim::train {
+
+struct ModelDescription {
+  EncoderOptions encoder;
+  std::optional<AutoencoderOptions> autoencoder;  // THANOS runs only
+  std::string run = "{}";                         // JSON object: how the model was trained
+};
+
+// The archive key under which the description is stored (a JSON string).
+inline constexpr const char* kModelDescriptionKey = "model";
+
+std::string to_json_text(const ModelDescription& description);
+// Throws InvalidArgument(argument) when the text is not a description geomsim wrote.
+ModelDescription model_description_from_json(const std::string& text, const std::string& argument);
+
+// Writes the description into a checkpoint archive.
+void write_model_description(torch::serialize::OutputArchive& archive, const ModelDescription& description);
+
+struct CheckpointModel {
+  ModelDescription description;
+  Encoder encoder{nullptr};          // in evaluation mode, on the CPU
+  Autoencoder autoencoder{nullptr};  // null unless the run was THANOS
+  int64_t epochs = 0;                // finished epochs recorded in the checkpoint
+};
+
+// Loads a checkpoint written by train_encoder. Throws InvalidArgument(argument) naming the file
+// when it is missing, unreadable, not a geomsim checkpoint, or written without a description.
+CheckpointModel load_checkpoint_model(const std::string& path, const std::string& argument = "checkpoint");
+
+// True when `path` can be read as a torch archive that holds a geomsim model description.
+bool is_geomsim_checkpoint(const std::string& path);
+
+}  // namespace geomsim::train

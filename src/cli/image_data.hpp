@@ -1,0 +1,37 @@
+#pragma once
+// The labelled images the training commands read: Fashion-MNIST from a folder (Debian's
+// dataset-fashion-mnist by default) or any IDX image/label pair with ten fine labels, with
+// coarse labels from a named hierarchy. Built only with libtorch.
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <torch/torch.h>
+
+#include "geomsim/train/label_hierarchy.hpp"
+
+namespace geomsim::cli {
+
+struct DataOptions {
+  std::string data;          // Fashion-MNIST folder; empty: Debian's
+  std::string images, labels;  // a user's IDX pair instead (one split; see load_split)
+  std::string hierarchy = "fmnist-2";
+};
+
+// --data, --images, --labels, --hierarchy. `hierarchy_default` says whether --hierarchy shows
+// its default (eval and measure take the checkpoint's when it is not given).
+void add_data_options(CLI::App& command, DataOptions& options, bool hierarchy_default = true);
+
+struct LabelledSplit {
+  torch::Tensor images;  // N x C x H x W floats in [0, 1]
+  torch::Tensor coarse, fine;
+};
+
+// The hierarchy's kept examples of one split (all, or the imbalanced subset), then the first
+// `limit` of a seeded shuffle (0: all). A user's IDX pair is one split: train_split = true
+// takes its first half and false its second, so probes are never scored on their training data.
+LabelledSplit load_split(const DataOptions& options, bool train_split, int64_t limit, std::uint64_t seed);
+
+// Where the data came from, for JSON output and checkpoint descriptions.
+std::string data_source(const DataOptions& options);
+
+}  // namespace geomsim::cli
