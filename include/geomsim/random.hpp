@@ -19,13 +19,13 @@ class Rng {
   double uniform();
   // Standard normal (Marsaglia's polar method).
   double normal();
+  // Uniform in {0, ..., n - 1}, n >= 1, from uniform().
+  std::size_t uniform_index(std::size_t n) { return static_cast<std::size_t>(uniform() * static_cast<double>(n)); }
   // Fisher-Yates with uniform(): the same permutation for a seed on every platform
   // (std::shuffle's is implementation-defined).
   template <class T>
   void shuffle(std::vector<T>& items) {
-    for (std::size_t k = items.size(); k > 1; --k) {
-      std::swap(items[k - 1], items[static_cast<std::size_t>(uniform() * static_cast<double>(k))]);
-    }
+    for (std::size_t k = items.size(); k > 1; --k) std::swap(items[k - 1], items[uniform_index(k)]);
   }
 
  private:

@@ -21,6 +21,13 @@ json geometry_json(const train::EmbeddingGeometry& g) {
               {"theorem3_bound", nullptr},
               {"theorem3_bound_holds", g.bound_holds}};
   if (g.theorem3_bound) out["theorem3_bound"] = *g.theorem3_bound;
+  out["class_spread"] = g.class_spread;
+  json subclasses = json::array();
+  for (const auto& s : g.subclasses) {
+    subclasses.push_back({{"subclass", s.subclass}, {"class", s.label}, {"count", s.count}, {"sigma", s.sigma},
+                          {"sigma_over_spread", s.sigma_over_spread}});
+  }
+  out["subclasses"] = subclasses;
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include "sweep_command.hpp"
 #include "theory_command.hpp"
 #ifdef GEOMSIM_HAVE_TORCH
+#include "checkpoint_commands.hpp"
 #include "train_command.hpp"
 #endif
 
@@ -52,6 +53,16 @@ int main(int argc, char** argv) {
       "eval", "evaluate a checkpoint of geomsim train: coarse accuracy, coarse-to-fine transfer, geometry, subgroups (libtorch)");
   geomsim::cli::EvalOptions eval_options;
   geomsim::cli::add_eval_options(*eval, eval_options);
+  CLI::App* lipschitz = app.add_subcommand(
+      "lipschitz", "Lipschitz constants of a checkpoint or TorchScript model on pairs of real images: K_L, K_g, K_aug "
+                   "(Table 1, Figure 3), a Jacobian lower bound and a layer-product upper bound (libtorch)");
+  geomsim::cli::LipschitzOptions lipschitz_options;
+  geomsim::cli::add_lipschitz_options(*lipschitz, lipschitz_options);
+  CLI::App* measure = app.add_subcommand(
+      "measure", "the Section 4 geometry of a checkpoint or TorchScript model on a dataset: s_f(y), sigma_f(z), their "
+                 "ratio, Theorem 3's bound (libtorch)");
+  geomsim::cli::MeasureOptions measure_options;
+  geomsim::cli::add_measure_options(*measure, measure_options);
 #endif
   app.require_subcommand(0, 1);
 
@@ -69,6 +80,8 @@ int main(int argc, char** argv) {
     if (train->parsed()) return geomsim::cli::run_train(train_options);
     if (train_sweep->parsed()) return geomsim::cli::run_train_sweep(train_sweep_options);
     if (eval->parsed()) return geomsim::cli::run_eval(eval_options);
+    if (lipschitz->parsed()) return geomsim::cli::run_lipschitz(lipschitz_options);
+    if (measure->parsed()) return geomsim::cli::run_measure(measure_options);
 #endif
     return geomsim::cli::run_solve(solve);
   } catch (const geomsim::InvalidArgument& error) {

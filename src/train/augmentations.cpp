@@ -47,6 +47,18 @@ torch::Tensor augment(const torch::Tensor& images, const AugmentationOptions& o)
   return x.clamp(0.0, 1.0);
 }
 
+std::pair<torch::Tensor, torch::Tensor> augment_identically(const torch::Tensor& a, const torch::Tensor& b,
+                                                            const AugmentationOptions& options) {
+  if (!a.sizes().equals(b.sizes())) throw InvalidArgument("images", "a pair must have equal shapes");
+  // The draws depend only on the shape, so replaying the generator replays the augmentation.
+  auto generator = at::detail::getDefaultCPUGenerator();
+  const auto state = generator.get_state();
+  auto first = augment(a, options);
+  generator.set_state(state);
+  auto second = augment(b, options);
+  return {first, second};
+}
+
 torch::Tensor two_views(const torch::Tensor& images, const AugmentationOptions& options) {
   return torch::cat({augment(images, options), augment(images, options)});
 }

@@ -97,9 +97,11 @@ EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torc
   const SubclassGeometry g = measure_subclass_geometry(points, to_ints(coarse), fine_labels);
   EmbeddingGeometry out;
   out.spread = g.spread.mean;
+  out.class_spread = g.spread.per_class;
   for (const auto& s : g.subclasses) {
     out.subclass_sigma += s.sigma / static_cast<double>(g.subclasses.size());
     out.sigma_over_spread += s.sigma_over_spread / static_cast<double>(g.subclasses.size());
+    out.subclasses.push_back({s.subclass, s.label, static_cast<int64_t>(s.count), s.sigma, s.sigma_over_spread});
   }
   const bool own = !reference.defined();
   if (!own) check_pair(reference, reference_fine, "reference");

@@ -4,7 +4,8 @@
 # with its range, no output file left behind).
 set -u
 geomsim=${1:?usage: cli_test.sh PATH/TO/geomsim SOURCE_DIR}
-source_dir=${2:?usage: cli_test.sh PATH/TO/geomsim SOURCE_DIR}
+source_dir=${2:?usage: cli_test.sh PATH/TO/geomsim SOURCE_DIR [TORCHSCRIPT_FIXTURES_DIR]}
+fixtures=${3:-}  # written by tests/train/make_torchscript_fixtures.py; needed when geomsim has libtorch
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -263,6 +264,69 @@ PY
   [ $? -eq 2 ] && grep -qF -- "--loss must be spread for train-sweep" "$work/err.txt" && pass || fail "train-sweep --loss supcon not refused"
   echo "garbage" >"$work/bad.pt"
   expect_train_rejected "is not a readable geomsim checkpoint" --checkpoint "$work/bad.pt"
+
+  # --- geomsim lipschitz and measure: geomsim checkpoints and TorchScript modules -----------
+  [ -n "$fixtures" ] && [ -s "$fixtures/expected.json" ] && pass || fail "no TorchScript fixtures given (third argument)"
+  "$geomsim" lipschitz --checkpoint "$fixtures/cnn.pt" --pairs 100 --jacobian-points 8 --out "$work/lip" --json "$work/lip.json" -q &&
+    pass || fail "lipschitz on a TorchScript CNN exited non-zero"
+  python3 - "$work/lip.json" "$fixtures/expected.json" "$work/lip.csv" <<'PY' && pass || fail "lipschitz JSON is not as documented"
+import csv, json, sys
+out, expected = (json.load(open(f)) for f in sys.argv[1:3])
+upper = out["layer_product_upper_bound"]
+assert out["model"]["format"] == "torchscript" and upper["certified"], out
+assert upper["value"] >= expected["cnn"] and upper["value"] <= 1.02 * expected["cnn"], (upper, expected)
+assert abs(upper["layers"][0]["power_iteration_estimate"] - expected["cnn_conv"]) <= 1e-6 * expected["cnn_conv"], upper
+for key in ("K_L", "K_aug_min", "K_aug_max"):
+    assert 0 < out[key]["constant"] <= upper["value"], (key, out[key])
+assert out["K_aug_min"]["constant"] <= out["K_aug_max"]["constant"] and out["K_g"] is None
+assert 0 < out["jacobian_lower_bound"]["max"] <= upper["value"], out["jacobian_lower_bound"]
+rows = list(csv.DictReader(open(sys.argv[3])))
+assert {r["estimate"] for r in rows} == {"encoder", "augmentation-min", "augmentation-max"} and len(rows) == 300, len(rows)
+assert max(float(r["ratio"]) for r in rows if r["estimate"] == "encoder") == out["K_L"]["constant"]
+PY
+  [ -s "$work/lip.png" ] && [ -s "$work/lip.svg" ] && [ -s "$work/lip.gp" ] && pass || fail "lipschitz --out wrote no figure"
+  "$geomsim" train --model mlp --loss thanos --train-samples 128 --test-samples 100 --batch-size 32 --epochs 1 --width 16 \
+    --embedding-dim 8 --checkpoint "$work/thanos.pt" -q && pass || fail "THANOS training for lipschitz exited non-zero"
+  "$geomsim" lipschitz --checkpoint "$work/thanos.pt" --map features --pairs 50 --jacobian-points 4 --json "$work/lip2.json" -q &&
+    python3 - "$work/lip2.json" <<'PY' && pass || fail "lipschitz on a THANOS checkpoint"
+import json, sys
+out = json.load(open(sys.argv[1]))
+upper = out["layer_product_upper_bound"]
+assert out["model"]["format"] == "geomsim" and out["map"] == "features" and upper["certified"], out
+assert out["K_g"]["constant"] > 0 and out["K_g"]["pairs"] == 50, out["K_g"]
+assert out["K_L"]["constant"] <= upper["value"] and out["jacobian_lower_bound"]["max"] <= upper["value"], out
+PY
+  "$geomsim" lipschitz --checkpoint "$work/run.pt" --pairs 20 --jacobian-points 2 --json "$work/lip3.json" -q &&
+    python3 -c "import json,sys; u=json.load(open(sys.argv[1]))['layer_product_upper_bound']; assert u['value'] is None and 'L2 normalisation' in u['unsupported'], u" "$work/lip3.json" &&
+    pass || fail "lipschitz on the unit embedding must refuse the layer bound, saying why"
+  "$geomsim" measure --checkpoint "$fixtures/cnn.pt" --samples 500 --reference-samples 500 --gamma 1.05 --json "$work/measure.json" -q &&
+    python3 - "$work/measure.json" <<'PY' && pass || fail "measure JSON is not as documented"
+import json, math, sys
+out = json.load(open(sys.argv[1]))
+g = out["geometry"]
+assert out["samples"] == 500 and out["embedding_dim"] == 5 and g["gamma"] == 1.05, out
+assert len(g["subclasses"]) == 10 and len(g["class_spread"]) == 2 and g["subclass_pairs"] == 42, g
+assert all(math.isfinite(g[k]) and g[k] > 0 for k in ("spread", "subclass_sigma", "sigma_over_spread")), g
+assert abs(sum(s["sigma"] for s in g["subclasses"]) / 10 - g["subclass_sigma"]) < 1e-12
+assert g["theorem3_bound"] is None or g["theorem3_bound"] > 0
+PY
+  expect_model_rejected() {  # expected-text, then arguments
+    local expected=$1
+    shift
+    "$geomsim" "$@" --json "$work/badmodel.json" >/dev/null 2>"$work/err.txt"
+    local status=$?
+    [ "$status" -eq 2 ] && grep -qF -- "$expected" "$work/err.txt" && [ ! -e "$work/badmodel.json" ] && pass ||
+      fail "$*: exit $status, stderr: $(cat "$work/err.txt")"
+  }
+  expect_model_rejected "--checkpoint file not found" measure --checkpoint "$work/none.pt"
+  expect_model_rejected "is neither a geomsim checkpoint nor a TorchScript module" lipschitz --checkpoint "$work/bad.pt"
+  expect_model_rejected "--flatten gives it N x (H W) rows" measure --checkpoint "$fixtures/flat_mlp.pt" --samples 50
+  expect_model_rejected "must return N x d embeddings" measure --checkpoint "$fixtures/bad_output.pt" --samples 50
+  expect_model_rejected "--map features is only for geomsim checkpoints" lipschitz --checkpoint "$fixtures/cnn.pt" --map features
+  expect_model_rejected "--map must be embedding or features" lipschitz --checkpoint "$fixtures/cnn.pt" --map logits
+  expect_model_rejected "--pairs must be >= 1" lipschitz --checkpoint "$fixtures/cnn.pt" --pairs 0
+  "$geomsim" measure --checkpoint "$fixtures/flat_mlp.pt" --flatten --samples 50 --reference-samples 50 -q && pass ||
+    fail "measure --flatten on a flat-input TorchScript model"
 fi
 
 echo "cli_test: $passes passed, $failures failed"

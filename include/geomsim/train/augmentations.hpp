@@ -20,6 +20,10 @@ void validate(const AugmentationOptions& options);
 
 torch::Tensor augment(const torch::Tensor& images, const AugmentationOptions& options);
 
+// The same random augmentation of a and of b (equal shapes): row i of both gets the same shift,
+// flip, jitter and noise. For Lemma 3's K_aug, where one augmentation a is applied to a pair.
+std::pair<torch::Tensor, torch::Tensor> augment_identically(const torch::Tensor& a, const torch::Tensor& b,
+                                                            const AugmentationOptions& options);
 // 2B x C x H x W: two independent augmentations of the batch, stacked.
 torch::Tensor two_views(const torch::Tensor& images, const AugmentationOptions& options);
 

@@ -24,6 +24,8 @@ class EncoderImpl : public torch::nn::Module {
   torch::Tensor features(const torch::Tensor& x);
   torch::Tensor forward(const torch::Tensor& x);
   const EncoderOptions& options() const { return options_; }
+  // features() as one chain of layers for mlp and cnn; null for vit.
+  torch::nn::Sequential body() const { return body_; }
 
  private:
   EncoderOptions options_;

@@ -3,6 +3,7 @@
 // classifier (seed 004's coarse-to-fine transfer), and the Section 4 geometry of the
 // embeddings through the core's measure_subclass_geometry (the same code as for simulations).
 #include <optional>
+#include <vector>
 #include <torch/torch.h>
 
 #include "geomsim/train/autoencoder.hpp"
@@ -39,6 +40,14 @@ struct EmbeddingGeometry {
   // (the sampling term is left out), and how many have L_gamma(z) <= that term.
   std::optional<double> theorem3_bound;
   int bound_holds = 0;
+  // The same per class and per subclass.
+  std::vector<double> class_spread;  // s_f(y), indexed by class
+  struct Subclass {
+    int subclass = 0, label = 0;
+    int64_t count = 0;
+    double sigma = 0.0, sigma_over_spread = 0.0;
+  };
+  std::vector<Subclass> subclasses;
 };
 // Coarse labels are the classes, fine labels the subclasses (each inside one class). The mean
 // classifier W_z is fit on (reference, reference_fine) when given (the labelled set D_s of

@@ -1,0 +1,241 @@
+#include "checkpoint_commands.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_support.hpp"
+#include "evaluation_output.hpp"
+#include "geomsim/atomic_output.hpp"
+#include "geomsim/errors.hpp"
+#include "geomsim/gnuplot_figure.hpp"
+#include "geomsim/train/embedding_model.hpp"
+#include "geomsim/train/evaluation.hpp"
+#include "geomsim/train/lipschitz.hpp"
+
+namespace geomsim::cli {
+namespace {
+
+using nlohmann::json;
+
+void add_model_data_options(CLI::App& c, ModelDataOptions& o) {
+  c.add_option("--checkpoint", o.checkpoint, "a checkpoint of geomsim train, or a TorchScript module (torch.jit.save)")->required();
+  add_data_options(c, o.data, false);
+  c.add_flag("--flatten", o.flatten, "give the model N x (H W) rows instead of N x 1 x H x W images");
+  c.add_option("--seed", o.seed, "seed of the subsets and of everything random")->capture_default_str();
+  c.add_option("--threads", o.threads, "CPU threads for libtorch (0: all cores)")->capture_default_str();
+  c.add_option("--json", o.json_path, "write the results as JSON to FILE");
+  c.add_flag("--quiet,-q", o.quiet, "print nothing on stdout");
+}
+
+// The model, and the data options completed with the checkpoint's hierarchy.
+struct LoadedModel {
+  train::EmbeddingModel model;
+  DataOptions data;
+};
+
+LoadedModel load_model(const ModelDataOptions& o) {
+  if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
+  set_torch_threads(o.threads);
+  LoadedModel loaded{train::EmbeddingModel::load(o.checkpoint), o.data};
+  loaded.model.set_flatten_input(o.flatten);
+  if (loaded.data.hierarchy.empty()) {
+    loaded.data.hierarchy = json::parse(loaded.model.run_description()).value("hierarchy", std::string("fmnist-2"));
+  }
+  return loaded;
+}
+
+json model_json(const train::EmbeddingModel& model, const ModelDataOptions& o, const DataOptions& data) {
+  return {{"checkpoint", o.checkpoint}, {"format", model.format()}, {"model", model.description()},
+          {"data", data_source(data)},  {"hierarchy", data.hierarchy}, {"seed", o.seed}};
+}
+
+void write_json(const std::string& path, const json& out) {
+  OutputTransaction outputs;
+  if (!path.empty()) outputs.stage(path, out.dump(2) + "\n", "json");
+  outputs.commit();
+}
+
+json scatter_json(const train::PairScatter& s) { return {{"constant", s.constant}, {"pairs", s.input_distance.size()}}; }
+
+// STEM.csv (one row per pair and estimate) and Figure 3: distance scatters with the tangents.
+void write_figure(const std::string& stem, const std::vector<std::pair<std::string, const train::PairScatter*>>& series,
+                  const std::string& title) {
+  std::string csv = "estimate,input_distance,output_distance,ratio\n";
+  GnuplotFigure fig(static_cast<int>(420 * series.size()), 420);
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    const auto& s = *series[k].second;
+    std::vector<std::vector<double>> rows;
+    for (std::size_t i = 0; i < s.input_distance.size(); ++i) {
+      csv += series[k].first + "," + format_number(s.input_distance[i]) + "," + format_number(s.output_distance[i]) + "," +
+             format_number(s.output_distance[i] / s.input_distance[i]) + "\n";
+      rows.push_back({s.input_distance[i], s.output_distance[i]});
+    }
+    fig.datablock("s" + std::to_string(k), rows);
+  }
+  fig.line("set multiplot layout 1," + std::to_string(series.size()) + " title \"" + title + "\"");
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    const auto& [name, s] = series[k];
+    const bool decoder = name == "decoder";
+    fig.line("set title '" + name + ": K = " + fixed(s->constant, 4) + "'");
+    fig.line(std::string("set xlabel '") + (decoder ? "decoded-image distance" : "pixel distance") + "'");
+    fig.line(std::string("set ylabel '") + (decoder ? "latent distance" : "embedding distance") + "'");
+    fig.line("set grid; set key top left; set xrange [0:*]; set yrange [0:*]");
+    fig.line("plot $s" + std::to_string(k) + " using 1:2 with points pt 7 ps 0.5 title 'pairs', " + format_number(s->constant) +
+             "*x with lines lw 2 title 'tangent from the origin'");
+  }
+  fig.line("unset multiplot");
+  OutputTransaction outputs;
+  outputs.stage(stem + ".csv", csv, "out");
+  outputs.commit();
+  fig.render(stem);
+}
+
+}  // namespace
+
+void add_lipschitz_options(CLI::App& c, LipschitzOptions& o) {
+  c.footer(
+      "Estimates, on pairs of test images of one subclass, the constants of seed 004's Table 1 the paper's way\n"
+      "(the largest ratio of output to input distance: the tangent from the origin of Figure 3):\n"
+      "  K_L    the encoder;  K_g  the decoder, reversed (THANOS checkpoints);\n"
+      "  K_aug  over --augmentations random augmentations applied to both images of a pair, keeping each\n"
+      "         pair's smallest ratio (Appendix G.5) or its largest (Figure 3's caption).\n"
+      "Beside them: sigma_max of the Jacobian at --jacobian-points images by power iteration (a lower bound on\n"
+      "the global constant) and the product of the layers' spectral norms (an upper bound; needs a chain of\n"
+      "known layers: --map features for geomsim's mlp and cnn, an nn.Sequential for TorchScript).\n"
+      "All in float64.");
+  add_model_data_options(c, o.common);
+  c.add_option("--pairs", o.pairs, "pairs of images of one subclass")->capture_default_str();
+  c.add_option("--augmentations", o.augmentations, "random augmentations per pair for K_aug")->capture_default_str();
+  c.add_option("--jacobian-points", o.jacobian_points, "images where the Jacobian's norm is taken")->capture_default_str();
+  c.add_option("--map", o.map, "geomsim checkpoints: embedding (unit, the default) or features (before normalisation)")
+      ->capture_default_str();
+  c.add_option("--out", o.out, "write STEM.csv (every pair) and STEM.png/.svg/.gp (Figure 3)");
+}
+
+int run_lipschitz(const LipschitzOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  require_at_least("pairs", o.pairs, 1);
+  require_at_least("augmentations", o.augmentations, 1);
+  require_at_least("jacobian-points", o.jacobian_points, 1);
+  if (o.map != "embedding" && o.map != "features") throw InvalidArgument("map", "must be embedding or features; got '" + o.map + "'");
+  if (!o.out.empty()) require_writable_path(o.out + ".csv", "out");
+  LoadedModel loaded = load_model(o.common);
+  train::EmbeddingModel& model = loaded.model;
+  model.set_map(o.map == "features" ? train::EmbeddingModel::Map::features : train::EmbeddingModel::Map::embedding);
+  model.to_double();
+  const LabelledSplit test = load_split(loaded.data, false, 0, o.common.seed + 7);
+  const auto images = test.images.to(torch::kDouble);
+  const auto [first, second] = train::same_label_pairs(test.fine, o.pairs, o.common.seed);
+  const auto a = images.index_select(0, first), b = images.index_select(0, second);
+
+  const train::PairScatter encoder = train::encoder_ratio_estimate(model, a, b);
+  std::optional<train::PairScatter> decoder;
+  if (model.autoencoder()) decoder = train::decoder_reverse_estimate(model.autoencoder(), a, b, test.coarse.index_select(0, first));
+  const train::AugmentationScatter augmented =
+      train::augmentation_estimate(model, a, b, train::AugmentationOptions{}, o.augmentations, o.common.seed);
+  const auto points = images.narrow(0, 0, std::min<int64_t>(o.jacobian_points, images.size(0)));
+  const train::JacobianBound jacobian = train::jacobian_lower_bound(model, points, 200, 1e-9, o.common.seed);
+  const train::UpperBound upper = train::layer_product_bound(model, images.narrow(0, 0, 1));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  json layers = json::array();
+  for (const auto& l : upper.layers) {
+    layers.push_back({{"layer", l.name}, {"constant", l.constant}, {"method", l.method},
+                      {"power_iteration_estimate", l.estimate ? json(*l.estimate) : json(nullptr)}});
+  }
+  json out = {{"command", "lipschitz"},
+              {"model", model_json(model, o.common, loaded.data)},
+              {"map", o.map},
+              {"pairs", o.pairs},
+              {"augmentations", o.augmentations},
+              {"K_L", scatter_json(encoder)},
+              {"K_g", decoder ? scatter_json(*decoder) : json(nullptr)},
+              {"K_aug_min", scatter_json(augmented.min_variant)},
+              {"K_aug_max", scatter_json(augmented.max_variant)},
+              {"jacobian_lower_bound",
+               {{"max", jacobian.max}, {"mean", jacobian.mean}, {"points", jacobian.points}, {"iterations", jacobian.iterations}}},
+              {"layer_product_upper_bound",
+               {{"value", upper.value ? json(*upper.value) : json(nullptr)},
+                {"certified", upper.value && upper.certified},
+                {"layers", layers},
+                {"unsupported", upper.unsupported}}},
+              {"seconds", seconds}};
+  if (!o.out.empty()) {
+    std::vector<std::pair<std::string, const train::PairScatter*>> series = {{"encoder", &encoder}};
+    if (decoder) series.emplace_back("decoder", &*decoder);
+    series.emplace_back("augmentation-min", &augmented.min_variant);
+    series.emplace_back("augmentation-max", &augmented.max_variant);
+    write_figure(o.out, series, "Lipschitz estimates of " + model.description());
+    out["files"] = {o.out + ".csv", o.out + ".png", o.out + ".svg", o.out + ".gp"};
+  }
+  write_json(o.common.json_path, out);
+  if (!o.common.quiet) {
+    std::ostringstream text;
+    const auto line = [&](const std::string& name, const std::string& value) {
+      text << "  " << name << std::string(name.size() < 52 ? 52 - name.size() : 1, ' ') << value << "\n";
+    };
+    text << "geomsim lipschitz: " << model.description() << " (" << o.map << ") on " << data_source(loaded.data) << ", "
+         << o.pairs << " pairs within subclasses\n";
+    line("K_L   encoder, largest ratio", fixed(encoder.constant, 6));
+    line("K_g   decoder reversed, largest ratio", decoder ? fixed(decoder->constant, 6) : "n/a (no autoencoder)");
+    line("K_aug " + std::to_string(o.augmentations) + " augmentations, per-pair min (G.5)", fixed(augmented.min_variant.constant, 6));
+    line("K_aug " + std::to_string(o.augmentations) + " augmentations, per-pair max (Fig. 3)", fixed(augmented.max_variant.constant, 6));
+    line("Jacobian sigma_max, max over " + std::to_string(jacobian.points) + " images (lower bound)", fixed(jacobian.max, 6));
+    line("product of layer norms (upper bound)",
+         upper.value ? fixed(*upper.value, 6) + (upper.certified ? "" : " (not certified: a layer's norm is a power-iteration estimate)")
+                     : "n/a: " + upper.unsupported);
+    if (!o.out.empty()) text << "  wrote " << o.out << ".csv and .png\n";
+    std::cout << text.str() << std::flush;
+  }
+  return 0;
+}
+
+void add_measure_options(CLI::App& c, MeasureOptions& o) {
+  c.footer("Embeds test images with the model and reports seed 004's Section 4 geometry: s_f(y), sigma_f(z),\n"
+           "sigma_f(z)/s_f(y) per class and subclass, and Theorem 3 at --gamma: the gamma-margin error of the mean\n"
+           "classifier (fit on --reference-samples training images) beside the bound's leading term\n"
+           "sigma_f(z)/sqrt(r_f - 2 log gamma), for every pair of subclasses of a class where it is not vacuous.");
+  add_model_data_options(c, o.common);
+  c.add_option("--samples", o.samples, "test images measured (0: all)")->capture_default_str();
+  c.add_option("--reference-samples", o.reference_samples, "training images the mean classifier is fit on (0: all)")
+      ->capture_default_str();
+  c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1")->capture_default_str();
+}
+
+int run_measure(const MeasureOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!(o.gamma > 1.0) || !std::isfinite(o.gamma)) throw InvalidArgument("gamma", "must be a finite number > 1, got " + format_number(o.gamma));
+  LoadedModel loaded = load_model(o.common);
+  const LabelledSplit test = load_split(loaded.data, false, o.samples, o.common.seed + 7);
+  const LabelledSplit reference = load_split(loaded.data, true, o.reference_samples, o.common.seed);
+  const auto z = loaded.model.embed(test.images);
+  const auto reference_z = loaded.model.embed(reference.images);
+  const train::EmbeddingGeometry g = train::embedding_geometry(z, test.coarse, test.fine, o.gamma, reference_z, reference.fine);
+  const double norm_min = z.norm(2, 1).min().item<double>(), norm_max = z.norm(2, 1).max().item<double>();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  json out = {{"command", "measure"},
+              {"model", model_json(loaded.model, o.common, loaded.data)},
+              {"samples", test.images.size(0)},
+              {"reference_samples", reference.images.size(0)},
+              {"embedding_dim", z.size(1)},
+              {"embedding_norm", {{"min", norm_min}, {"max", norm_max}}},
+              {"geometry", geometry_json(g)},
+              {"seconds", seconds}};
+  write_json(o.common.json_path, out);
+  if (!o.common.quiet) {
+    std::cout << "geomsim measure: " << loaded.model.description() << " on " << data_source(loaded.data) << ", "
+              << loaded.data.hierarchy << " (" << test.images.size(0) << " test images, d = " << z.size(1) << ")\n"
+              << evaluation_text(out["geometry"]);
+    if (norm_max - norm_min > 1e-3) {
+      std::cout << "  note: the embeddings are not unit vectors (norms " << fixed(norm_min, 4) << " to " << fixed(norm_max, 4)
+                << "); the theory's geometry is on the sphere\n";
+    }
+    std::cout << std::flush;
+  }
+  return 0;
+}
+
+}  // namespace geomsim::cli

@@ -1,0 +1,44 @@
+#pragma once
+// Commands that measure a trained model, a checkpoint of `geomsim train` or a TorchScript
+// module saved by PyTorch: `geomsim lipschitz` (Table 1 / Figure 3's constants and two bounds)
+// and `geomsim measure` (the Section 4 geometry with Theorem 3). Built only with libtorch.
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "image_data.hpp"
+
+namespace geomsim::cli {
+
+// What both commands need to load a model and its data.
+struct ModelDataOptions {
+  std::string checkpoint;
+  DataOptions data{"", "", "", ""};  // hierarchy: the checkpoint's unless given
+  bool flatten = false;              // feed N x (C H W) rows instead of N x C x H x W images
+  uint64_t seed = 0;
+  int threads = 0;
+  std::string json_path;
+  bool quiet = false;
+};
+
+struct LipschitzOptions {
+  ModelDataOptions common;
+  int64_t pairs = 500;
+  int augmentations = 10;
+  int64_t jacobian_points = 64;
+  std::string map = "embedding";
+  std::string out;  // STEM for STEM.csv and the Figure 3 plot
+};
+void add_lipschitz_options(CLI::App& command, LipschitzOptions& options);
+int run_lipschitz(const LipschitzOptions& options);
+
+struct MeasureOptions {
+  ModelDataOptions common;
+  int64_t samples = 0;             // test images measured (0: all)
+  int64_t reference_samples = 10000;  // training images the mean classifier is fit on
+  double gamma = 1.1;
+};
+void add_measure_options(CLI::App& command, MeasureOptions& options);
+int run_measure(const MeasureOptions& options);
+
+}  // namespace geomsim::cli
