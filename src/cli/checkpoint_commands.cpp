@@ -87,13 +87,51 @@ void write_figure(const std::string& stem, const std::vector<std::pair<std::stri
              "*x with lines lw 2 title 'tangent from the origin'");
   }
   fig.line("unset multiplot");
+  fig.render(stem);  // first: a gnuplot failure leaves no CSV behind either
   OutputTransaction outputs;
   outputs.stage(stem + ".csv", csv, "out");
   outputs.commit();
-  fig.render(stem);
 }
 
 }  // namespace
+
+void add_eval_options(CLI::App& c, EvalOptions& o) {
+  c.footer("Embeds a training and a test split with the model and reports what `geomsim train` reports: coarse\n"
+           "accuracy, coarse-to-fine transfer (linear probe, mean classifier), the Section 4 geometry with\n"
+           "Theorem 3 at --gamma, and subgroup recovery. A checkpoint of geomsim train carries its model's options\n"
+           "(and for THANOS its autoencoder, whose embedding is concatenated); --hierarchy defaults to its run's.");
+  add_model_data_options(c, o.common);
+  c.add_option("--train-samples", o.train_samples, "training images the probes are fit on (0: all)")->capture_default_str();
+  c.add_option("--test-samples", o.test_samples, "test images (0: all)")->capture_default_str();
+  c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1")->capture_default_str();
+}
+
+int run_eval(const EvalOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  train::require_margin_gamma(o.gamma);
+  LoadedModel loaded = load_model(o.common);
+  const LabelledSplit training = load_split(loaded.data, true, o.train_samples, o.common.seed);
+  const LabelledSplit test = load_split(loaded.data, false, o.test_samples, o.common.seed + 7);
+  const auto train_z = loaded.model.embed(training.images), test_z = loaded.model.embed(test.images);
+  const train::TransferEvaluation evaluation = train::evaluate_transfer(train_z, training.coarse, training.fine, test_z, test.coarse,
+                                                                        test.fine, o.common.seed, o.gamma);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const json out = {{"command", "eval"},
+                    {"model", model_json(loaded.model, o.common, loaded.data)},
+                    {"run", json::parse(loaded.model.run_description())},
+                    {"train_samples", training.images.size(0)},
+                    {"test_samples", test.images.size(0)},
+                    {"gamma", o.gamma},
+                    {"evaluation", evaluation_json(evaluation)},
+                    {"seconds", seconds}};
+  write_json(o.common.json_path, out);
+  if (!o.common.quiet) {
+    std::cout << "geomsim eval: " << loaded.model.description() << " on " << data_source(loaded.data) << ", "
+              << loaded.data.hierarchy << " (" << training.images.size(0) << " train, " << test.images.size(0) << " test images)\n"
+              << evaluation_text(out["evaluation"]) << std::flush;
+  }
+  return 0;
+}
 
 void add_lipschitz_options(CLI::App& c, LipschitzOptions& o) {
   c.footer(
@@ -207,7 +245,7 @@ void add_measure_options(CLI::App& c, MeasureOptions& o) {
 
 int run_measure(const MeasureOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  if (!(o.gamma > 1.0) || !std::isfinite(o.gamma)) throw InvalidArgument("gamma", "must be a finite number > 1, got " + format_number(o.gamma));
+  train::require_margin_gamma(o.gamma);
   LoadedModel loaded = load_model(o.common);
   const LabelledSplit test = load_split(loaded.data, false, o.samples, o.common.seed + 7);
   const LabelledSplit reference = load_split(loaded.data, true, o.reference_samples, o.common.seed);

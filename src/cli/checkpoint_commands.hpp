@@ -1,7 +1,8 @@
 #pragma once
 // Commands that measure a trained model, a checkpoint of `geomsim train` or a TorchScript
-// module saved by PyTorch: `geomsim lipschitz` (Table 1 / Figure 3's constants and two bounds)
-// and `geomsim measure` (the Section 4 geometry with Theorem 3). Built only with libtorch.
+// module saved by PyTorch: `geomsim eval` (what `geomsim train` reports: transfer, geometry,
+// subgroups), `geomsim lipschitz` (Table 1 / Figure 3's constants and two bounds) and
+// `geomsim measure` (the Section 4 geometry with Theorem 3). Built only with libtorch.
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
@@ -20,6 +21,14 @@ struct ModelDataOptions {
   std::string json_path;
   bool quiet = false;
 };
+
+struct EvalOptions {
+  ModelDataOptions common;
+  int64_t train_samples = 12000, test_samples = 0;
+  double gamma = 1.1;
+};
+void add_eval_options(CLI::App& command, EvalOptions& options);
+int run_eval(const EvalOptions& options);
 
 struct LipschitzOptions {
   ModelDataOptions common;

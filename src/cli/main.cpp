@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
   geomsim::cli::TrainSweepOptions train_sweep_options;
   geomsim::cli::add_train_sweep_options(*train_sweep, train_sweep_options);
   CLI::App* eval = app.add_subcommand(
-      "eval", "evaluate a checkpoint of geomsim train: coarse accuracy, coarse-to-fine transfer, geometry, subgroups (libtorch)");
+      "eval", "evaluate a checkpoint of geomsim train or a TorchScript model: coarse accuracy, coarse-to-fine transfer, "
+              "geometry, subgroups (libtorch)");
   geomsim::cli::EvalOptions eval_options;
   geomsim::cli::add_eval_options(*eval, eval_options);
   CLI::App* lipschitz = app.add_subcommand(

@@ -17,7 +17,6 @@
 #include "geomsim/sweep.hpp"
 #include "geomsim/train/evaluation.hpp"
 #include "geomsim/train/label_hierarchy.hpp"
-#include "geomsim/train/model_checkpoint.hpp"
 #include "geomsim/train/trainer.hpp"
 
 namespace geomsim::cli {
@@ -107,7 +106,7 @@ json train_and_evaluate(const TrainCommandOptions& o) {
   t.kernel_bandwidth = o.kernel_bandwidth;
   t.run_description = run.dump();
   train::validate(t);
-  if (!(o.gamma > 1.0) || !std::isfinite(o.gamma)) throw InvalidArgument("gamma", "must be a finite number > 1, got " + format_number(o.gamma));
+  train::require_margin_gamma(o.gamma);
   if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
   set_torch_threads(o.threads);
   const LabelledSplit training = load_split(o.data, true, o.train_samples, o.seed);
@@ -253,72 +252,11 @@ int run_train_sweep(const TrainSweepOptions& o) {
   fig.line("set yrange [0:*]");
   fig.line("plot $trained using 1:2 with linespoints lw 2 pt 7 title 'trained encoder (test set)', "
            "$simulated using 1:2 with linespoints lw 2 pt 5 dt 2 title 'simulated optimum, n_y = " + std::to_string(o.sim_ny) + "'");
-  {
-    OutputTransaction outputs;
-    outputs.stage(o.out + ".csv", csv, "out");
-    outputs.commit();
-  }
-  fig.render(o.out);
-  if (!o.train.quiet) std::cout << "geomsim train-sweep: " << alphas.size() << " alphas written to " << o.out << ".csv and .png\n";
-  return 0;
-}
-
-void add_eval_options(CLI::App& c, EvalOptions& o) {
-  c.footer("Loads a checkpoint of `geomsim train` (its encoder, and for THANOS its autoencoder, with the options\n"
-           "stored in it), embeds a training and a test split, and reports what `geomsim train` reports:\n"
-           "coarse accuracy, coarse-to-fine transfer (linear probe, mean classifier), the Section 4 geometry\n"
-           "with Theorem 3 at --gamma, and subgroup recovery. --hierarchy defaults to the checkpoint's.");
-  c.add_option("--checkpoint", o.checkpoint, "checkpoint file written by geomsim train")->required();
-  add_data_options(c, o.data, false);
-  c.add_option("--train-samples", o.train_samples, "training images the probes are fit on (0: all)")->capture_default_str();
-  c.add_option("--test-samples", o.test_samples, "test images (0: all)")->capture_default_str();
-  c.add_option("--seed", o.seed, "seed of the subsets, the probe and k-means")->capture_default_str();
-  c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1")->capture_default_str();
-  c.add_option("--threads", o.threads, "CPU threads for libtorch (0: all cores)")->capture_default_str();
-  c.add_option("--json", o.json_path, "write the evaluation as JSON to FILE");
-  c.add_flag("--quiet,-q", o.quiet, "print nothing on stdout");
-}
-
-int run_eval(const EvalOptions& o) {
-  const auto start = std::chrono::steady_clock::now();
-  if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
-  if (!(o.gamma > 1.0) || !std::isfinite(o.gamma)) throw InvalidArgument("gamma", "must be a finite number > 1, got " + format_number(o.gamma));
-  set_torch_threads(o.threads);
-  const train::CheckpointModel model = train::load_checkpoint_model(o.checkpoint);
-  const json run = json::parse(model.description.run);
-  DataOptions data = o.data;
-  if (data.hierarchy.empty()) data.hierarchy = run.value("hierarchy", std::string("fmnist-2"));
-  const LabelledSplit training = load_split(data, true, o.train_samples, o.seed);
-  const LabelledSplit test = load_split(data, false, o.test_samples, o.seed + 7);
-  train::Encoder encoder = model.encoder;
-  const auto train_z = train::embed(encoder, training.images, 1024, model.autoencoder);
-  const auto test_z = train::embed(encoder, test.images, 1024, model.autoencoder);
-  const train::TransferEvaluation evaluation =
-      train::evaluate_transfer(train_z, training.coarse, training.fine, test_z, test.coarse, test.fine, o.seed, o.gamma);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const auto& e = model.description.encoder;
-  const json out = {{"command", "eval"},
-                    {"checkpoint", o.checkpoint},
-                    {"model",
-                     {{"kind", e.kind}, {"embedding_dim", e.embedding_dim}, {"width", e.width}, {"image_size", e.image_size},
-                      {"autoencoder", model.autoencoder ? json(model.description.autoencoder->class_conditional
-                                                                   ? "class-conditional" : "general")
-                                                        : json(nullptr)},
-                      {"epochs", model.epochs}, {"run", run}}},
-                    {"parameters",
-                     {{"data", data_source(data)}, {"hierarchy", data.hierarchy}, {"train_samples", training.images.size(0)},
-                      {"test_samples", test.images.size(0)}, {"seed", o.seed}, {"gamma", o.gamma}}},
-                    {"evaluation", evaluation_json(evaluation)},
-                    {"seconds", seconds}};
+  fig.render(o.out);  // first: a gnuplot failure leaves no CSV behind either
   OutputTransaction outputs;
-  if (!o.json_path.empty()) outputs.stage(o.json_path, out.dump(2) + "\n", "json");
+  outputs.stage(o.out + ".csv", csv, "out");
   outputs.commit();
-  if (!o.quiet) {
-    std::cout << "geomsim eval: " << o.checkpoint << " (" << e.kind << ", d = " << e.embedding_dim << ", " << model.epochs
-              << " epochs, loss " << run.value("loss", std::string("?")) << ") on " << data_source(data) << ", "
-              << data.hierarchy << " (" << training.images.size(0) << " train, " << test.images.size(0) << " test images)\n"
-              << evaluation_text(out["evaluation"]) << std::flush;
-  }
+  if (!o.train.quiet) std::cout << "geomsim train-sweep: " << alphas.size() << " alphas written to " << o.out << ".csv and .png\n";
   return 0;
 }
 

@@ -44,18 +44,4 @@ struct TrainSweepOptions {
 void add_train_sweep_options(CLI::App& command, TrainSweepOptions& options);
 int run_train_sweep(const TrainSweepOptions& options);
 
-// `geomsim eval`: the evaluation of `geomsim train` on a saved checkpoint.
-struct EvalOptions {
-  std::string checkpoint;
-  DataOptions data{"", "", "", ""};  // hierarchy: the checkpoint's unless given
-  int64_t train_samples = 12000, test_samples = 0;
-  uint64_t seed = 0;
-  double gamma = 1.1;
-  int threads = 0;
-  std::string json_path;
-  bool quiet = false;
-};
-void add_eval_options(CLI::App& command, EvalOptions& options);
-int run_eval(const EvalOptions& options);
-
 }  // namespace geomsim::cli

@@ -87,11 +87,15 @@ double subgroup_recovery_f1(const torch::Tensor& embeddings, const torch::Tensor
   return subgroup_recovery(to_points(embeddings), to_ints(coarse), to_ints(fine), seed).macro_f1;
 }
 
+void require_margin_gamma(double gamma) {
+  if (!(gamma > 1.0) || !std::isfinite(gamma)) throw InvalidArgument("gamma", "must be a finite number > 1, got " + format_number(gamma));
+}
+
 EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torch::Tensor& coarse, const torch::Tensor& fine,
                                      double gamma, const torch::Tensor& reference, const torch::Tensor& reference_fine) {
   check_pair(embeddings, coarse, "geometry");
   check_pair(embeddings, fine, "geometry");
-  if (!(gamma > 1.0) || !std::isfinite(gamma)) throw InvalidArgument("gamma", "must be a finite number > 1, got " + format_number(gamma));
+  require_margin_gamma(gamma);
   const Matrix points = to_points(embeddings);
   const std::vector<int> fine_labels = to_ints(fine);
   const SubclassGeometry g = measure_subclass_geometry(points, to_ints(coarse), fine_labels);

@@ -227,14 +227,15 @@ PY
 import json, sys
 trained, evaluated = (json.load(open(f)) for f in sys.argv[1:])
 assert evaluated["evaluation"] == trained["evaluation"], (evaluated["evaluation"], trained["evaluation"])
-assert evaluated["model"]["kind"] == "mlp" and evaluated["model"]["epochs"] == 2, evaluated["model"]
-assert evaluated["parameters"]["hierarchy"] == "fmnist-2" and evaluated["model"]["run"]["loss"] == "spread"
+assert evaluated["model"]["format"] == "geomsim" and "mlp" in evaluated["model"]["model"], evaluated["model"]
+assert evaluated["model"]["hierarchy"] == "fmnist-2" and evaluated["run"]["loss"] == "spread", evaluated
 PY
   "$geomsim" eval --checkpoint "$work/missing.pt" >/dev/null 2>"$work/err.txt"
   [ $? -eq 2 ] && grep -qF -- "--checkpoint file not found" "$work/err.txt" && pass || fail "eval of a missing checkpoint not refused"
   head -c 300 "$work/run.pt" >"$work/truncated.pt"
   "$geomsim" eval --checkpoint "$work/truncated.pt" >/dev/null 2>"$work/err.txt"
-  [ $? -eq 2 ] && grep -qF -- "is not a torch archive" "$work/err.txt" && pass || fail "eval of a truncated checkpoint not refused"
+  [ $? -eq 2 ] && grep -qF -- "is neither a geomsim checkpoint nor a TorchScript module" "$work/err.txt" && pass ||
+    fail "eval of a truncated checkpoint not refused"
   "$geomsim" eval --checkpoint "$work/run.pt" --gamma 1 >/dev/null 2>"$work/err.txt"
   [ $? -eq 2 ] && grep -qF -- "--gamma must be a finite number > 1" "$work/err.txt" && pass || fail "eval --gamma 1 not refused"
   # A user's IDX pair (here Fashion-MNIST's test files): its first half trains, its second half tests.

@@ -49,6 +49,9 @@ struct EmbeddingGeometry {
   };
   std::vector<Subclass> subclasses;
 };
+// Throws InvalidArgument("gamma") unless gamma is a finite number > 1 (Theorem 3's margin).
+void require_margin_gamma(double gamma);
+
 // Coarse labels are the classes, fine labels the subclasses (each inside one class). The mean
 // classifier W_z is fit on (reference, reference_fine) when given (the labelled set D_s of
 // coarse-to-fine transfer), else on the embeddings themselves. gamma > 1.
