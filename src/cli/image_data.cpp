@@ -26,7 +26,7 @@ LabelledSplit load_split(const DataOptions& o, bool train_split, int64_t limit, 
   train::LabelledImages data;
   std::size_t begin = 0, end = 0;
   if (o.images.empty()) {
-    data = train::load_fashion_mnist(o.data.empty() ? train::kFashionMnistDir : o.data, train_split);
+    data = train::load_fashion_mnist(data_source(o), train_split);
     end = data.labels.size();
   } else {
     data = train::read_idx_pair(o.images, o.labels, "images");

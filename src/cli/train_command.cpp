@@ -20,17 +20,7 @@
 #include "geomsim/train/trainer.hpp"
 
 namespace geomsim::cli {
-namespace {
-
 using nlohmann::json;
-
-std::string loss_names() {
-  std::string list;
-  for (const auto& name : train::train_loss_names()) list += (list.empty() ? "" : ", ") + name;
-  return list;
-}
-
-}  // namespace
 
 void add_train_options(CLI::App& c, TrainCommandOptions& o) {
   c.footer(
@@ -49,7 +39,7 @@ void add_train_options(CLI::App& c, TrainCommandOptions& o) {
       "model is saved every epoch; `geomsim eval`, `measure` and `lipschitz` read it.");
   add_data_options(c, o.data);
   c.add_option("--model", o.model, "encoder: mlp, cnn or vit")->capture_default_str();
-  c.add_option("--loss", o.loss, loss_names())->capture_default_str();
+  c.add_option("--loss", o.loss, train::train_loss_list())->capture_default_str();
   c.add_option("--reconstruction-weight", o.reconstruction_weight, "THANOS: weight of the autoencoder's reconstruction loss")
       ->capture_default_str();
   c.add_option("--kernel-lambda", o.kernel_lambda, "CCL-K: lambda of (K_Z + lambda I)^-1 K_Z")->capture_default_str();

@@ -51,12 +51,16 @@ const std::vector<std::string>& train_loss_names() {
   return names;
 }
 
+std::string train_loss_list() {
+  std::string list;
+  for (const auto& name : train_loss_names()) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
 void validate(const TrainOptions& o) {
   const auto& names = train_loss_names();
   if (std::find(names.begin(), names.end(), o.loss) == names.end()) {
-    std::string list;
-    for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
-    throw InvalidArgument("loss", "must be one of " + list + "; got '" + o.loss + "'");
+    throw InvalidArgument("loss", "must be one of " + train_loss_list() + "; got '" + o.loss + "'");
   }
   require_positive("kernel-lambda", o.kernel_lambda);
   require_positive("kernel-bandwidth", o.kernel_bandwidth);

@@ -50,8 +50,9 @@ struct TrainOptions {
   std::string run_description = "{}";
 };
 
-// The names TrainOptions::loss accepts.
+// The names TrainOptions::loss accepts, and the same as "spread, supcon, ...".
 const std::vector<std::string>& train_loss_names();
+std::string train_loss_list();
 
 // Throws InvalidArgument naming the option.
 void validate(const TrainOptions& options);
