@@ -28,6 +28,12 @@ json geometry_json(const train::EmbeddingGeometry& g) {
                           {"sigma_over_spread", s.sigma_over_spread}});
   }
   out["subclasses"] = subclasses;
+  json pairs = json::array();
+  for (const auto& p : g.pair_details) {
+    pairs.push_back({{"z", p.z}, {"z_prime", p.z_prime}, {"margin_error", p.margin_error}, {"r", p.r},
+                     {"theorem3_bound", p.bound ? json(*p.bound) : json(nullptr)}});
+  }
+  out["pairs"] = pairs;
   return out;
 }
 

@@ -116,11 +116,13 @@ EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torc
     const double error = classifier.margin_error(points, fine_labels, pair.z, pair.z_prime, gamma);
     out.margin_error += error;
     ++out.pairs;
-    if (const auto bound = theorem3_bound(g.subclasses[static_cast<std::size_t>(pair.z)].sigma, pair.r, gamma)) {
+    const auto bound = theorem3_bound(g.subclasses[static_cast<std::size_t>(pair.z)].sigma, pair.r, gamma);
+    if (bound) {
       ++out.bounded_pairs;
       bound_sum += *bound;
       if (error <= *bound) ++out.bound_holds;
     }
+    out.pair_details.push_back({pair.z, pair.z_prime, error, pair.r, bound});
   }
   if (out.pairs > 0) out.margin_error /= out.pairs;
   if (out.bounded_pairs > 0) out.theorem3_bound = bound_sum / out.bounded_pairs;

@@ -310,6 +310,11 @@ assert len(g["subclasses"]) == 10 and len(g["class_spread"]) == 2 and g["subclas
 assert all(math.isfinite(g[k]) and g[k] > 0 for k in ("spread", "subclass_sigma", "sigma_over_spread")), g
 assert abs(sum(s["sigma"] for s in g["subclasses"]) / 10 - g["subclass_sigma"]) < 1e-12
 assert g["theorem3_bound"] is None or g["theorem3_bound"] > 0
+pairs = g["pairs"]
+assert len(pairs) == 42 and abs(sum(p["margin_error"] for p in pairs) / 42 - g["margin_error"]) < 1e-12, pairs[:2]
+bounded = [p for p in pairs if p["theorem3_bound"] is not None]
+assert len(bounded) == g["theorem3_bounded_pairs"] and sum(p["margin_error"] <= p["theorem3_bound"] for p in bounded) == g["theorem3_bound_holds"]
+assert all(p["r"] - 2 * math.log(1.05) > 0 for p in bounded) and all(p["r"] - 2 * math.log(1.05) <= 0 for p in pairs if p["theorem3_bound"] is None)
 PY
   expect_model_rejected() {  # expected-text, then arguments
     local expected=$1

@@ -48,6 +48,13 @@ struct EmbeddingGeometry {
     double sigma = 0.0, sigma_over_spread = 0.0;
   };
   std::vector<Subclass> subclasses;
+  struct Pair {
+    int z = 0, z_prime = 0;
+    double margin_error = 0.0;      // L_gamma(z) vs z'
+    double r = 0.0;                 // r_f(z, z') with the corrected delta
+    std::optional<double> bound;    // the leading term; empty when vacuous
+  };
+  std::vector<Pair> pair_details;
 };
 // Throws InvalidArgument("gamma") unless gamma is a finite number > 1 (Theorem 3's margin).
 void require_margin_gamma(double gamma);
