@@ -182,7 +182,14 @@ TEST_CASE("Evaluation: probes and the geometry of known embeddings", "[train][ev
   // The mean classifier's margin within a class is (W_z - W_z') . f(x) = 0.2 * 0.1 = 0.02 (to
   // the 0.001 i jitter): every point clears log 1.01 = 0.00995 and none clears log 1.1 = 0.0953.
   CHECK(g.pairs == 4);
-  CHECK(embedding_geometry(x, yc, yf, 1.01).margin_error == 0.0);
+  const EmbeddingGeometry loose = embedding_geometry(x, yc, yf, 1.01);
+  CHECK(loose.margin_error == 0.0);
+  REQUIRE(loose.pair_details.size() == 4);
+  for (const auto& pair : loose.pair_details) {
+    CHECK(pair.z / 2 == pair.z_prime / 2);  // pairs of subclasses within one class
+    CHECK(pair.margin_error == 0.0);
+    CHECK(pair.bound.has_value() == (pair.r > 2.0 * std::log(1.01)));
+  }
   CHECK(embedding_geometry(x, yc, yf, 1.1).margin_error == 1.0);
   CHECK_THROWS_WITH(embedding_geometry(x, yc, yf, 1.0), Catch::Contains("gamma must be a finite number > 1"));
 }
