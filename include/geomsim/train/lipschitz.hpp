@@ -24,7 +24,8 @@
 //                         al., 2019); striding only drops outputs. Other affine layers (BatchNorm,
 //                         AvgPool, grouped convolutions) fall back to power iteration, an estimate
 //                         from below, which the layer's method says.
-// So ratio estimate <= Jacobian bound (nearly, at the same points) <= true constant <= product bound.
+// So every ratio estimate and the Jacobian bound are <= the true constant <= the product bound
+// (the ratios and the Jacobian bound are not ordered between themselves).
 #include <cstdint>
 #include <optional>
 #include <string>
