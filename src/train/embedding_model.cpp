@@ -1,7 +1,6 @@
 #include "geomsim/train/embedding_model.hpp"
 
 #include <cmath>
-#include <filesystem>
 #include <sstream>
 
 #include "geomsim/errors.hpp"
@@ -113,11 +112,9 @@ void append_script_layers(const torch::jit::Module& module, const std::string& p
 }  // namespace
 
 EmbeddingModel EmbeddingModel::load(const std::string& path, const std::string& argument) {
-  if (!std::filesystem::is_regular_file(path)) throw InvalidArgument(argument, "file not found: " + path);
-  if (is_geomsim_checkpoint(path)) {
-    CheckpointModel checkpoint = load_checkpoint_model(path, argument);
-    EmbeddingModel model = from_encoder(checkpoint.encoder, checkpoint.autoencoder);
-    model.run_ = checkpoint.description.run;
+  if (auto checkpoint = try_load_checkpoint_model(path, argument)) {
+    EmbeddingModel model = from_encoder(checkpoint->encoder, checkpoint->autoencoder);
+    model.run_ = checkpoint->description.run;
     return model;
   }
   torch::jit::Module module;

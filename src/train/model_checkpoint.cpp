@@ -90,15 +90,12 @@ bool is_geomsim_checkpoint(const std::string& path) {
   return archive && stored_description(*archive).has_value();
 }
 
-CheckpointModel load_checkpoint_model(const std::string& path, const std::string& argument) {
+std::optional<CheckpointModel> try_load_checkpoint_model(const std::string& path, const std::string& argument) {
   if (!std::filesystem::is_regular_file(path)) throw InvalidArgument(argument, "file not found: " + path);
   auto archive = open_archive(path);
-  if (!archive) throw InvalidArgument(argument, path + " is not a torch archive (missing, truncated or corrupt)");
+  if (!archive) return std::nullopt;
   const auto text = stored_description(*archive);
-  if (!text) {
-    throw InvalidArgument(argument, path + " holds no geomsim model description (not written by geomsim train, or by "
-                                           "a version before checkpoints described their model)");
-  }
+  if (!text) return std::nullopt;
   CheckpointModel model;
   model.description = model_description_from_json(*text, argument);
   try {
@@ -120,6 +117,14 @@ CheckpointModel load_checkpoint_model(const std::string& path, const std::string
                                         std::string(error.what_without_backtrace()) + ")");
   }
   return model;
+}
+
+CheckpointModel load_checkpoint_model(const std::string& path, const std::string& argument) {
+  if (auto model = try_load_checkpoint_model(path, argument)) return std::move(*model);
+  // Not a geomsim checkpoint: say which of the two ways (the archive is reopened only here).
+  if (!open_archive(path)) throw InvalidArgument(argument, path + " is not a torch archive (missing, truncated or corrupt)");
+  throw InvalidArgument(argument, path + " holds no geomsim model description (not written by geomsim train, or by "
+                                         "a version before checkpoints described their model)");
 }
 
 }  // namespace geomsim::train

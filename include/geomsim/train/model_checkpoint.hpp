@@ -42,6 +42,10 @@ struct CheckpointModel {
 // when it is missing, unreadable, not a geomsim checkpoint, or written without a description.
 CheckpointModel load_checkpoint_model(const std::string& path, const std::string& argument = "checkpoint");
 
+// The same, or nullopt when the file is not a geomsim checkpoint (not a torch archive, or one
+// without a description); still throws for a missing file or weights that do not match.
+std::optional<CheckpointModel> try_load_checkpoint_model(const std::string& path, const std::string& argument = "checkpoint");
+
 // True when `path` can be read as a torch archive that holds a geomsim model description.
 bool is_geomsim_checkpoint(const std::string& path);
 
