@@ -2,11 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <cmath>
 
 #include "cli_support.hpp"
 #include "evaluation_output.hpp"

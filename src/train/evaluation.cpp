@@ -21,6 +21,12 @@ std::vector<int> to_ints(const torch::Tensor& t) {
   return std::vector<int>(c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel());
 }
 
+// N x d row-major is d x N column-major: the core's layout.
+Matrix to_points(const torch::Tensor& embeddings) {
+  const auto e = embeddings.to(torch::kDouble).contiguous();
+  return Eigen::Map<const Matrix>(e.data_ptr<double>(), e.size(1), e.size(0));
+}
+
 }  // namespace
 
 torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, int64_t batch_size, Autoencoder autoencoder) {
@@ -74,11 +80,6 @@ double mean_classifier_accuracy(const torch::Tensor& train_x, const torch::Tenso
   return predicted.eq(test_y.to(torch::kLong)).to(torch::kDouble).mean().item<double>();
 }
 
-// N x d row-major is d x N column-major: the core's layout.
-Matrix to_points(const torch::Tensor& embeddings) {
-  const auto e = embeddings.to(torch::kDouble).contiguous();
-  return Eigen::Map<const Matrix>(e.data_ptr<double>(), e.size(1), e.size(0));
-}
 
 double subgroup_recovery_f1(const torch::Tensor& embeddings, const torch::Tensor& coarse, const torch::Tensor& fine,
                             uint64_t seed) {
