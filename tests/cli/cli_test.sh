@@ -146,13 +146,19 @@ assert 0.6 < three["c"] <= three["exact_crossover"]
 assert "orthogonal_split" in eight and "orthogonal_split" not in three
 assert eight["orthogonal_split"]["min_loss"] < eight["min_loss"]
 PY
-expect_theory_rejected() {
+# geomsim ARGUMENTS must exit 2 with EXPECTED on stderr and leave no OUTPUT file behind.
+expect_refused() {  # expected-text, output file, then the geomsim arguments
+  local expected=$1 output=$2
+  shift 2
+  "$geomsim" "$@" >/dev/null 2>"$work/err.txt"
+  local status=$?
+  [ "$status" -eq 2 ] && grep -qF -- "$expected" "$work/err.txt" && [ ! -e "$output" ] && pass ||
+    fail "geomsim $*: exit $status, stderr: $(cat "$work/err.txt")"
+}
+expect_theory_rejected() {  # expected-text, then arguments
   local expected=$1
   shift
-  "$geomsim" theory "$@" --json "$work/badtheory.json" >/dev/null 2>"$work/err.txt"
-  local status=$?
-  [ "$status" -eq 2 ] && grep -qF -- "$expected" "$work/err.txt" && [ ! -e "$work/badtheory.json" ] && pass ||
-    fail "theory $*: exit $status, stderr: $(cat "$work/err.txt")"
+  expect_refused "$expected" "$work/badtheory.json" theory "$@" --json "$work/badtheory.json"
 }
 expect_theory_rejected "--tau must be a finite number > 0, got 0" --tau 0
 expect_theory_rejected "--tau must be a finite number, got nan" --tau nan
@@ -174,10 +180,7 @@ diff <(cut -d, -f1-21 "$work/full.csv") <(cut -d, -f1-21 "$work/merged.csv") >/d
 expect_sweep_rejected() {  # expected-text, then arguments
   local expected=$1
   shift
-  "$geomsim" sweep "$@" --out "$work/badsweep.csv" >/dev/null 2>"$work/err.txt"
-  local status=$?
-  [ "$status" -eq 2 ] && grep -qF -- "$expected" "$work/err.txt" && [ ! -e "$work/badsweep.csv" ] && pass ||
-    fail "sweep $*: exit $status, stderr: $(cat "$work/err.txt")"
+  expect_refused "$expected" "$work/badsweep.csv" sweep "$@" --out "$work/badsweep.csv"
 }
 expect_sweep_rejected "--shard must be i/n with 0 <= i < n" --shard 2/2
 expect_sweep_rejected "--alpha must be in [0, 1], got 1.5" --alpha 0.5,1.5
@@ -230,14 +233,15 @@ assert evaluated["evaluation"] == trained["evaluation"], (evaluated["evaluation"
 assert evaluated["model"]["format"] == "geomsim" and "mlp" in evaluated["model"]["model"], evaluated["model"]
 assert evaluated["model"]["hierarchy"] == "fmnist-2" and evaluated["run"]["loss"] == "spread", evaluated
 PY
-  "$geomsim" eval --checkpoint "$work/missing.pt" >/dev/null 2>"$work/err.txt"
-  [ $? -eq 2 ] && grep -qF -- "--checkpoint file not found" "$work/err.txt" && pass || fail "eval of a missing checkpoint not refused"
+  expect_eval_rejected() {  # expected-text, then arguments
+    local expected=$1
+    shift
+    expect_refused "$expected" "$work/badeval.json" eval "$@" --json "$work/badeval.json"
+  }
+  expect_eval_rejected "--checkpoint file not found" --checkpoint "$work/missing.pt"
   head -c 300 "$work/run.pt" >"$work/truncated.pt"
-  "$geomsim" eval --checkpoint "$work/truncated.pt" >/dev/null 2>"$work/err.txt"
-  [ $? -eq 2 ] && grep -qF -- "is neither a geomsim checkpoint nor a TorchScript module" "$work/err.txt" && pass ||
-    fail "eval of a truncated checkpoint not refused"
-  "$geomsim" eval --checkpoint "$work/run.pt" --gamma 1 >/dev/null 2>"$work/err.txt"
-  [ $? -eq 2 ] && grep -qF -- "--gamma must be a finite number > 1" "$work/err.txt" && pass || fail "eval --gamma 1 not refused"
+  expect_eval_rejected "is neither a geomsim checkpoint nor a TorchScript module" --checkpoint "$work/truncated.pt"
+  expect_eval_rejected "--gamma must be a finite number > 1" --checkpoint "$work/run.pt" --gamma 1
   # A user's IDX pair (here Fashion-MNIST's test files): its first half trains, its second half tests.
   fm=/usr/share/datasets/fashion-mnist
   "$geomsim" train --model mlp --images "$fm/t10k-images-idx3-ubyte.gz" --labels "$fm/t10k-labels-idx1-ubyte.gz" \
@@ -247,10 +251,7 @@ PY
   expect_train_rejected() {  # expected-text, then arguments
     local expected=$1
     shift
-    "$geomsim" train "${train_args[@]}" "$@" --json "$work/badtrain.json" >/dev/null 2>"$work/err.txt"
-    local status=$?
-    [ "$status" -eq 2 ] && grep -qF -- "$expected" "$work/err.txt" && [ ! -e "$work/badtrain.json" ] && pass ||
-      fail "train $*: exit $status, stderr: $(cat "$work/err.txt")"
+    expect_refused "$expected" "$work/badtrain.json" train "${train_args[@]}" "$@" --json "$work/badtrain.json"
   }
   expect_train_rejected "--loss must be one of spread, supcon" --loss triplet
   expect_train_rejected "--hierarchy must be one of" --hierarchy cifar
@@ -261,8 +262,7 @@ PY
     --width 16 --embedding-dim 4 --sim-ny 4 --sim-seeds 0:1 --out "$work/tsweep" -q && pass || fail "train-sweep exited non-zero"
   [ "$(wc -l <"$work/tsweep.csv")" -eq 3 ] && [ -s "$work/tsweep.png" ] && head -1 "$work/tsweep.csv" | grep -q "^alpha,trained_spread" &&
     pass || fail "train-sweep did not write its CSV and PNG"
-  "$geomsim" train-sweep --alphas 0.5 --loss supcon --out "$work/tsweep2" >/dev/null 2>"$work/err.txt"
-  [ $? -eq 2 ] && grep -qF -- "--loss must be spread for train-sweep" "$work/err.txt" && pass || fail "train-sweep --loss supcon not refused"
+  expect_refused "--loss must be spread for train-sweep" "$work/tsweep2.csv" train-sweep --alphas 0.5 --loss supcon --out "$work/tsweep2"
   echo "garbage" >"$work/bad.pt"
   expect_train_rejected "is not a readable geomsim checkpoint" --checkpoint "$work/bad.pt"
 
@@ -319,10 +319,7 @@ PY
   expect_model_rejected() {  # expected-text, then arguments
     local expected=$1
     shift
-    "$geomsim" "$@" --json "$work/badmodel.json" >/dev/null 2>"$work/err.txt"
-    local status=$?
-    [ "$status" -eq 2 ] && grep -qF -- "$expected" "$work/err.txt" && [ ! -e "$work/badmodel.json" ] && pass ||
-      fail "$*: exit $status, stderr: $(cat "$work/err.txt")"
+    expect_refused "$expected" "$work/badmodel.json" "$@" --json "$work/badmodel.json"
   }
   expect_model_rejected "--checkpoint file not found" measure --checkpoint "$work/none.pt"
   expect_model_rejected "is neither a geomsim checkpoint nor a TorchScript module" lipschitz --checkpoint "$work/bad.pt"

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "geomsim/train/lipschitz.hpp"
+#include "tiny_models.hpp"
 
 using namespace geomsim;
 using namespace geomsim::train;
@@ -148,10 +149,7 @@ TEST_CASE("geomsim encoders: the chain is the features map, and lower <= upper",
   torch::manual_seed(5);
   const std::string kind = GENERATE("mlp", "cnn");
   CAPTURE(kind);
-  EncoderOptions o;
-  o.kind = kind;
-  o.embedding_dim = 8;
-  o.width = 16;
+  const EncoderOptions o = testing::tiny_encoder(kind, 8, 16);
   EmbeddingModel model = EmbeddingModel::from_encoder(Encoder(o));
   model.to_double();
   const auto images = torch::rand({6, 1, 28, 28}, torch::kDouble);
@@ -184,14 +182,8 @@ TEST_CASE("K_aug applies one augmentation to both images of a pair, K_g reads th
   CHECK(torch::equal(first, second));
   CHECK_FALSE(torch::equal(first, x));
 
-  EncoderOptions o;
-  o.kind = "mlp";
-  o.embedding_dim = 8;
-  o.width = 16;
-  AutoencoderOptions ae;
-  ae.latent_dim = 4;
-  ae.width = 16;
-  EmbeddingModel model = EmbeddingModel::from_encoder(Encoder(o), Autoencoder(ae));
+  EmbeddingModel model =
+      EmbeddingModel::from_encoder(Encoder(testing::tiny_encoder("mlp", 8, 16)), Autoencoder(testing::tiny_autoencoder(16)));
   model.to_double();
   const auto a = torch::rand({12, 1, 28, 28}, torch::kDouble), b = torch::rand({12, 1, 28, 28}, torch::kDouble);
   const AugmentationScatter aug = augmentation_estimate(model, a, b, AugmentationOptions{}, 10, 0);

@@ -10,6 +10,7 @@
 #include "geomsim/train/label_hierarchy.hpp"
 #include "geomsim/train/model_checkpoint.hpp"
 #include "geomsim/train/trainer.hpp"
+#include "tiny_models.hpp"
 
 using namespace geomsim;
 using namespace geomsim::train;
@@ -46,10 +47,7 @@ bool identical(const std::vector<torch::Tensor>& a, const std::vector<torch::Ten
 
 TEST_CASE("Every encoder gives unit embeddings of the requested size", "[train][models]") {
   const std::string kind = GENERATE("mlp", "cnn", "vit");
-  EncoderOptions o;
-  o.kind = kind;
-  o.embedding_dim = 16;
-  o.width = 32;
+  const EncoderOptions o = testing::tiny_encoder(kind, 16, 32);
   Encoder e(o);
   const auto z = e->forward(torch::rand({5, 1, 28, 28}));
   CHECK(z.sizes() == torch::IntArrayRef({5, 16}));
@@ -79,10 +77,7 @@ TEST_CASE("Augmentations keep shape and range, and vanish when switched off", "[
 
 TEST_CASE("Training is deterministic and a resumed run ends with the same weights", "[train][trainer]") {
   const Small data = small_fashion(256);
-  EncoderOptions model;
-  model.kind = "mlp";
-  model.embedding_dim = 16;
-  model.width = 32;
+  const EncoderOptions model = testing::tiny_encoder("mlp", 16, 32);
   TrainOptions o;
   o.epochs = 2;
   o.batch_size = 64;
@@ -143,18 +138,13 @@ TEST_CASE("Every training loss takes a step with a finite loss", "[train][traine
   const Small data = small_fashion(64);
   const std::string loss = GENERATE(from_range(train_loss_names()));
   CAPTURE(loss);
-  EncoderOptions model;
-  model.kind = "mlp";
-  model.embedding_dim = 8;
-  model.width = 16;
+  const EncoderOptions model = testing::tiny_encoder("mlp", 8, 16);
   TrainOptions o;
   o.loss = loss;
   o.batch_size = 32;
   torch::manual_seed(0);
   Encoder e(model);
-  AutoencoderOptions ae;
-  ae.latent_dim = 4;
-  ae.width = 8;
+  const AutoencoderOptions ae = testing::tiny_autoencoder(8);
   const TrainResult r = train_encoder(e, data.images, data.coarse, 2, o, AugmentationOptions{}, {}, Autoencoder(ae));
   REQUIRE(r.epochs.size() == 1);
   CHECK(std::isfinite(r.epochs[0].loss));
@@ -196,10 +186,8 @@ TEST_CASE("Evaluation: probes and the geometry of known embeddings", "[train][ev
 
 TEST_CASE("The class-conditional autoencoder routes each class to its decoder", "[train][autoencoder]") {
   torch::manual_seed(2);
-  AutoencoderOptions o;
+  AutoencoderOptions o = testing::tiny_autoencoder(8);
   o.classes = 3;
-  o.latent_dim = 4;
-  o.width = 8;
   Autoencoder ae(o);
   const auto x = torch::rand({6, 1, 28, 28});
   const auto labels = torch::tensor({0, 1, 2, 0, 1, 2}, torch::kLong);
@@ -224,13 +212,8 @@ TEST_CASE("The class-conditional autoencoder routes each class to its decoder", 
 
 TEST_CASE("THANOS trains the autoencoder with the encoder and resumes exactly", "[train][trainer][thanos]") {
   const Small data = small_fashion(128);
-  EncoderOptions model;
-  model.kind = "mlp";
-  model.embedding_dim = 8;
-  model.width = 16;
-  AutoencoderOptions ae;
-  ae.latent_dim = 4;
-  ae.width = 16;
+  const EncoderOptions model = testing::tiny_encoder("mlp", 8, 16);
+  const AutoencoderOptions ae = testing::tiny_autoencoder(16);
   TrainOptions o;
   o.loss = "thanos";
   o.epochs = 2;
