@@ -7,6 +7,7 @@
 
 #include "geomsim/errors.hpp"
 #include "geomsim/pairwise_kernels.hpp"
+#include "class_order.hpp"
 
 namespace geomsim {
 namespace {
@@ -19,8 +20,7 @@ SpreadLoss::SpreadLoss(std::vector<int> labels, double alpha, double tau)
   require_in_closed_range("alpha", alpha, 0.0, 1.0);
   require_positive("tau", tau);
   num_classes_ = validate_labels(labels_);
-  class_size_.assign(static_cast<std::size_t>(num_classes_), 0);
-  for (int y : labels_) ++class_size_[static_cast<std::size_t>(y)];
+  class_order_ = std::make_shared<const detail::ClassOrder>(labels_, num_classes_);
 }
 
 void SpreadLoss::check_shape(const Eigen::Ref<const Matrix>& U) const {
@@ -60,31 +60,27 @@ void SpreadLoss::exponential_pass(Matrix& W, OnRow&& on_row) const {
   const Vector sq = W.diagonal();
 #pragma omp parallel for schedule(static) if (N >= kParallelRows)
   for (Index i = 0; i < N; ++i) {
-    const int yi = labels_[static_cast<std::size_t>(i)];
-    auto col = W.col(i);
+    const int y = class_order_->label(i);
     RowSums r;
-    r.nearest_negative = std::numeric_limits<double>::infinity();
-    for (Index j = 0; j < N; ++j) {
-      if (labels_[static_cast<std::size_t>(j)] != yi) {
-        r.nearest_negative = std::min(r.nearest_negative, sq[i] + sq[j] - 2.0 * col[j]);
-      }
-    }
+    r.pos_begin = class_order_->begin(y);
+    r.pos_count = class_order_->size(y);
+    auto D = W.col(i).array();
+    D = sq[i] + sq.array() - 2.0 * D;
+    auto before = D.head(r.pos_begin);
+    auto positives = D.segment(r.pos_begin, r.pos_count);
+    auto after = D.tail(N - r.pos_begin - r.pos_count);
+    // Every row has a negative (K >= 2, every class present), in one segment or both.
+    r.nearest_negative = std::min(before.size() > 0 ? before.minCoeff() : std::numeric_limits<double>::infinity(),
+                                  after.size() > 0 ? after.minCoeff() : std::numeric_limits<double>::infinity());
     // Shifts: the negatives' sum by its largest term; the positives' sum needs none,
     // since it contains exp(0) = 1 (j = i) and every other term is <= 1.
-    for (Index j = 0; j < N; ++j) {
-      const double d = sq[i] + sq[j] - 2.0 * col[j];
-      double e;
-      if (labels_[static_cast<std::size_t>(j)] != yi) {
-        e = std::exp(-(d - r.nearest_negative) * inv2t);
-        r.sum_neg += e;
-      } else {
-        e = std::exp(-d * inv2t);
-        r.sum_pos += e;
-        r.sum_d_pos += d;
-      }
-      col[j] = e;
-    }
-    on_row(i, col, r);
+    r.sum_d_pos = positives.sum();
+    positives = (positives * -inv2t).exp();
+    before = ((before - r.nearest_negative) * -inv2t).exp();
+    after = ((after - r.nearest_negative) * -inv2t).exp();
+    r.sum_pos = positives.sum();
+    r.sum_neg = before.sum() + after.sum();
+    on_row(i, W.col(i), r);
   }
 }
 
@@ -99,12 +95,12 @@ SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eige
                                           std::to_string(N) + ")");
   }
 
+  const Matrix Us = class_order_->gather(U);
   Matrix W;  // Gram matrix, then coefficients (column i = row i)
-  gram_matrix(U, W);
+  gram_matrix(Us, W);
   Vector neg_lse(N), pos_lse(N), align(N);
-  exponential_pass(W, [&](Index i, auto& col, const RowSums& r) {
-    const int yi = labels_[static_cast<std::size_t>(i)];
-    const double n_pos = static_cast<double>(class_size_[static_cast<std::size_t>(yi)]);
+  exponential_pass(W, [&](Index i, auto col, const RowSums& r) {
+    const double n_pos = static_cast<double>(r.pos_count);
     const double n_neg = static_cast<double>(N) - n_pos;
     const double align_factor = inv2t / (K * n_pos * n_pos);
     neg_lse[i] = -r.nearest_negative * inv2t + std::log(r.sum_neg) - std::log(n_neg);
@@ -114,9 +110,10 @@ SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eige
     const double neg_scale = -(1.0 - alpha_) * inv2t / (static_cast<double>(N) * r.sum_neg);
     const double pos_scale = -alpha_ * inv2t / (static_cast<double>(N) * r.sum_pos);
     const double pos_shift = (1.0 - alpha_) * align_factor;
-    for (Index j = 0; j < N; ++j) {
-      col[j] = labels_[static_cast<std::size_t>(j)] != yi ? neg_scale * col[j] : pos_scale * col[j] + pos_shift;
-    }
+    col.head(r.pos_begin) *= neg_scale;
+    col.tail(N - r.pos_begin - r.pos_count) *= neg_scale;
+    auto positives = col.segment(r.pos_begin, r.pos_count).array();
+    positives = pos_scale * positives + pos_shift;
   });
 
   // Serial, fixed-order sums: the result does not depend on the thread count.
@@ -128,9 +125,10 @@ SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eige
   if (want_gradient) {
     symmetrize_add_transpose(W);  // S = C + C^T
     const Vector degree = W.colwise().sum().transpose();  // S is symmetric: column sums, contiguous
-    Eigen::Ref<Matrix>& g = *gradient;
-    tiled_product(U, W, g);
-    g = 2.0 * (U * degree.asDiagonal() - g);
+    Matrix g(Us.rows(), N);
+    tiled_product(Us, W, g);
+    g = 2.0 * (Us * degree.asDiagonal() - g);
+    class_order_->scatter(g, *gradient);
   }
   return out;
 }
@@ -144,49 +142,52 @@ SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eige
 namespace {
 class SpreadLossHessian final : public HessianOperator {
  public:
-  SpreadLossHessian(Matrix U, Matrix weights, Matrix S, const std::vector<int>& labels, double scale_neg,
-                    double scale_pos, double inv2t)
-      : U_(std::move(U)), weights_(std::move(weights)), S_(std::move(S)), labels_(labels),
+  // U in class order; weights and S over the sorted positions.
+  SpreadLossHessian(Matrix U, Matrix weights, Matrix S, std::shared_ptr<const detail::ClassOrder> order,
+                    double scale_neg, double scale_pos, double inv2t)
+      : U_(std::move(U)), weights_(std::move(weights)), S_(std::move(S)), order_(std::move(order)),
         scale_neg_(-scale_neg * inv2t), scale_pos_(-scale_pos * inv2t) {
     degree_ = S_.colwise().sum().transpose();
   }
 
-  Matrix apply(const Matrix& V) const override {
+  Matrix apply(const Matrix& V_input) const override {
     const Index N = U_.cols();
-    if (V.rows() != U_.rows() || V.cols() != N) {
+    if (V_input.rows() != U_.rows() || V_input.cols() != N) {
       throw InvalidArgument("direction", "must have the shape of the points (" + std::to_string(U_.rows()) + " x " +
                                              std::to_string(N) + ")");
     }
+    const Matrix V = order_->gather(V_input);
     Matrix T;
     cross_product(U_, V, T);
     symmetrize_add_transpose(T);
     const Vector t = T.diagonal();
 #pragma omp parallel for schedule(static) if (N >= kParallelRows)
     for (Index i = 0; i < N; ++i) {
-      const int yi = labels_[static_cast<std::size_t>(i)];
-      auto col = T.col(i);
-      const auto w = weights_.col(i);
-      double mean_neg = 0.0, mean_pos = 0.0;
-      for (Index j = 0; j < N; ++j) {
-        col[j] = t[i] + t[j] - 2.0 * col[j];  // dD_ij
-        (labels_[static_cast<std::size_t>(j)] != yi ? mean_neg : mean_pos) += w[j] * col[j];
-      }
-      for (Index j = 0; j < N; ++j) {
-        col[j] = labels_[static_cast<std::size_t>(j)] != yi ? scale_neg_ * w[j] * (col[j] - mean_neg)
-                                                            : scale_pos_ * w[j] * (col[j] - mean_pos);
-      }
+      const int y = order_->label(i);
+      const Index b = order_->begin(y), n = order_->size(y), rest = N - b - n;
+      auto dD = T.col(i).array();
+      dD = t[i] + t.array() - 2.0 * dD;
+      const auto w = weights_.col(i).array();
+      const double mean_neg = (w.head(b) * dD.head(b)).sum() + (w.tail(rest) * dD.tail(rest)).sum();
+      const double mean_pos = (w.segment(b, n) * dD.segment(b, n)).sum();
+      dD.head(b) = scale_neg_ * w.head(b) * (dD.head(b) - mean_neg);
+      dD.tail(rest) = scale_neg_ * w.tail(rest) * (dD.tail(rest) - mean_neg);
+      dD.segment(b, n) = scale_pos_ * w.segment(b, n) * (dD.segment(b, n) - mean_pos);
     }
     symmetrize_add_transpose(T);  // dS = dC + dC^T
     const Vector d_degree = T.colwise().sum().transpose();
     Matrix VS(V.rows(), N), UdS(V.rows(), N);
     tiled_product(V, S_, VS);
     tiled_product(U_, T, UdS);
-    return 2.0 * (V * degree_.asDiagonal() - VS + U_ * d_degree.asDiagonal() - UdS);
+    const Matrix sorted = 2.0 * (V * degree_.asDiagonal() - VS + U_ * d_degree.asDiagonal() - UdS);
+    Matrix out(V.rows(), N);
+    order_->scatter(sorted, out);
+    return out;
   }
 
  private:
   Matrix U_, weights_, S_;
-  const std::vector<int>& labels_;  // the SpreadLoss's: the operator must not outlive it
+  std::shared_ptr<const detail::ClassOrder> order_;
   Vector degree_;
   double scale_neg_, scale_pos_;  // -k / (2 tau) for the two sets
 };
@@ -197,24 +198,27 @@ std::unique_ptr<HessianOperator> SpreadLoss::hessian(const Eigen::Ref<const Matr
   const Index N = U.cols();
   const double inv2t = 0.5 / tau_;
   const double K = num_classes_;
+  Matrix Us = class_order_->gather(U);
   Matrix W;  // Gram, then softmax weights
-  gram_matrix(U, W);
+  gram_matrix(Us, W);
   Matrix C(N, N);
   const double neg_scale = -(1.0 - alpha_) * inv2t / static_cast<double>(N);
   const double pos_scale = -alpha_ * inv2t / static_cast<double>(N);
-  exponential_pass(W, [&](Index i, auto& col, const RowSums& r) {
-    const int yi = labels_[static_cast<std::size_t>(i)];
-    const double n_pos = static_cast<double>(class_size_[static_cast<std::size_t>(yi)]);
+  exponential_pass(W, [&](Index i, auto col, const RowSums& r) {
+    const Index b = r.pos_begin, n = r.pos_count, rest = N - b - n;
+    const double n_pos = static_cast<double>(n);
     const double pos_shift = (1.0 - alpha_) * inv2t / (K * n_pos * n_pos);
-    for (Index j = 0; j < N; ++j) {
-      const bool negative = labels_[static_cast<std::size_t>(j)] != yi;
-      col[j] /= negative ? r.sum_neg : r.sum_pos;
-      C(j, i) = negative ? neg_scale * col[j] : pos_scale * col[j] + pos_shift;
-    }
+    col.head(b) /= r.sum_neg;
+    col.tail(rest) /= r.sum_neg;
+    col.segment(b, n) /= r.sum_pos;
+    auto c = C.col(i);
+    c.head(b) = neg_scale * col.head(b);
+    c.tail(rest) = neg_scale * col.tail(rest);
+    c.segment(b, n) = (pos_scale * col.segment(b, n).array() + pos_shift).matrix();
   });
   symmetrize_add_transpose(C);
-  return std::make_unique<SpreadLossHessian>(Matrix(U), std::move(W), std::move(C), labels_, neg_scale, pos_scale,
-                                             inv2t);
+  return std::make_unique<SpreadLossHessian>(std::move(Us), std::move(W), std::move(C), class_order_, neg_scale,
+                                             pos_scale, inv2t);
 }
 
 }  // namespace geomsim

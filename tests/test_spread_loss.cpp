@@ -1,12 +1,16 @@
 #include <omp.h>
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "geomsim/errors.hpp"
 #include "geomsim/gradient_check.hpp"
+#include "geomsim/random.hpp"
 #include "geomsim/spread_loss.hpp"
 #include "geomsim/two_class_theory.hpp"
 #include "helpers.hpp"
@@ -17,13 +21,17 @@ namespace {
 
 // eq. (39)-(40) written as literally as possible: explicit pair loops, distances from
 // differences (not the Gram matrix), no log-sum-exp shift, in long double (whose
-// exponent range holds exp(-1000)). Shares no code with SpreadLoss.
+// exponent range holds exp(-1000)). Shares no code with SpreadLoss. For unbalanced labels
+// the normalisers are the class sizes n_y: |P(i)| = n_y, |N(i)| = N - n_y, and class y's
+// alignment pairs are weighted 1 / (K n_y^2).
 long double reference_loss(const Matrix& U, const std::vector<int>& h, double alpha, double tau) {
   const int N = static_cast<int>(h.size());
   const int K = 1 + *std::max_element(h.begin(), h.end());
-  const int ny = N / K;
+  std::vector<long double> n(static_cast<std::size_t>(K), 0);
+  for (int y : h) ++n[static_cast<std::size_t>(y)];
   long double first = 0, second = 0, third = 0;
   for (int i = 0; i < N; ++i) {
+    const long double ny = n[static_cast<std::size_t>(h[i])];
     long double neg = 0, pos = 0;
     for (int j = 0; j < N; ++j) {
       long double d2 = 0;
@@ -36,13 +44,13 @@ long double reference_loss(const Matrix& U, const std::vector<int>& h, double al
         neg += e;
       } else {
         pos += e;
-        third += d2 / (2.0L * tau);
+        third += d2 / (2.0L * tau) / (K * ny * ny);
       }
     }
-    first += std::log(neg / ((K - 1) * ny));
+    first += std::log(neg / (N - ny));
     second += std::log(pos / ny);
   }
-  return (1 - alpha) * first / N + alpha * second / N + (1 - alpha) * third / (static_cast<long double>(K) * ny * ny);
+  return (1 - alpha) * first / N + alpha * second / N + (1 - alpha) * third;
 }
 
 }  // namespace
@@ -221,4 +229,45 @@ TEST_CASE("The Hessian-vector product agrees with central differences of the gra
   const Matrix W = random_uniform_sphere(c.d, N, seed + 20);
   CHECK((W.array() * HV.array()).sum() == Approx((V.array() * H->apply(W).array()).sum()).epsilon(1e-10));
   CHECK_THROWS_AS(H->apply(Matrix::Zero(c.d + 1, N)), InvalidArgument);
+}
+
+TEST_CASE("Points need not be sorted by class: value, gradient and Hessian follow a permutation", "[spread_loss]") {
+  // SpreadLoss sorts the points by class internally. Unbalanced classes (sizes 90, 60, 150:
+  // N = 300 > kBlock, so the tiled and parallel paths run), shuffled.
+  std::vector<int> sorted_labels;
+  for (const auto& [y, n] : {std::pair{0, 90}, std::pair{1, 60}, std::pair{2, 150}}) {
+    sorted_labels.insert(sorted_labels.end(), static_cast<std::size_t>(n), y);
+  }
+  const Index N = static_cast<Index>(sorted_labels.size()), d = 6;
+  std::vector<Index> perm(static_cast<std::size_t>(N));
+  for (Index k = 0; k < N; ++k) perm[static_cast<std::size_t>(k)] = k;
+  Rng rng(5);
+  rng.shuffle(perm);
+  std::vector<int> labels(static_cast<std::size_t>(N));
+  const Matrix U = random_uniform_sphere(d, N, 6), V = random_uniform_sphere(d, N, 7);
+  Matrix U_shuffled(d, N), V_shuffled(d, N);
+  for (Index k = 0; k < N; ++k) {
+    const Index from = perm[static_cast<std::size_t>(k)];
+    labels[static_cast<std::size_t>(k)] = sorted_labels[static_cast<std::size_t>(from)];
+    U_shuffled.col(k) = U.col(from);
+    V_shuffled.col(k) = V.col(from);
+  }
+  const SpreadLoss sorted(sorted_labels, 0.7, 0.3), shuffled(labels, 0.7, 0.3);
+  Matrix g(d, N), g_shuffled(d, N);
+  const double value = sorted.evaluate_with_gradient(U, g);
+  CHECK(shuffled.evaluate_with_gradient(U_shuffled, g_shuffled) == Approx(value).epsilon(1e-13));
+  CHECK(value == Approx(static_cast<double>(reference_loss(U, sorted_labels, 0.7, 0.3))).epsilon(1e-13));
+  const Matrix HV = sorted.hessian(U)->apply(V), HV_shuffled = shuffled.hessian(U_shuffled)->apply(V_shuffled);
+  double gradient_error = 0.0, hessian_error = 0.0;  // largest relative error of a column
+  for (Index k = 0; k < N; ++k) {
+    const Index from = perm[static_cast<std::size_t>(k)];
+    gradient_error = std::max(gradient_error, (g_shuffled.col(k) - g.col(from)).norm() / g.col(from).norm());
+    hessian_error = std::max(hessian_error, (HV_shuffled.col(k) - HV.col(from)).norm() / HV.col(from).norm());
+  }
+  CHECK(gradient_error < 1e-12);
+  CHECK(hessian_error < 1e-12);
+  // And the shuffled gradient against finite differences, independently of the sorted one.
+  const auto report = check_gradient(shuffled, U_shuffled, 8);
+  INFO(report.table());
+  CHECK(report.relative_error < 1e-7);
 }

@@ -12,11 +12,15 @@
 // Every log-sum-exp is shifted by its largest term, so tau = 0.01 neither underflows
 // nor produces NaN: the same-class sum contains exp(0) = 1 (j = i) and the
 // different-class sum is shifted by its nearest negative.
+#include <memory>
 #include <vector>
 
 #include "geomsim/objective.hpp"
 
 namespace geomsim {
+namespace detail {
+class ClassOrder;
+}
 
 // The three terms of eq. (39)-(40), each already multiplied by its weight, so that
 // different_class + same_class + alignment is the loss.
@@ -53,11 +57,13 @@ class SpreadLoss final : public Objective {
  private:
   // Per-row results of the exponential pass.
   struct RowSums {
-    double nearest_negative = 0.0;  // the shift of the different-class sum
+    Index pos_begin = 0, pos_count = 0;  // the row's positives: a segment of the sorted order
+    double nearest_negative = 0.0;       // the shift of the different-class sum
     double sum_neg = 0.0, sum_pos = 0.0, sum_d_pos = 0.0;
   };
-  // W = U^T U on entry to the pass; row i's exponentials (shifted, see the header) replace
-  // column i, then on_row(i, column, sums) runs on it while it is in cache.
+  // W = U^T U, with U's columns sorted by class (src/class_order.hpp), on entry to the
+  // pass; row i's exponentials (shifted, see the header) replace column i, then
+  // on_row(i, column, sums) runs on it while it is in cache.
   template <class OnRow>
   void exponential_pass(Matrix& W, OnRow&& on_row) const;
   // One pass computes the components and, when `gradient` is non-null, the gradient.
@@ -65,7 +71,7 @@ class SpreadLoss final : public Objective {
   void check_shape(const Eigen::Ref<const Matrix>& U) const;
 
   std::vector<int> labels_;
-  std::vector<Index> class_size_;  // indexed by class
+  std::shared_ptr<const detail::ClassOrder> class_order_;  // shared with the Hessians
   int num_classes_ = 0;
   double alpha_ = 0.0;
   double tau_ = 1.0;
