@@ -31,16 +31,24 @@ void for_each_lower_tile(Index n, F&& f) {
 // Each kernel takes a direct path when the matrix is a single tile: at N = 24 the
 // tiling's bookkeeping would cost as much as the arithmetic.
 
+// A GEMM need not give bitwise-equal (i, j) and (j, i) entries (with FMA the two are
+// accumulated in different orders), so the Gram matrix's diagonal tiles are mirrored too.
 void gram_matrix(const Matrix& U, Matrix& W) {
   const Index N = U.cols();
   if (N <= kBlock) {
     W.noalias() = U.transpose() * U;
+    W.triangularView<Eigen::StrictlyUpper>() = W.transpose();
     return;
   }
   W.resize(N, N);
   for_each_lower_tile(N, [&](Index r0, Index rn, Index c0, Index cn) {
-    W.block(r0, c0, rn, cn).noalias() = U.middleCols(r0, rn).transpose() * U.middleCols(c0, cn);
-    if (r0 != c0) W.block(c0, r0, cn, rn) = W.block(r0, c0, rn, cn).transpose();
+    auto tile = W.block(r0, c0, rn, cn);
+    tile.noalias() = U.middleCols(r0, rn).transpose() * U.middleCols(c0, cn);
+    if (r0 != c0) {
+      W.block(c0, r0, cn, rn) = tile.transpose();
+    } else {
+      tile.triangularView<Eigen::StrictlyUpper>() = tile.transpose();
+    }
   });
 }
 
