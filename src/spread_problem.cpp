@@ -24,7 +24,7 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   const int dim = problem.dim();
   const std::vector<int> labels = balanced_labels(problem.K, problem.ny);
   const SpreadLoss loss(labels, problem.alpha, problem.tau);
-  const auto solver = make_solver(settings.solver, loss.num_points(), dim);
+  const auto solver = make_solver(settings.solver, loss.num_points(), dim, settings.max_seconds);
 
   MultiStartResult best = multi_start(*solver, loss, dim, settings.seeds);
 

@@ -30,6 +30,7 @@ struct SolveSettings {
   std::vector<std::uint64_t> seeds{0, 1, 2, 3, 4};  // the paper's seeds 0-4
   std::string solver = "auto";
   double cluster_tolerance = kDefaultAtomTolerance;
+  double max_seconds = 0.0;  // wall-time cap per seed (0: none), see make_solver
 };
 
 struct SpreadSolution {

@@ -135,12 +135,13 @@ void print_report(std::ostream& out, const SpreadSolution& s) {
   for (double v : s.spread.per_class) per_class += (per_class.empty() ? "" : ", ") + fixed(v, 6);
   line("spread s(y)", fixed(s.spread.mean, 8) + "  (per class: " + per_class + ")");
   line("geometry", s.geometry.describe() + " at tolerance " + fixed(s.geometry.tolerance, 3));
-  out << "\n  runs:  seed  loss                 iterations  evaluations  stop\n";
+  out << "\n  runs:  seed  loss                 iterations  evaluations  stationarity  stop\n";
   for (std::size_t k = 0; k < s.runs.size(); ++k) {
     const auto& r = s.runs[k];
     out << "      " << (k == s.best_run ? "* " : "  ") << std::left << std::setw(6) << r.seed << std::setw(21)
         << fixed(r.summary.loss, 14) << std::setw(12) << r.summary.iterations << std::setw(13)
-        << r.summary.evaluations << to_string(r.summary.status) << "\n";
+        << r.summary.evaluations << std::setw(14) << fixed(r.summary.stationarity, 2)
+        << to_string(r.summary.status) << "\n";
   }
   out << "\n";
   line("time", fixed(s.seconds, 3) + " s (" + std::to_string(omp_get_max_threads()) + " threads)");
@@ -153,6 +154,9 @@ void add_solve_options(CLI::App& app, SolveOptions& o) {
   app.add_option("--seeds", o.seeds, "random starts, e.g. 0:4, 0:19:2 or 1,5,7; the best run is kept")
       ->capture_default_str();
   app.add_option("--solver", o.solver, "slsqp (the paper's SLSQP, through NLopt), rlbfgs (Riemannian L-BFGS, for large N), rtr (Riemannian trust regions with the exact Hessian: tighter stationarity), or auto: slsqp up to N*d = 100 variables, rlbfgs beyond")
+      ->capture_default_str();
+  app.add_option("--max-seconds", o.max_seconds,
+                 "wall-time cap per seed in seconds, 0 for none; a capped run reports 'max_time' and its stationarity")
       ->capture_default_str();
   app.add_option("--cluster-tol", o.cluster_tolerance,
                  "points of a class closer than this are one atom in the geometry summary")
@@ -169,8 +173,9 @@ int run_solve(const SolveOptions& o) {
   settings.seeds = parse_seed_list(o.seeds, "seeds");
   settings.solver = o.solver;
   settings.cluster_tolerance = o.cluster_tolerance;
+  settings.max_seconds = o.max_seconds;
   require_positive("cluster-tol", settings.cluster_tolerance);
-  make_solver(settings.solver, 0, 0);  // reject an unknown name before solving
+  make_solver(settings.solver, 0, 0, settings.max_seconds);  // reject an unknown name or a negative cap before solving
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
   if (!o.points_path.empty()) require_writable_path(o.points_path, "points");
   if (!o.cosines_path.empty()) require_writable_path(o.cosines_path, "cosines");

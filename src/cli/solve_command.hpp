@@ -12,6 +12,7 @@ struct SolveOptions {
   std::string seeds = "0:4";
   std::string solver = "auto";
   double cluster_tolerance = kDefaultAtomTolerance;
+  double max_seconds = 0.0;
   std::string json_path;
   std::string points_path;
   std::string cosines_path;

@@ -62,6 +62,19 @@ assert abs(rl["result"]["loss"] - sq["result"]["loss"]) < 1e-7
 assert rl["result"]["geometry"]["description"] == sq["result"]["geometry"]["description"]
 PY
 
+# --- a time cap ends a run honestly: status max_time, not converged, its stationarity given
+"$geomsim" --K 10 --ny 200 --d 32 --alpha 0.7 --tau 0.5 --seeds 0 --max-seconds 1 --json "$work/cap.json" >"$work/cap.txt"
+python3 - "$work/cap.json" "$work/cap.txt" <<'PY' && pass || fail "--max-seconds did not cap the run, or the capped run claims convergence"
+import json, math, sys
+j = json.load(open(sys.argv[1]))
+run = j["result"]["runs"][0]
+assert j["solver"]["name"] == "rlbfgs" and j["solver"]["max_seconds"] == 1, j["solver"]
+assert run["status"] == "max_time" and run["converged"] is False, run
+assert math.isfinite(run["stationarity"]) and run["stationarity"] > 1e-9, run
+assert j["timing"]["seconds"] < 30, j["timing"]
+assert "max_time" in open(sys.argv[2]).read() and "stationarity" in open(sys.argv[2]).read()
+PY
+
 # --- identical results for any thread count (everything but "timing") -----------
 OMP_NUM_THREADS=1 "$geomsim" --K 3 --alpha 0.64 --tau 0.5 --json "$work/t1.json" --quiet
 OMP_NUM_THREADS=2 "$geomsim" --K 3 --alpha 0.64 --tau 0.5 --json "$work/t2.json" --quiet
@@ -75,7 +88,7 @@ PY
 
 # --- help ----------------------------------------------------------------------------
 "$geomsim" --help >"$work/help.txt" && pass || fail "--help exited non-zero"
-for flag in --K --ny --d --alpha --tau --seeds --solver --cluster-tol --json --points --cosines --quiet; do
+for flag in --K --ny --d --alpha --tau --seeds --solver --max-seconds --cluster-tol --json --points --cosines --quiet; do
   grep -qF -- "$flag" "$work/help.txt" && pass || fail "--help does not document $flag"
 done
 
@@ -109,6 +122,7 @@ expect_rejected "--seeds must be non-negative integers" --seeds "0-4"
 expect_rejected "--seeds needs ranges lo:hi[:step] with lo <= hi" --seeds "4:1"
 expect_rejected "--solver must be one of: auto, slsqp, rlbfgs, rtr; got 'newton'" --solver newton
 expect_rejected "--cluster-tol must be a finite number > 0, got 0" --cluster-tol 0
+expect_rejected "--max-seconds must be a finite number >= 0, got -1" --max-seconds -1
 expect_rejected "--solver slsqp handles at most" --solver slsqp --K 2 --ny 1000 --d 8
 
 "$geomsim" --K 2 --ny 4 --json "$work/no/such/dir/x.json" >/dev/null 2>"$work/err.txt"
