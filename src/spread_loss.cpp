@@ -49,7 +49,7 @@ SpreadLossComponents SpreadLoss::components(const Eigen::Ref<const Matrix>& U) c
 // a graph Laplacian applied to U: one N x N x d matrix product.
 //
 // Memory: one N x N matrix (8 N^2 bytes: 32 MB at N = 2000, 800 MB at N = 10^4) and
-// O(N d). Row i reads only column i of G (and the saved diagonal), so the loop
+// O(N d): the points and the gradient in class order (see class_order.hpp). Row i reads only column i of G (and the saved diagonal), so the loop
 // overwrites column i with row i's coefficients once it has read it.
 // Work: half a Gram product (symmetric tiles), N^2 exponentials, and one N x N x d
 // product for the gradient, all in parallel over fixed tiles or rows.
