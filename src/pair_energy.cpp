@@ -1,9 +1,11 @@
 #include "geomsim/pair_energy.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "geomsim/errors.hpp"
+#include "geomsim/pairwise_kernels.hpp"
 
 namespace geomsim {
 
@@ -15,31 +17,45 @@ double PairEnergy::evaluate_with_gradient(const Eigen::Ref<const Matrix>& U, Eig
   return compute(U, &gradient);
 }
 
-// Row i sums phi over j > i for the value and phi' over all j != i for its own gradient
-// column, so threads never write to the same column and the fixed-order serial sum of
-// the row values makes the result independent of the thread count.
-double PairEnergy::compute(const Eigen::Ref<const Matrix>& U, Eigen::Ref<Matrix>* gradient) const {
-  if (U.cols() != count_) {
-    throw InvalidArgument("points", "must have " + std::to_string(count_) + " columns, got " + std::to_string(U.cols()));
+double PairEnergy::compute(const Eigen::Ref<const Matrix>& U_in, Eigen::Ref<Matrix>* gradient) const {
+  if (U_in.cols() != count_) {
+    throw InvalidArgument("points", "must have " + std::to_string(count_) + " columns, got " + std::to_string(U_in.cols()));
   }
   const Index N = count_;
-  Vector row_value(N);
-#pragma omp parallel for schedule(dynamic, 16) if (N >= 256)
-  for (Index i = 0; i < N; ++i) {
+  const Matrix U = U_in;
+  const Vector sq = U.colwise().squaredNorm().transpose();
+  const Index blocks = (N + kBlock - 1) / kBlock;
+  Vector block_value(blocks);
+#pragma omp parallel for schedule(dynamic, 1) if (N > kBlock)
+  for (Index b = 0; b < blocks; ++b) {
+    const Index r0 = b * kBlock, rn = std::min(kBlock, N - r0);
+    Matrix P(N, rn);  // column k: point r0 + k's pair terms with every point
+    P.noalias() = U.transpose() * U.middleCols(r0, rn);
+    Vector derivative, degree(rn);
     double value = 0.0;
-    Vector g = Vector::Zero(U.rows());
-    for (Index j = 0; j < N; ++j) {
-      if (j == i) continue;
-      const double D = (U.col(i) - U.col(j)).squaredNorm();
-      double dphi = 0.0;
-      const double phi = potential(D, gradient != nullptr ? &dphi : nullptr);
-      if (j > i) value += phi;
-      if (gradient != nullptr) g += (2.0 * dphi) * (U.col(i) - U.col(j));
+    for (Index k = 0; k < rn; ++k) {
+      const Index i = r0 + k;
+      auto column = P.col(k);
+      // |u_i|^2 + |u_j|^2 - 2 u_i.u_j can round below 0 for (nearly) coincident points.
+      column.array() = (sq[i] + sq.array() - 2.0 * column.array()).max(0.0);
+      column[i] = 1.0;  // any distance with a finite potential; the self-pair is zeroed below
+      potential(column, gradient != nullptr ? &derivative : nullptr);
+      column[i] = 0.0;
+      value += column.sum();
+      if (gradient != nullptr) {
+        derivative[i] = 0.0;
+        column = derivative;
+        degree[k] = derivative.sum();
+      }
     }
-    row_value[i] = value;
-    if (gradient != nullptr) (*gradient).col(i) = g;
+    block_value[b] = value;
+    if (gradient != nullptr) {
+      Matrix g(U.rows(), rn);
+      g.noalias() = U * P;
+      gradient->middleCols(r0, rn) = 2.0 * (U.middleCols(r0, rn) * degree.asDiagonal() - g);
+    }
   }
-  return row_value.sum();
+  return 0.5 * block_value.sum();  // every pair was counted from both ends
 }
 
 RieszEnergy::RieszEnergy(Index count, double s) : PairEnergy(count), s_(s) {
@@ -47,22 +63,28 @@ RieszEnergy::RieszEnergy(Index count, double s) : PairEnergy(count), s_(s) {
   if (s < 0.0) throw InvalidArgument("s", "must be >= 0, got " + format_number(s));
 }
 
-double RieszEnergy::potential(double D, double* derivative) const {
+void RieszEnergy::potential(Eigen::Ref<Vector> values, Vector* derivatives) const {
+  auto D = values.array();
+  if (derivatives != nullptr) *derivatives = values;  // D, for phi' below
   if (s_ == 0.0) {  // logarithmic energy
-    if (derivative != nullptr) *derivative = -0.5 / D;
-    return -0.5 * std::log(D);
+    D = -0.5 * D.log();
+    if (derivatives != nullptr) derivatives->array() = -0.5 * derivatives->array().inverse();
+    return;
   }
-  const double phi = std::pow(D, -0.5 * s_);
-  if (derivative != nullptr) *derivative = -0.5 * s_ * phi / D;
-  return phi;
+  if (s_ == 1.0) {
+    D = D.rsqrt();  // the Thomson problem: one vectorised operation instead of log and exp
+  } else {
+    D = (-0.5 * s_ * D.log()).exp();  // D^{-s/2}
+  }
+  if (derivatives != nullptr) derivatives->array() = -0.5 * s_ * D / derivatives->array();
 }
 
 GaussianEnergy::GaussianEnergy(Index count, double t) : PairEnergy(count), t_(t) { require_positive("t", t); }
 
-double GaussianEnergy::potential(double D, double* derivative) const {
-  const double phi = std::exp(-t_ * D);
-  if (derivative != nullptr) *derivative = -t_ * phi;
-  return phi;
+void GaussianEnergy::potential(Eigen::Ref<Vector> values, Vector* derivatives) const {
+  auto D = values.array();
+  D = (-t_ * D).exp();
+  if (derivatives != nullptr) *derivatives = -t_ * values;
 }
 
 }  // namespace geomsim

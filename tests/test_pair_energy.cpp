@@ -1,4 +1,6 @@
 // Riesz and Gaussian energies, and both solvers against their known minimisers.
+#include <omp.h>
+
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -8,6 +10,7 @@
 #include "geomsim/pair_energy.hpp"
 #include "geomsim/rlbfgs_solver.hpp"
 #include "geomsim/slsqp_solver.hpp"
+#include "geomsim/sphere.hpp"
 
 using namespace geomsim;
 
@@ -83,4 +86,35 @@ TEST_CASE("Energy parameters are validated", "[pair_energy][errors]") {
   CHECK_THROWS_AS(GaussianEnergy(4, 0.0), InvalidArgument);
   CHECK_THROWS_AS(GaussianEnergy(1, 1.0), InvalidArgument);
   CHECK(std::isinf(RieszEnergy(2, 1.0).evaluate(Matrix::Ones(3, 2))));  // coincident points
+}
+
+TEST_CASE("Blocked energies equal a direct pair loop beyond one block, for any thread count", "[pair_energy]") {
+  // N = 700 spans three blocks of kBlock = 256 points (the last one partial).
+  const Index N = 700;
+  const Matrix U = random_uniform_sphere(3, N, 4);
+  const auto direct = [&](auto phi) {  // sum over i < j of phi(|u_i - u_j|^2), in long double
+    long double sum = 0;
+    for (Index i = 0; i < N; ++i) {
+      for (Index j = i + 1; j < N; ++j) sum += phi(static_cast<long double>((U.col(i) - U.col(j)).squaredNorm()));
+    }
+    return static_cast<double>(sum);
+  };
+  const RieszEnergy thomson(N, 1.0), log_energy(N, 0.0), riesz(N, 2.5);
+  const GaussianEnergy gaussian(N, 2.0);
+  CHECK(thomson.evaluate(U) == Approx(direct([](long double D) { return 1 / std::sqrt(D); })).epsilon(1e-12));
+  CHECK(log_energy.evaluate(U) == Approx(direct([](long double D) { return -std::log(D) / 2; })).epsilon(1e-12));
+  CHECK(riesz.evaluate(U) == Approx(direct([](long double D) { return std::pow(D, -1.25L); })).epsilon(1e-12));
+  CHECK(gaussian.evaluate(U) == Approx(direct([](long double D) { return std::exp(-2 * D); })).epsilon(1e-12));
+  CHECK(check_gradient(thomson, U, 5).relative_error < 1e-8);
+  CHECK(check_gradient(gaussian, U, 6).relative_error < 1e-8);
+
+  const int saved = omp_get_max_threads();
+  Matrix g1(3, N), g2(3, N);
+  omp_set_num_threads(1);
+  const double v1 = thomson.evaluate_with_gradient(U, g1);
+  omp_set_num_threads(2);
+  const double v2 = thomson.evaluate_with_gradient(U, g2);
+  omp_set_num_threads(saved);
+  CHECK(v1 == v2);  // bitwise
+  CHECK(g1 == g2);
 }

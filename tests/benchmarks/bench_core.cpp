@@ -8,6 +8,7 @@
 //             Gram-based evaluation); gemm_gflops is that product's rate;
 //   vs_naive  time of one objective+gradient / time of the value alone by a plain
 //             double loop over pairs (the textbook implementation; N <= 2400 only).
+// (The BM_ThomsonEnergy baseline is such a loop for the Thomson energy.)
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -16,9 +17,8 @@
 #include <cmath>
 #include <memory>
 
-#include "geomsim/rlbfgs_solver.hpp"
-#include "geomsim/trust_region_solver.hpp"
-#include "geomsim/slsqp_solver.hpp"
+#include "geomsim/pair_energy.hpp"
+#include "geomsim/solver.hpp"
 #include "geomsim/spread_loss.hpp"
 #include "geomsim/spread_problem.hpp"
 
@@ -109,17 +109,31 @@ void BM_ObjectiveAndGradient(benchmark::State& state) {
 }
 
 // Solver by benchmark argument: 0 SLSQP, 1 RLBFGS, 2 trust regions; max_seconds caps the
-// two manifold solvers (0: none).
+// run (0: none).
 std::unique_ptr<Solver> solver_by_index(std::int64_t index, double max_seconds) {
-  if (index == 0) return std::make_unique<SlsqpSolver>();
-  if (index == 1) {
-    RlbfgsSolver::Options o;
-    o.max_seconds = max_seconds;
-    return std::make_unique<RlbfgsSolver>(o);
+  static const char* const names[] = {"slsqp", "rlbfgs", "rtr"};
+  return make_solver(names[index], 0, 0, max_seconds);
+}
+
+// The Thomson energy sum_{i<j} 1/|u_i - u_j| by a direct double loop (value only).
+double naive_thomson(const Matrix& U) {
+  double sum = 0.0;
+  for (Index i = 0; i < U.cols(); ++i) {
+    for (Index j = i + 1; j < U.cols(); ++j) sum += 1.0 / (U.col(i) - U.col(j)).norm();
   }
-  TrustRegionSolver::Options o;
-  o.max_seconds = max_seconds;
-  return std::make_unique<TrustRegionSolver>(o);
+  return sum;
+}
+
+// The Thomson problem's energy and gradient (Riesz s = 1 on S^2) for N points.
+void BM_ThomsonEnergy(benchmark::State& state) {
+  const auto N = static_cast<Index>(state.range(0));
+  const RieszEnergy energy(N, 1.0);
+  const Matrix U = random_uniform_sphere(3, N, 1);
+  Matrix G(3, N);
+  for (auto _ : state) benchmark::DoNotOptimize(energy.evaluate_with_gradient(U, G));
+  const double per_eval = seconds_per_call([&] { benchmark::DoNotOptimize(energy.evaluate_with_gradient(U, G)); });
+  state.counters["N"] = static_cast<double>(N);
+  if (N <= 2400) state.counters["vs_naive"] = per_eval / seconds_per_call([&] { benchmark::DoNotOptimize(naive_thomson(U)); });
 }
 
 // One seed of K classes of n_y points on S^{d-1} (tau 0.5) by the solver of the first benchmark
@@ -172,5 +186,7 @@ BENCHMARK(BM_ObjectiveAndGradient)
     ->Args({10, 1000, 128})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+
+BENCHMARK(BM_ThomsonEnergy)->Arg(2000)->Arg(10000)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
