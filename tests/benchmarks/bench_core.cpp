@@ -156,9 +156,9 @@ void solve_once(benchmark::State& state, int K, int ny, int d, double alpha, dou
 void BM_MidSizeSolve(benchmark::State& state) { solve_once(state, 4, 8, 8, 0.7, 0.0); }
 
 // Time to converge for N = 2000, d = 32, K = 10 by RLBFGS (1) and trust regions (2), each
-// capped at 120 s, at alpha = the second argument / 1000: 700 (uniform regime, the issue's
-// setting), 535 (inside the window (0.5263, 0.5412)) and 500 (collapsed). The label says
-// whether it converged.
+// capped at 120 s, at alpha = the second argument / 1000: 700 (the uniform regime; the
+// issue names no alpha), 535 (inside the window (0.5263, 0.5412)) and 500 (collapsed). The
+// label says whether it converged.
 void BM_LargeSolve(benchmark::State& state) {
   solve_once(state, 10, 200, 32, static_cast<double>(state.range(1)) / 1000.0, 120.0);
 }
