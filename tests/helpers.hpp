@@ -1,5 +1,7 @@
 #pragma once
-// Point sets with known geometry, shared by the tests.
+// Point sets with known geometry, and a thread-count switch, shared by the tests.
+#include <omp.h>
+
 #include <cmath>
 
 #include "geomsim/sphere.hpp"
@@ -21,6 +23,19 @@ inline PointSet mu_theta(int ny, int d, double theta) {
     set.points(1, i) = sign_w * std::sin(theta);
   }
   return set;
+}
+
+// Runs f() with OpenMP limited to `threads` and returns its result, restoring the previous
+// limit afterwards (also when f throws): for checks that results are bitwise the same for
+// any number of threads.
+template <class F>
+auto with_threads(int threads, F&& f) {
+  struct Restore {
+    int saved;
+    ~Restore() { omp_set_num_threads(saved); }
+  } restore{omp_get_max_threads()};
+  omp_set_num_threads(threads);
+  return f();
 }
 
 }  // namespace geomsim::testing

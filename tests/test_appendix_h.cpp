@@ -1,12 +1,11 @@
 // The synthetic experiments of seed 004, Appendix H (Figures 4 and 7), against the
 // closed forms of Theorem 2 / Corollary 1 where they exist.
-#include <omp.h>
-
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "geomsim/spread_problem.hpp"
 #include "geomsim/two_class_theory.hpp"
+#include "helpers.hpp"
 
 using namespace geomsim;
 
@@ -82,12 +81,8 @@ TEST_CASE("Figure 7 (K = 3, n_y = 8, S^2, tau = 0.5): collapsed, atoms, spread",
 
 TEST_CASE("A whole solve is identical for 1 and 2 threads", "[appendix_h][determinism]") {
   SpreadProblem p;  // the default command
-  const int saved = omp_get_max_threads();
-  omp_set_num_threads(1);
-  const auto a = solve_spread_problem(p);
-  omp_set_num_threads(2);
-  const auto b = solve_spread_problem(p);
-  omp_set_num_threads(saved);
+  const auto a = testing::with_threads(1, [&] { return solve_spread_problem(p); });
+  const auto b = testing::with_threads(2, [&] { return solve_spread_problem(p); });
   CHECK(a.points.points == b.points.points);
   CHECK(a.loss == b.loss);
   CHECK(a.best_run == b.best_run);

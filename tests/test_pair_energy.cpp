@@ -1,6 +1,4 @@
 // Riesz and Gaussian energies, and both solvers against their known minimisers.
-#include <omp.h>
-
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -11,6 +9,7 @@
 #include "geomsim/rlbfgs_solver.hpp"
 #include "geomsim/slsqp_solver.hpp"
 #include "geomsim/sphere.hpp"
+#include "helpers.hpp"
 
 using namespace geomsim;
 
@@ -108,13 +107,9 @@ TEST_CASE("Blocked energies equal a direct pair loop beyond one block, for any t
   CHECK(check_gradient(thomson, U, 5).relative_error < 1e-8);
   CHECK(check_gradient(gaussian, U, 6).relative_error < 1e-8);
 
-  const int saved = omp_get_max_threads();
   Matrix g1(3, N), g2(3, N);
-  omp_set_num_threads(1);
-  const double v1 = thomson.evaluate_with_gradient(U, g1);
-  omp_set_num_threads(2);
-  const double v2 = thomson.evaluate_with_gradient(U, g2);
-  omp_set_num_threads(saved);
+  const double v1 = testing::with_threads(1, [&] { return thomson.evaluate_with_gradient(U, g1); });
+  const double v2 = testing::with_threads(2, [&] { return thomson.evaluate_with_gradient(U, g2); });
   CHECK(v1 == v2);  // bitwise
   CHECK(g1 == g2);
 }

@@ -1,8 +1,7 @@
-#include <omp.h>
-
 #include <catch2/catch.hpp>
 
 #include "geomsim/pairwise_kernels.hpp"
+#include "helpers.hpp"
 
 using namespace geomsim;
 
@@ -27,15 +26,15 @@ TEST_CASE("The tiled kernels equal plain products, for sizes on and off the tile
 
 TEST_CASE("The tiled kernels give the same bits for 1 and 2 threads", "[kernels][determinism]") {
   const Matrix U = random_uniform_sphere(16, 700, 2);
-  const int saved = omp_get_max_threads();
   Matrix W1, W2, o1(16, 700), o2(16, 700);
-  omp_set_num_threads(1);
-  gram_matrix(U, W1);
-  tiled_product(U, W1, o1);
-  omp_set_num_threads(2);
-  gram_matrix(U, W2);
-  tiled_product(U, W2, o2);
-  omp_set_num_threads(saved);
+  testing::with_threads(1, [&] {
+    gram_matrix(U, W1);
+    tiled_product(U, W1, o1);
+  });
+  testing::with_threads(2, [&] {
+    gram_matrix(U, W2);
+    tiled_product(U, W2, o2);
+  });
   CHECK(W1 == W2);
   CHECK(o1 == o2);
 }

@@ -1,6 +1,4 @@
 // The manifold solver against SLSQP and against known optima.
-#include <omp.h>
-
 #include <catch2/catch.hpp>
 
 #include "geomsim/errors.hpp"
@@ -9,6 +7,7 @@
 #include "geomsim/rlbfgs_solver.hpp"
 #include "geomsim/slsqp_solver.hpp"
 #include "geomsim/spread_problem.hpp"
+#include "helpers.hpp"
 
 using namespace geomsim;
 
@@ -62,14 +61,9 @@ TEST_CASE("RLBFGS results do not depend on the thread count", "[rlbfgs][determin
   RlbfgsSolver::Options options;
   options.max_iterations = 300;
   const RlbfgsSolver solver(options);
-  const int saved = omp_get_max_threads();
-  omp_set_num_threads(1);
-  Matrix a = random_uniform_sphere(8, 300, 4);
-  const auto sa = solver.minimize(loss, a);
-  omp_set_num_threads(2);
-  Matrix b = random_uniform_sphere(8, 300, 4);
-  const auto sb = solver.minimize(loss, b);
-  omp_set_num_threads(saved);
+  Matrix a = random_uniform_sphere(8, 300, 4), b = a;
+  const auto sa = testing::with_threads(1, [&] { return solver.minimize(loss, a); });
+  const auto sb = testing::with_threads(2, [&] { return solver.minimize(loss, b); });
   CHECK(a == b);
   CHECK(sa.loss == sb.loss);
   CHECK(sa.evaluations == sb.evaluations);

@@ -1,11 +1,10 @@
-#include <omp.h>
-
 #include <catch2/catch.hpp>
 
 #include "geomsim/errors.hpp"
 #include "geomsim/multi_start.hpp"
 #include "geomsim/slsqp_solver.hpp"
 #include "geomsim/spread_loss.hpp"
+#include "helpers.hpp"
 
 using namespace geomsim;
 
@@ -77,12 +76,8 @@ TEST_CASE("Multi-start keeps the best run and is identical for any number of thr
   const SpreadLoss loss(balanced_labels(2, 20), 0.7, 0.5);
   const SlsqpSolver solver;
   const std::vector<std::uint64_t> seeds{0, 1, 2, 3, 4};
-  const int saved = omp_get_max_threads();
-  omp_set_num_threads(1);
-  const MultiStartResult serial = multi_start(solver, loss, 2, seeds);
-  omp_set_num_threads(2);
-  const MultiStartResult parallel = multi_start(solver, loss, 2, seeds);
-  omp_set_num_threads(saved);
+  const MultiStartResult serial = testing::with_threads(1, [&] { return multi_start(solver, loss, 2, seeds); });
+  const MultiStartResult parallel = testing::with_threads(2, [&] { return multi_start(solver, loss, 2, seeds); });
 
   CHECK(serial.points == parallel.points);  // bitwise
   REQUIRE(serial.runs.size() == 5);

@@ -1,6 +1,5 @@
-#include <omp.h>
-
 #include <catch2/catch.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -137,13 +136,9 @@ TEST_CASE("Value and gradient are identical whatever the number of threads", "[s
   const auto labels = balanced_labels(4, 80);  // N = 320 takes the parallel path
   const SpreadLoss loss(labels, 0.7, 0.3);
   const Matrix U = random_uniform_sphere(16, 320, 3);
-  const int saved = omp_get_max_threads();
   Matrix g1(16, 320), g2(16, 320);
-  omp_set_num_threads(1);
-  const double v1 = loss.evaluate_with_gradient(U, g1);
-  omp_set_num_threads(2);
-  const double v2 = loss.evaluate_with_gradient(U, g2);
-  omp_set_num_threads(saved);
+  const double v1 = testing::with_threads(1, [&] { return loss.evaluate_with_gradient(U, g1); });
+  const double v2 = testing::with_threads(2, [&] { return loss.evaluate_with_gradient(U, g2); });
   CHECK(v1 == v2);  // bitwise
   CHECK(g1 == g2);
 }

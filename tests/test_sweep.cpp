@@ -1,11 +1,10 @@
 // Sweeps: grid order, shards, resume, CSV round trip, merge, and thread-count independence.
-#include <omp.h>
-
 #include <catch2/catch.hpp>
 #include <set>
 
 #include "geomsim/errors.hpp"
 #include "geomsim/sweep.hpp"
+#include "helpers.hpp"
 
 using namespace geomsim;
 
@@ -80,12 +79,8 @@ TEST_CASE("Sweep rows carry the theory's prediction", "[sweep]") {
 
 TEST_CASE("A sweep is reproducible, resumable, and its shards merge into the full run", "[sweep]") {
   const auto points = sweep_points(small_grid());
-  const int threads = omp_get_max_threads();
-  omp_set_num_threads(1);
-  const auto serial = run_sweep(points, quick(), "0:1", {});
-  omp_set_num_threads(2);
-  const auto parallel = run_sweep(points, quick(), "0:1", {});
-  omp_set_num_threads(threads);
+  const auto serial = testing::with_threads(1, [&] { return run_sweep(points, quick(), "0:1", {}); });
+  const auto parallel = testing::with_threads(2, [&] { return run_sweep(points, quick(), "0:1", {}); });
   const std::string csv = sweep_csv(serial);
   CHECK(without_seconds(sweep_csv(parallel)) == without_seconds(csv));
 
