@@ -85,12 +85,13 @@ void append_script_layers(const torch::jit::Module& module, const std::string& p
   if (type == "Linear") {
     layer.affine = true;
     layer.weight = module.attr("weight").toTensor();
-  } else if (type == "Conv2d" && module.attr("groups").toInt() == 1 && int_values(module.attr("dilation")).size() >= 1) {
+  } else if (type == "Conv2d" && module.attr("groups").toInt() == 1) {
     layer.affine = true;
-    layer.conv_kernel = module.attr("weight").toTensor();
     const auto dilation = int_values(module.attr("dilation"));
-    layer.conv_dilation = dilation.front();
-    if (dilation.size() > 1 && dilation[1] != dilation[0]) layer.conv_kernel.reset();
+    if (!dilation.empty() && (dilation.size() == 1 || dilation[1] == dilation[0])) {  // the FFT bound's case
+      layer.conv_kernel = module.attr("weight").toTensor();
+      layer.conv_dilation = dilation.front();
+    }
   } else if (type == "Conv1d" || type == "Conv2d" || type == "Conv3d" || type == "ConvTranspose2d" || type == "BatchNorm1d" ||
              type == "BatchNorm2d" || type == "AvgPool1d" || type == "AvgPool2d") {
     layer.affine = true;

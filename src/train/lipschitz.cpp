@@ -48,12 +48,9 @@ std::pair<torch::Tensor, torch::Tensor> same_label_pairs(const torch::Tensor& la
   const auto l = labels.to(torch::kLong).contiguous();
   std::map<int64_t, std::vector<int64_t>> members;
   for (int64_t i = 0; i < l.size(0); ++i) members[l[i].item<int64_t>()].push_back(i);
-  std::vector<const std::vector<int64_t>*> groups;  // weighted by size when drawing the first index
-  std::vector<int64_t> eligible;
+  std::vector<int64_t> eligible;  // the first index is drawn from these: labels weighted by size
   for (const auto& [label, rows] : members) {
-    if (rows.size() < 2) continue;
-    groups.push_back(&rows);
-    eligible.insert(eligible.end(), rows.begin(), rows.end());
+    if (rows.size() >= 2) eligible.insert(eligible.end(), rows.begin(), rows.end());
   }
   if (eligible.empty()) throw InvalidArgument("labels", "have no label with two or more members to pair");
   Rng rng(seed);
