@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "geomsim/sphere.hpp"
+#include "geomsim/manifold/sphere.hpp"
 
 namespace geomsim::testing {
 

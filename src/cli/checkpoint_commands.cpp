@@ -8,9 +8,9 @@
 
 #include "cli_support.hpp"
 #include "evaluation_output.hpp"
-#include "geomsim/atomic_output.hpp"
-#include "geomsim/errors.hpp"
-#include "geomsim/gnuplot_figure.hpp"
+#include "geomsim/figures/gnuplot_figure.hpp"
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
 #include "geomsim/train/embedding_model.hpp"
 #include "geomsim/train/evaluation.hpp"
 #include "geomsim/train/lipschitz.hpp"

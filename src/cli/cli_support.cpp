@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 
 namespace geomsim::cli {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "geomsim/number_lists.hpp"
+#include "geomsim/support/number_lists.hpp"
 
 namespace geomsim::cli {
 

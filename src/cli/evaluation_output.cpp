@@ -4,7 +4,7 @@
 #include <thread>
 
 #include "cli_support.hpp"
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 
 namespace geomsim::cli {
 

@@ -1,7 +1,7 @@
 #include "image_data.hpp"
 
-#include "geomsim/errors.hpp"
-#include "geomsim/random.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/support/random.hpp"
 #include "geomsim/train/image_files.hpp"
 
 namespace geomsim::cli {

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "cli_support.hpp"
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 #include "report_command.hpp"
 #include "solve_command.hpp"
 #include "sweep_command.hpp"

@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "cli_support.hpp"
-#include "geomsim/atomic_output.hpp"
-#include "geomsim/errors.hpp"
-#include "geomsim/sim_figures.hpp"
+#include "geomsim/figures/sim_figures.hpp"
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
 
 namespace geomsim::cli {
 

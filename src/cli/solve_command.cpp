@@ -9,9 +9,10 @@
 #include <sstream>
 
 #include "cli_support.hpp"
-#include "geomsim/atomic_output.hpp"
-#include "geomsim/cosine_similarity.hpp"
-#include "geomsim/errors.hpp"
+#include "geomsim/metrics/cosine_similarity.hpp"
+#include "geomsim/solvers/solver_registry.hpp"
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
 
 namespace geomsim::cli {
 namespace {

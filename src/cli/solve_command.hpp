@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "geomsim/spread_problem.hpp"
+#include "geomsim/experiments/spread_problem.hpp"
 
 namespace geomsim::cli {
 

@@ -10,10 +10,10 @@
 #include <set>
 
 #include "cli_support.hpp"
-#include "geomsim/atomic_output.hpp"
-#include "geomsim/errors.hpp"
-#include "geomsim/solver.hpp"
-#include "geomsim/sweep.hpp"
+#include "geomsim/experiments/sweep.hpp"
+#include "geomsim/solvers/solver_registry.hpp"
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
 
 namespace geomsim::cli {
 namespace {

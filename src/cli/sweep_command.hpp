@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "geomsim/atom_clustering.hpp"
+#include "geomsim/metrics/atom_clustering.hpp"
 
 namespace geomsim::cli {
 

@@ -6,10 +6,10 @@
 #include <sstream>
 
 #include "cli_support.hpp"
-#include "geomsim/atomic_output.hpp"
-#include "geomsim/errors.hpp"
-#include "geomsim/symmetric_split.hpp"
-#include "geomsim/wiener_constant.hpp"
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/theory/symmetric_split.hpp"
+#include "geomsim/theory/wiener_constant.hpp"
 
 namespace geomsim::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "geomsim/gnuplot_figure.hpp"
+#include "geomsim/figures/gnuplot_figure.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 
 namespace geomsim {
 

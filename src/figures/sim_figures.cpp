@@ -1,4 +1,4 @@
-#include "geomsim/sim_figures.hpp"
+#include "geomsim/figures/sim_figures.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,16 +9,16 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "geomsim/atomic_output.hpp"
-#include "geomsim/cosine_similarity.hpp"
-#include "geomsim/errors.hpp"
-#include "geomsim/gnuplot_figure.hpp"
-#include "geomsim/number_lists.hpp"
-#include "geomsim/spread_problem.hpp"
-#include "geomsim/sweep.hpp"
-#include "geomsim/symmetric_split.hpp"
-#include "geomsim/two_class_theory.hpp"
-#include "geomsim/wiener_constant.hpp"
+#include "geomsim/experiments/spread_problem.hpp"
+#include "geomsim/experiments/sweep.hpp"
+#include "geomsim/figures/gnuplot_figure.hpp"
+#include "geomsim/metrics/cosine_similarity.hpp"
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/support/number_lists.hpp"
+#include "geomsim/theory/symmetric_split.hpp"
+#include "geomsim/theory/two_class_theory.hpp"
+#include "geomsim/theory/wiener_constant.hpp"
 
 namespace geomsim {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 
 namespace geomsim::train {
 

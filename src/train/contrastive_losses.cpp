@@ -3,7 +3,7 @@
 #include <limits>
 #include <string>
 
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 
 namespace geomsim::train {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 #include "geomsim/train/evaluation.hpp"
 #include "geomsim/train/model_checkpoint.hpp"
 

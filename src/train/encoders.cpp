@@ -1,6 +1,6 @@
 #include "geomsim/train/encoders.hpp"
 
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 
 namespace geomsim::train {
 

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <string>
 
-#include "geomsim/errors.hpp"
-#include "geomsim/subclass_geometry.hpp"
-#include "geomsim/subgroup_recovery.hpp"
+#include "geomsim/metrics/subclass_geometry.hpp"
+#include "geomsim/metrics/subgroup_recovery.hpp"
+#include "geomsim/support/errors.hpp"
 
 namespace geomsim::train {
 namespace {

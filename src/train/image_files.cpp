@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "geomsim/atomic_output.hpp"
-#include "geomsim/errors.hpp"
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
 
 namespace geomsim::train {
 namespace {

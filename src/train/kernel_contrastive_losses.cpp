@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 #include "geomsim/train/contrastive_losses.hpp"
 
 namespace geomsim::train {

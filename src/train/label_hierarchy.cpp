@@ -4,8 +4,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "geomsim/errors.hpp"
-#include "geomsim/random.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/support/random.hpp"
 
 namespace geomsim::train {
 namespace {

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <map>
 
-#include "geomsim/errors.hpp"
-#include "geomsim/random.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/support/random.hpp"
 
 namespace geomsim::train {
 namespace {

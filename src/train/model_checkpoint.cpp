@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <torch/serialize.h>
 
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 
 namespace geomsim::train {
 namespace {

@@ -4,8 +4,8 @@
 #include <numeric>
 #include <string>
 
-#include "geomsim/errors.hpp"
-#include "geomsim/random.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/support/random.hpp"
 
 namespace geomsim::train {
 

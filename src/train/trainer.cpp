@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 #include "geomsim/train/contrastive_losses.hpp"
 #include "geomsim/train/kernel_contrastive_losses.hpp"
 

@@ -17,10 +17,10 @@
 #include <cmath>
 #include <memory>
 
-#include "geomsim/pair_energy.hpp"
-#include "geomsim/solver.hpp"
-#include "geomsim/spread_loss.hpp"
-#include "geomsim/spread_problem.hpp"
+#include "geomsim/experiments/spread_problem.hpp"
+#include "geomsim/objectives/pair_energy.hpp"
+#include "geomsim/objectives/spread_loss.hpp"
+#include "geomsim/solvers/solver_registry.hpp"
 
 using namespace geomsim;
 

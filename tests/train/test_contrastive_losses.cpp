@@ -5,7 +5,7 @@
 #include <functional>
 #include <vector>
 
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 #include "geomsim/train/contrastive_losses.hpp"
 
 using namespace geomsim;

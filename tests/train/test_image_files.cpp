@@ -9,7 +9,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 #include "geomsim/train/image_files.hpp"
 
 using namespace geomsim;

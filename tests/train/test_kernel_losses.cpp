@@ -3,7 +3,7 @@
 #include "catch_with_torch.hpp"
 #include <cmath>
 
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 #include "geomsim/train/contrastive_losses.hpp"
 #include "geomsim/train/kernel_contrastive_losses.hpp"
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <map>
 
-#include "geomsim/errors.hpp"
-#include "geomsim/subclass_geometry.hpp"
+#include "geomsim/metrics/subclass_geometry.hpp"
+#include "geomsim/support/errors.hpp"
 #include "geomsim/train/label_hierarchy.hpp"
 #include "geomsim/train/synthetic_strata.hpp"
 

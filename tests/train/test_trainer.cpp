@@ -4,7 +4,7 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "geomsim/errors.hpp"
+#include "geomsim/support/errors.hpp"
 #include "geomsim/train/evaluation.hpp"
 #include "geomsim/train/image_files.hpp"
 #include "geomsim/train/label_hierarchy.hpp"

@@ -1,0 +1,21 @@
+#pragma once
+// The manifold (S^{d-1})^N, the "oblique manifold" of Manopt: N unit vectors, the columns
+// of a d x N matrix. It owns the geometry, so solvers stay manifold-agnostic:
+//   tangent space at U:  { V : u_i . v_i = 0 for every column i }
+//   projection:          P_U(V) = V - U diag(u_i . v_i)   (Euclidean -> Riemannian gradient)
+//   retraction:          R_U(V) = normalise the columns of U + V
+//   vector transport:    projection onto the new tangent space
+#include "geomsim/manifold/sphere.hpp"
+
+namespace geomsim {
+
+// P_U(V), columnwise.
+Matrix project_to_tangent(const Matrix& U, const Matrix& V);
+
+// R_U(V): the columns of U + V scaled to unit length.
+Matrix retract(const Matrix& U, const Matrix& V);
+
+// <A, B> = sum of A .* B (the Frobenius inner product, the manifold's metric).
+double inner(const Matrix& A, const Matrix& B);
+
+}  // namespace geomsim

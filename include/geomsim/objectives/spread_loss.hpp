@@ -1,0 +1,80 @@
+#pragma once
+// The empirical asymptotic L_spread of seed 004, Appendix H, eq. (39)-(40):
+//
+//   L(U) = (1-a)/N  sum_i log( 1/|N(i)| sum_{j: h_j != h_i} exp(-|u_i-u_j|^2 / 2t) )   different-class
+//        +   a/N    sum_i log( 1/|P(i)| sum_{j: h_j == h_i} exp(-|u_i-u_j|^2 / 2t) )   same-class (j = i included)
+//        + (1-a) sum_y 1/(K n_y^2) sum_{i,j in y} |u_i-u_j|^2 / 2t                     alignment (ordered pairs)
+//
+// with a = alpha (weight of cNCE, seed 004's convention) and t = tau. For balanced
+// classes |N(i)| = (K-1) n_y and |P(i)| = n_y, which is eq. (39)-(40) exactly; for
+// unbalanced labels the normalisers are the actual class sizes.
+//
+// Every log-sum-exp is shifted by its largest term, so tau = 0.01 neither underflows
+// nor produces NaN: the same-class sum contains exp(0) = 1 (j = i) and the
+// different-class sum is shifted by its nearest negative.
+#include <memory>
+#include <vector>
+
+#include "geomsim/objectives/objective.hpp"
+
+namespace geomsim {
+namespace detail {
+class ClassOrder;
+}
+
+// The three terms of eq. (39)-(40), each already multiplied by its weight, so that
+// different_class + same_class + alignment is the loss.
+struct SpreadLossComponents {
+  double different_class = 0.0;  // (1-alpha) * first sum
+  double same_class = 0.0;       // alpha * second sum
+  double alignment = 0.0;        // (1-alpha) * third sum
+  double total() const { return different_class + same_class + alignment; }
+};
+
+class SpreadLoss final : public Objective {
+ public:
+  // Throws InvalidArgument for alpha outside [0, 1], tau <= 0, non-finite values, or
+  // labels that are not 0..K-1 with K >= 2 and every class present.
+  SpreadLoss(std::vector<int> labels, double alpha, double tau);
+
+  Index num_points() const override { return static_cast<Index>(labels_.size()); }
+  std::string name() const override { return "spread_loss"; }
+  double evaluate(const Eigen::Ref<const Matrix>& U) const override;
+  double evaluate_with_gradient(const Eigen::Ref<const Matrix>& U, Eigen::Ref<Matrix> gradient) const override;
+
+  SpreadLossComponents components(const Eigen::Ref<const Matrix>& U) const;
+
+  // The exact Hessian (see spread_loss.cpp for the formula). Building it costs one
+  // evaluation and keeps two N x N matrices (16 N^2 bytes: 64 MB at N = 2000); each
+  // apply() costs three N x N x d products and one more N x N matrix, no exponentials.
+  std::unique_ptr<HessianOperator> hessian(const Eigen::Ref<const Matrix>& U) const override;
+
+  double alpha() const { return alpha_; }
+  double tau() const { return tau_; }
+  int num_classes() const { return num_classes_; }
+  const std::vector<int>& labels() const { return labels_; }
+
+ private:
+  // Per-row results of the exponential pass.
+  struct RowSums {
+    Index pos_begin = 0, pos_count = 0;  // the row's positives: a segment of the sorted order
+    double nearest_negative = 0.0;       // the shift of the different-class sum
+    double sum_neg = 0.0, sum_pos = 0.0, sum_d_pos = 0.0;
+  };
+  // W = U^T U, with U's columns sorted by class (src/class_order.hpp), on entry to the
+  // pass; row i's exponentials (shifted, see the header) replace column i, then
+  // on_row(i, column, sums) runs on it while it is in cache.
+  template <class OnRow>
+  void exponential_pass(Matrix& W, OnRow&& on_row) const;
+  // One pass computes the components and, when `gradient` is non-null, the gradient.
+  SpreadLossComponents compute(const Eigen::Ref<const Matrix>& U, Eigen::Ref<Matrix>* gradient) const;
+  void check_shape(const Eigen::Ref<const Matrix>& U) const;
+
+  std::vector<int> labels_;
+  std::shared_ptr<const detail::ClassOrder> class_order_;  // shared with the Hessians
+  int num_classes_ = 0;
+  double alpha_ = 0.0;
+  double tau_ = 1.0;
+};
+
+}  // namespace geomsim

@@ -1,0 +1,51 @@
+#include "geomsim/experiments/spread_problem.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "geomsim/solvers/solver_registry.hpp"
+#include "geomsim/support/errors.hpp"
+
+namespace geomsim {
+
+int SpreadProblem::dim() const { return d == 0 ? std::max(K, 2) : d; }
+
+void SpreadProblem::validate() const {
+  require_at_least("K", K, 2);
+  require_at_least("ny", ny, 1);
+  if (d != 0) require_at_least("d", d, 2);
+  require_in_closed_range("alpha", alpha, 0.0, 1.0);
+  require_positive("tau", tau);
+}
+
+SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSettings& settings) {
+  const auto start = std::chrono::steady_clock::now();
+  problem.validate();
+  require_positive("cluster-tol", settings.cluster_tolerance);
+  const int dim = problem.dim();
+  const std::vector<int> labels = balanced_labels(problem.K, problem.ny);
+  const SpreadLoss loss(labels, problem.alpha, problem.tau);
+  const auto solver = make_solver(settings.solver, loss.num_points(), dim, settings.max_seconds);
+
+  MultiStartResult best = multi_start(*solver, loss, dim, settings.seeds);
+
+  SpreadSolution out;
+  out.problem = problem;
+  out.problem.d = dim;
+  out.settings = settings;
+  out.solver = solver->name();
+  out.solver_settings = solver->settings();
+  out.points.points = std::move(best.points);
+  out.points.labels = labels;
+  out.components = loss.components(out.points.points);
+  out.loss = out.components.total();
+  out.spread = class_spread(out.points.points, labels);
+  out.geometry = summarize_geometry(out.points.points, labels, settings.cluster_tolerance);
+  if (problem.K <= dim + 1) out.collapsed_simplex_loss = loss.evaluate(collapsed_simplex(labels, dim));
+  out.runs = std::move(best.runs);
+  out.best_run = best.best_run;
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace geomsim

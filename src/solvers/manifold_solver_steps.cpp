@@ -1,0 +1,58 @@
+#include "solvers/manifold_solver_steps.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "geomsim/manifold/product_of_spheres.hpp"
+#include "geomsim/support/errors.hpp"
+
+namespace geomsim::detail {
+
+FirstOrder start_on_sphere(const Objective& objective, Matrix& U) {
+  if (U.cols() != objective.num_points()) {
+    throw InvalidArgument("points", "must have " + std::to_string(objective.num_points()) + " columns, got " +
+                                        std::to_string(U.cols()));
+  }
+  normalize_columns(U);
+  FirstOrder out;
+  out.G.resize(U.rows(), U.cols());
+  out.f = objective.evaluate_with_gradient(U, out.G);
+  out.g = project_to_tangent(U, out.G);
+  return out;
+}
+
+bool should_stop(double f, const Matrix& g, const Matrix& G, double gradient_tolerance, double max_seconds,
+                 double elapsed_seconds, SolveSummary& summary) {
+  const double gnorm = g.norm();
+  if (!std::isfinite(f) || !std::isfinite(gnorm)) {
+    summary.status = SolveStatus::kFailure;
+    summary.message = "the objective or its gradient is not finite";
+    return true;
+  }
+  if (gnorm <= gradient_tolerance * G.norm()) {
+    summary.status = SolveStatus::kGradientToleranceReached;
+    summary.message = "relative Riemannian gradient below gradient_tolerance";
+    return true;
+  }
+  if (max_seconds > 0.0 && elapsed_seconds > max_seconds) {
+    summary.status = SolveStatus::kMaxTimeReached;
+    summary.message = "time budget (max_seconds) used up";
+    return true;
+  }
+  return false;
+}
+
+void finish(double f, const Matrix& U, const Matrix& g, const Matrix& G, double stationarity_tolerance,
+            SolveSummary& summary) {
+  summary.loss = f;
+  const double Gnorm = G.norm();
+  summary.stationarity = Gnorm > 0.0 ? g.norm() / Gnorm : 0.0;
+  summary.constraint_violation = max_norm_violation(U);
+  if (summary.converged() && summary.status != SolveStatus::kGradientToleranceReached &&
+      summary.stationarity > stationarity_tolerance) {
+    summary.status = SolveStatus::kStalled;
+    summary.message = "stopped at a non-stationary point (stationarity " + format_number(summary.stationarity) + ")";
+  }
+}
+
+}  // namespace geomsim::detail

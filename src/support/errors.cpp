@@ -1,0 +1,53 @@
+#include "geomsim/support/errors.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <utility>
+
+namespace geomsim {
+
+InvalidArgument::InvalidArgument(std::string argument, std::string requirement)
+    : std::invalid_argument(argument + " " + requirement),
+      argument_(std::move(argument)),
+      requirement_(std::move(requirement)) {}
+
+std::string format_number(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+void require_finite(const char* name, double value) {
+  if (!std::isfinite(value)) {
+    throw InvalidArgument(name, "must be a finite number, got " + format_number(value));
+  }
+}
+
+void require_in_closed_range(const char* name, double value, double lo, double hi) {
+  if (!(value >= lo && value <= hi)) {  // also rejects nan
+    throw InvalidArgument(name, "must be in [" + format_number(lo) + ", " + format_number(hi) +
+                                    "], got " + format_number(value));
+  }
+}
+
+void require_positive(const char* name, double value) {
+  if (!(value > 0.0) || !std::isfinite(value)) {
+    throw InvalidArgument(name, "must be a finite number > 0, got " + format_number(value));
+  }
+}
+
+void require_non_negative(const char* name, double value) {
+  if (!(value >= 0.0) || !std::isfinite(value)) {
+    throw InvalidArgument(name, "must be a finite number >= 0, got " + format_number(value));
+  }
+}
+
+void require_at_least(const char* name, std::int64_t value, std::int64_t lo) {
+  if (value < lo) {
+    throw InvalidArgument(name, "must be >= " + std::to_string(lo) + ", got " + std::to_string(value));
+  }
+}
+
+}  // namespace geomsim

@@ -1,0 +1,123 @@
+// Sweeps: grid order, shards, resume, CSV round trip, merge, and thread-count independence.
+#include <catch2/catch.hpp>
+#include <set>
+
+#include "geomsim/experiments/sweep.hpp"
+#include "geomsim/support/errors.hpp"
+#include "helpers.hpp"
+
+using namespace geomsim;
+
+namespace {
+SweepGrid small_grid() {
+  SweepGrid grid;
+  grid.K = {2, 3};
+  grid.ny = {4};
+  grid.d = {3};
+  grid.tau = {0.5};
+  grid.alpha = {0.5, 0.7, 0.9};
+  return grid;
+}
+SolveSettings quick() {
+  SolveSettings s;
+  s.seeds = {0, 1};
+  s.solver = "rlbfgs";
+  return s;
+}
+std::string without_seconds(std::string csv) {
+  // The last column is the wall time; everything else must be reproducible.
+  std::string out;
+  std::size_t start = 0;
+  while (start < csv.size()) {
+    const std::size_t end = csv.find('\n', start);
+    const std::string line = csv.substr(start, end - start);
+    out += line.substr(0, line.rfind(',')) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("Sweep points come in grid order and shards partition them", "[sweep]") {
+  const auto points = sweep_points(small_grid());
+  REQUIRE(points.size() == 6);
+  CHECK(points[0].key() == "K=2 ny=4 d=3 tau=0.5 alpha=0.5");
+  CHECK(points[2].key() == "K=2 ny=4 d=3 tau=0.5 alpha=0.9");
+  CHECK(points[3].K == 3);
+  std::multiset<std::string> seen;
+  for (int i = 0; i < 4; ++i) {
+    for (const auto& p : shard_points(points, parse_shard(std::to_string(i) + "/4"))) seen.insert(p.key());
+  }
+  CHECK(seen.size() == 6);
+  CHECK(std::set<std::string>(seen.begin(), seen.end()).size() == 6);
+  CHECK_THROWS_WITH(parse_shard("4/4"), Catch::Contains("shard must be i/n with 0 <= i < n"));
+  CHECK_THROWS_AS(parse_shard("x"), InvalidArgument);
+  SweepGrid bad = small_grid();
+  bad.alpha = {1.5};
+  CHECK_THROWS_WITH(sweep_points(bad), Catch::Contains("alpha must be in [0, 1]"));
+  bad = small_grid();
+  bad.tau.clear();
+  CHECK_THROWS_WITH(sweep_points(bad), Catch::Contains("tau must list at least one value"));
+}
+
+TEST_CASE("Sweep rows carry the theory's prediction", "[sweep]") {
+  const auto points = sweep_points(small_grid());
+  const SweepRow collapsed = run_sweep_point(points[0], quick(), "0:1");
+  CHECK(collapsed.prediction.regime == "collapsed");
+  CHECK(collapsed.geometry == "collapsed");
+  CHECK(collapsed.loss == Approx(*collapsed.prediction.loss).epsilon(1e-10));
+  SweepPoint split{3, 8, 3, 0.64, 0.5};
+  const SweepRow row = run_sweep_point(split, quick(), "0:1");
+  CHECK(row.prediction.regime == "split");
+  CHECK(row.spread == Approx(*row.prediction.spread).epsilon(1e-6));
+  CHECK(row.atoms == "4+4|4+4|4+4");
+  CHECK(row.max_atoms == 2);
+  SweepPoint wide{2, 8, 5, 0.7, 0.5};
+  CHECK(predict(wide).regime == "spread");
+  CHECK_FALSE(predict(wide).spread.has_value());
+}
+
+TEST_CASE("A sweep is reproducible, resumable, and its shards merge into the full run", "[sweep]") {
+  const auto points = sweep_points(small_grid());
+  const auto serial = testing::with_threads(1, [&] { return run_sweep(points, quick(), "0:1", {}); });
+  const auto parallel = testing::with_threads(2, [&] { return run_sweep(points, quick(), "0:1", {}); });
+  const std::string csv = sweep_csv(serial);
+  CHECK(without_seconds(sweep_csv(parallel)) == without_seconds(csv));
+
+  // CSV round trip is exact.
+  const auto parsed = parse_sweep_csv(csv, "memory", "out");
+  CHECK(sweep_csv(parsed) == csv);
+
+  // Resume: the rows already done are not solved again (no callback for them).
+  std::vector<SweepRow> half(serial.begin(), serial.begin() + 3);
+  std::size_t solved = 0;
+  const auto resumed = run_sweep(points, quick(), "0:1", half, [&](const SweepRow&, std::size_t, std::size_t total) {
+    solved++;
+    CHECK(total == 3);
+  });
+  CHECK(solved == 3);
+  CHECK(without_seconds(sweep_csv(resumed)) == without_seconds(csv));
+
+  // Shards merge back into the full sweep, in grid order.
+  std::vector<std::vector<SweepRow>> shards;
+  for (int i = 0; i < 3; ++i) {
+    shards.push_back(run_sweep(shard_points(points, {i, 3}), quick(), "0:1", {}));
+  }
+  CHECK(without_seconds(sweep_csv(merge_sweep_rows(shards))) == without_seconds(csv));
+
+  // Conflicting inputs are refused.
+  auto other = serial;
+  other[0].loss += 1e-3;
+  CHECK_THROWS_WITH(merge_sweep_rows({serial, other}), Catch::Contains("two inputs disagree"));
+}
+
+TEST_CASE("A corrupt sweep CSV is refused with its line", "[sweep][errors]") {
+  CHECK_THROWS_WITH(parse_sweep_csv("a,b\n", "x.csv", "out"), Catch::Contains("x.csv line 1: is not a geomsim sweep CSV"));
+  const auto rows = run_sweep(sweep_points(small_grid()), quick(), "0:1", {});
+  std::string csv = sweep_csv(rows);
+  const std::string truncated = csv.substr(0, csv.size() - 30);
+  CHECK_THROWS_WITH(parse_sweep_csv(truncated, "x.csv", "out"), Catch::Contains("x.csv line 7"));
+  std::string garbled = csv;
+  garbled.replace(garbled.find("\n2,4,3,") + 1, 1, "z");
+  CHECK_THROWS_WITH(parse_sweep_csv(garbled, "x.csv", "out"), Catch::Contains("column K: 'z' is not an integer"));
+}

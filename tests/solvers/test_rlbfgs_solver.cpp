@@ -1,0 +1,79 @@
+// The manifold solver against SLSQP and against known optima.
+#include <catch2/catch.hpp>
+
+#include "geomsim/experiments/spread_problem.hpp"
+#include "geomsim/manifold/product_of_spheres.hpp"
+#include "geomsim/solvers/multi_start.hpp"
+#include "geomsim/solvers/rlbfgs_solver.hpp"
+#include "geomsim/solvers/slsqp_solver.hpp"
+#include "geomsim/solvers/solver_registry.hpp"
+#include "geomsim/support/errors.hpp"
+#include "helpers.hpp"
+
+using namespace geomsim;
+
+TEST_CASE("The product of spheres projects, retracts and keeps unit norms", "[rlbfgs][manifold]") {
+  const Matrix U = random_uniform_sphere(4, 7, 1);
+  const Matrix V = random_uniform_sphere(4, 7, 2);
+  const Matrix T = project_to_tangent(U, V);
+  CHECK((U.array() * T.array()).colwise().sum().abs().maxCoeff() < 1e-15);  // tangent
+  CHECK((project_to_tangent(U, T) - T).norm() < 1e-15);                      // a projection
+  CHECK(max_norm_violation(retract(U, 0.3 * T)) < 1e-15);
+  CHECK(inner(T, V) == Approx(T.squaredNorm()).epsilon(1e-14));  // V - T is normal to T
+}
+
+TEST_CASE("RLBFGS and SLSQP agree on the Appendix H problems to 1e-7", "[rlbfgs][appendix_h]") {
+  const auto [K, ny, d, alpha] = GENERATE(table<int, int, int, double>(
+      {{2, 20, 2, 0.6}, {2, 20, 2, 0.7}, {2, 20, 2, 0.8}, {3, 8, 3, 0.6}, {3, 8, 3, 0.64}, {3, 8, 3, 0.8}}));
+  SpreadProblem p;
+  p.K = K;
+  p.ny = ny;
+  p.d = d;
+  p.alpha = alpha;
+  p.tau = 0.5;
+  SolveSettings slsqp, rlbfgs;
+  slsqp.solver = "slsqp";
+  rlbfgs.solver = "rlbfgs";
+  const auto a = solve_spread_problem(p, slsqp);
+  const auto b = solve_spread_problem(p, rlbfgs);
+  CHECK(b.solver == "rlbfgs");
+  CHECK(b.loss == Approx(a.loss).margin(1e-7));
+  CHECK(b.geometry.describe() == a.geometry.describe());
+  for (const auto& run : b.runs) {
+    INFO("seed " << run.seed << ": " << run.summary.brief_report());
+    CHECK(run.summary.converged());
+  }
+}
+
+TEST_CASE("RLBFGS converges to the known optimum of a mid-size problem far faster than SLSQP",
+          "[rlbfgs][solver]") {
+  // K = 4, n_y = 8, d = 8: 256 variables, where SLSQP takes seconds per seed. The losses
+  // must agree; the speed is measured by the benchmarks, not here.
+  const SpreadLoss loss(balanced_labels(4, 8), 0.7, 0.5);
+  const auto a = multi_start(RlbfgsSolver(), loss, 8, {0, 1, 2, 3, 4});
+  const auto b = multi_start(SlsqpSolver(), loss, 8, {0});
+  CHECK(a.best().summary.loss <= b.best().summary.loss + 1e-9);
+  CHECK(a.best().summary.converged());
+}
+
+TEST_CASE("RLBFGS results do not depend on the thread count", "[rlbfgs][determinism]") {
+  // N = 300 takes the parallel kernels; 300 iterations exercise the whole update.
+  const SpreadLoss loss(balanced_labels(3, 100), 0.7, 0.5);
+  RlbfgsSolver::Options options;
+  options.max_iterations = 300;
+  const RlbfgsSolver solver(options);
+  Matrix a = random_uniform_sphere(8, 300, 4), b = a;
+  const auto sa = testing::with_threads(1, [&] { return solver.minimize(loss, a); });
+  const auto sb = testing::with_threads(2, [&] { return solver.minimize(loss, b); });
+  CHECK(a == b);
+  CHECK(sa.loss == sb.loss);
+  CHECK(sa.evaluations == sb.evaluations);
+}
+
+TEST_CASE("The auto solver is SLSQP for the paper's sizes and RLBFGS beyond", "[rlbfgs][solver]") {
+  CHECK(make_solver("auto", 24, 3)->name() == "slsqp");
+  CHECK(make_solver("auto", 40, 2)->name() == "slsqp");
+  CHECK(make_solver("auto", 32, 8)->name() == "rlbfgs");
+  CHECK(make_solver("rlbfgs", 24, 3)->name() == "rlbfgs");
+  CHECK_THROWS_AS(make_solver("newton", 24, 3), InvalidArgument);
+}
