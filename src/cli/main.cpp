@@ -1,5 +1,6 @@
 // geomsim: the command-line front end. Layering: this file only parses arguments and
-// dispatches; every computation lives in the core library.
+// dispatches; every computation lives in the core library. It links no libtorch: the
+// training commands are run by geomsim-torch (training_program.hpp).
 #include <iostream>
 
 #include "cli_support.hpp"
@@ -8,10 +9,7 @@
 #include "solve_command.hpp"
 #include "sweep_command.hpp"
 #include "theory_command.hpp"
-#ifdef GEOMSIM_HAVE_TORCH
-#include "checkpoint_commands.hpp"
-#include "train_command.hpp"
-#endif
+#include "training_program.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -39,32 +37,7 @@ int main(int argc, char** argv) {
       "report", "run the experiment definitions in sims/ and regenerate notebooks-export/ (figures, CSVs, markdown)");
   geomsim::cli::ReportOptions report_options;
   geomsim::cli::add_report_options(*report, report_options);
-#ifdef GEOMSIM_HAVE_TORCH
-  CLI::App* train = app.add_subcommand(
-      "train", "train an encoder on Fashion-MNIST coarse labels with SupCon, L_spread, THANOS, SimCLR, CCL-K or CE, then evaluate "
-               "coarse accuracy, coarse-to-fine transfer and the embedding geometry (libtorch)");
-  geomsim::cli::TrainCommandOptions train_options;
-  geomsim::cli::add_train_options(*train, train_options);
-  CLI::App* train_sweep = app.add_subcommand(
-      "train-sweep", "train with L_spread at several alpha and set the trained spread beside the simulated optimum (CSV, PNG)");
-  geomsim::cli::TrainSweepOptions train_sweep_options;
-  geomsim::cli::add_train_sweep_options(*train_sweep, train_sweep_options);
-  CLI::App* eval = app.add_subcommand(
-      "eval", "evaluate a checkpoint of geomsim train or a TorchScript model: coarse accuracy, coarse-to-fine transfer, "
-              "geometry, subgroups (libtorch)");
-  geomsim::cli::EvalOptions eval_options;
-  geomsim::cli::add_eval_options(*eval, eval_options);
-  CLI::App* lipschitz = app.add_subcommand(
-      "lipschitz", "Lipschitz constants of a checkpoint or TorchScript model on pairs of real images: K_L, K_g, K_aug "
-                   "(Table 1, Figure 3), a Jacobian lower bound and a layer-product upper bound (libtorch)");
-  geomsim::cli::LipschitzOptions lipschitz_options;
-  geomsim::cli::add_lipschitz_options(*lipschitz, lipschitz_options);
-  CLI::App* measure = app.add_subcommand(
-      "measure", "the Section 4 geometry of a checkpoint or TorchScript model on a dataset: s_f(y), sigma_f(z), their "
-                 "ratio, Theorem 3's bound (libtorch)");
-  geomsim::cli::MeasureOptions measure_options;
-  geomsim::cli::add_measure_options(*measure, measure_options);
-#endif
+  const std::vector<CLI::App*> training = geomsim::cli::add_training_commands(app);
   app.require_subcommand(0, 1);
 
   try {
@@ -77,13 +50,9 @@ int main(int argc, char** argv) {
     if (sweep->parsed()) return geomsim::cli::run_sweep_command(sweep_options);
     if (merge->parsed()) return geomsim::cli::run_merge_command(merge_options);
     if (report->parsed()) return geomsim::cli::run_report(report_options);
-#ifdef GEOMSIM_HAVE_TORCH
-    if (train->parsed()) return geomsim::cli::run_train(train_options);
-    if (train_sweep->parsed()) return geomsim::cli::run_train_sweep(train_sweep_options);
-    if (eval->parsed()) return geomsim::cli::run_eval(eval_options);
-    if (lipschitz->parsed()) return geomsim::cli::run_lipschitz(lipschitz_options);
-    if (measure->parsed()) return geomsim::cli::run_measure(measure_options);
-#endif
+    for (CLI::App* command : training) {
+      if (command->parsed()) return geomsim::cli::run_training_program(command->get_name(), command->remaining());
+    }
     return geomsim::cli::run_solve(solve);
   } catch (const geomsim::InvalidArgument& error) {
     return geomsim::cli::report_invalid_argument(error.argument(), error.requirement());
