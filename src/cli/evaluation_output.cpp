@@ -19,7 +19,9 @@ json geometry_json(const train::EmbeddingGeometry& g) {
               {"margin_error", g.margin_error},
               {"theorem3_bounded_pairs", g.bounded_pairs},
               {"theorem3_bound", nullptr},
-              {"theorem3_bound_holds", g.bound_holds}};
+              {"theorem3_bound_holds", g.bound_holds},
+              {"theorem3_delta", train::kTheorem3Delta},
+              {"theorem3_boundary_holds", g.boundary_holds}};
   if (g.theorem3_bound) out["theorem3_bound"] = *g.theorem3_bound;
   out["class_spread"] = g.class_spread;
   json subclasses = json::array();
@@ -31,7 +33,8 @@ json geometry_json(const train::EmbeddingGeometry& g) {
   json pairs = json::array();
   for (const auto& p : g.pair_details) {
     pairs.push_back({{"z", p.z}, {"z_prime", p.z_prime}, {"margin_error", p.margin_error}, {"r", p.r},
-                     {"theorem3_bound", p.bound ? json(*p.bound) : json(nullptr)}});
+                     {"theorem3_bound", p.bound ? json(*p.bound) : json(nullptr)},
+                     {"theorem3_boundary", p.boundary}, {"theorem3_boundary_holds", p.boundary_holds}});
   }
   out["pairs"] = pairs;
   return out;
@@ -70,6 +73,11 @@ std::string evaluation_text(const json& e) {
          e["theorem3_bound"].is_null() ? "vacuous for all " + std::to_string(e["subclass_pairs"].get<int>()) + " pairs"
                                        : fixed(e["theorem3_bound"].get<double>(), 4) + " (mean over " + pairs + "; holds for " +
                                              std::to_string(e["theorem3_bound_holds"].get<int>()) + ")");
+  }
+  if (e.contains("theorem3_boundary_holds")) {
+    line("Theorem 3 boundary condition (delta " + format_number(e["theorem3_delta"].get<double>()) + ")",
+         "in force for " + std::to_string(e["theorem3_boundary_holds"].get<int>()) + " of " +
+             std::to_string(e["subclass_pairs"].get<int>()) + " pairs");
   }
   return text.str();
 }

@@ -1,10 +1,26 @@
 #include "image_data.hpp"
 
+#include <map>
+#include <utility>
+
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/random.hpp"
 #include "geomsim/train/image_files.hpp"
 
 namespace geomsim::cli {
+namespace {
+
+// Fashion-MNIST splits decoded once per process: an experiment trains many runs on the same
+// files, and decompressing the 60,000 training images takes about a second each time.
+const train::LabelledImages& fashion_mnist_split(const std::string& folder, bool train_split) {
+  static std::map<std::pair<std::string, bool>, train::LabelledImages> decoded;
+  const auto key = std::make_pair(folder, train_split);
+  auto found = decoded.find(key);
+  if (found == decoded.end()) found = decoded.emplace(key, train::load_fashion_mnist(folder, train_split)).first;
+  return found->second;
+}
+
+}  // namespace
 
 void add_data_options(CLI::App& c, DataOptions& o, bool hierarchy_default) {
   c.add_option("--data", o.data, "folder with Fashion-MNIST's IDX files (default: Debian's dataset-fashion-mnist)");
@@ -23,18 +39,21 @@ LabelledSplit load_split(const DataOptions& o, bool train_split, int64_t limit, 
   require_at_least(train_split ? "train-samples" : "test-samples", limit, 0);
   if (o.images.empty() != o.labels.empty()) throw InvalidArgument(o.images.empty() ? "images" : "labels", "needs --images and --labels together");
   const train::LabelHierarchy h = train::fashion_mnist_hierarchy(o.hierarchy);
-  train::LabelledImages data;
+  train::LabelledImages own;
+  const train::LabelledImages* source = &own;
   std::size_t begin = 0, end = 0;
   if (o.images.empty()) {
-    data = train::load_fashion_mnist(data_source(o), train_split);
-    end = data.labels.size();
+    source = &fashion_mnist_split(data_source(o), train_split);
+    end = source->labels.size();
   } else {
-    data = train::read_idx_pair(o.images, o.labels, "images");
+    own = train::read_idx_pair(o.images, o.labels, "images");
+    const train::LabelledImages& data = own;
     if (data.images.shape.size() != 3) throw InvalidArgument("images", o.images + " must hold N x H x W images");
     const std::size_t half = data.labels.size() / 2;
     begin = train_split ? 0 : half;
     end = train_split ? half : data.labels.size();
   }
+  const train::LabelledImages& data = *source;
   for (int label : data.labels) {
     if (label < 0 || label >= h.num_fine()) {
       throw InvalidArgument("labels", "must be in 0.." + std::to_string(h.num_fine() - 1) + " for --hierarchy " + o.hierarchy +
@@ -49,7 +68,7 @@ LabelledSplit load_split(const DataOptions& o, bool train_split, int64_t limit, 
   if (limit > 0 && static_cast<std::size_t>(limit) < idx.size()) idx.resize(static_cast<std::size_t>(limit));
   if (idx.empty()) throw InvalidArgument(o.images.empty() ? "data" : "images", "holds no examples to use");
   const auto item = static_cast<int64_t>(data.images.item_size());
-  const auto all = torch::from_blob(data.images.data.data(), {static_cast<int64_t>(data.images.count()), item}, torch::kUInt8);
+  const auto all = torch::from_blob(const_cast<std::uint8_t*>(data.images.data.data()), {static_cast<int64_t>(data.images.count()), item}, torch::kUInt8);
   std::vector<int64_t> rows(idx.begin(), idx.end()), fine, coarse;
   for (std::size_t i : idx) {
     fine.push_back(data.labels[i]);

@@ -29,11 +29,18 @@ void add_train_options(CLI::App& c, TrainCommandOptions& o) {
       "  L_spread:  geomsim train --loss spread --alpha 0.5 --tau 0.5\n"
       "  SimCLR:    geomsim train --loss simclr --tau 0.5   (no labels)\n"
       "  CE:        geomsim train --loss ce\n"
-      "  THANOS:    geomsim train --loss thanos --alpha 0.5   (L_spread + class-conditional autoencoder)\n"
-      "  ablation:  geomsim train --loss thanos --general-autoencoder   (one decoder for all classes)\n"
+      "  THANOS:    geomsim train --loss thanos --alpha 0.5   (L_spread + seed 004 §5's autoencoder: one\n"
+      "             decoder, MSE + a label-smoothed cross-entropy head, dropout)\n"
+      "  cAuto:     geomsim train --loss autoencoder   (that autoencoder alone);  gAuto: add --autoencoder general\n"
+      "  SupCon + cAuto: geomsim train --loss supcon --autoencoder joint\n"
+      "  ablations: --autoencoder general (no labels) | per-class (one decoder per class); --no-augmentation\n"
+      "  the paper's optimiser (Appendix F.3): --recipe paper   (AdamW lr 3e-4, no weight decay, batch 128)\n"
       "  SupCon + InfoNCE: --loss supcon+simclr;  SupCon L_in: --loss supcon-in\n"
       "  seed 000:  geomsim train --loss attract-repel --alpha 0.5   (alpha weights L_attract)\n"
       "  CCL-K:     geomsim train --loss cclk-weak | cclk-fair | cclk-hardneg --kernel-lambda 0.1\n"
+      "  002's conditional InfoNCE (eqs. 3-5): --loss weaksup-infonce | fair-infonce | hardneg-infonce\n"
+      "  triplet (000 eq. A7): --loss triplet;  Table 9: --loss clip-positives --clip-cosine 0.5 |\n"
+      "             weighted-positives --positive-weight 0.5 | upweighted-negatives --negative-weight 2\n"
       "Coarse labels come from --hierarchy; the fine labels (the 10 classes) are the subclasses of\n"
       "the coarse-to-fine evaluation. --train-samples and --epochs set the budget. With --checkpoint the\n"
       "model is saved every epoch; `geomsim eval`, `measure` and `lipschitz` read it.");
@@ -45,8 +52,28 @@ void add_train_options(CLI::App& c, TrainCommandOptions& o) {
   c.add_option("--kernel-lambda", o.kernel_lambda, "CCL-K: lambda of (K_Z + lambda I)^-1 K_Z")->capture_default_str();
   c.add_option("--kernel-bandwidth", o.kernel_bandwidth, "CCL-K HardNeg: Gaussian kernel bandwidth on the embeddings")
       ->capture_default_str();
+  c.add_option("--clip-cosine", o.clip_cosine, "clip-positives: the largest cosine a positive counts with in the numerator")
+      ->capture_default_str();
+  c.add_option("--positive-weight", o.positive_weight, "weighted-positives: weight of the other positives in L_sup's denominator")
+      ->capture_default_str();
+  c.add_option("--negative-weight", o.negative_weight, "upweighted-negatives: weight of the negatives in L_sup's denominator")
+      ->capture_default_str();
   c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1 for the gamma-margin error and the bound")->capture_default_str();
-  c.add_flag("--general-autoencoder", o.general_autoencoder, "THANOS ablation: one decoder for all classes");
+  c.add_option("--autoencoder", o.autoencoder,
+               "autoencoder trained alongside and concatenated: joint (seed 004 §5: one decoder, MSE + cross-entropy "
+               "head; the default for thanos and autoencoder), per-class (one decoder per class), general (no labels), "
+               "or none (the default for the other losses)");
+  c.add_flag("--general-autoencoder", o.general_autoencoder, "the same as --autoencoder general");
+  c.add_option("--autoencoder-dropout", o.autoencoder_dropout, "dropout rate after the autoencoder's hidden layer (F.3: 0.05)")
+      ->capture_default_str();
+  c.add_option("--label-smoothing", o.label_smoothing, "label smoothing of the joint autoencoder's cross-entropy head")
+      ->capture_default_str();
+  c.add_flag("--no-augmentation", o.no_augmentation, "train on the images as they are: the two views are identical");
+  c.add_option("--recipe", o.recipe, "geomsim (lr 1e-3, weight decay 1e-4, batch 256), paper (Appendix F.3's coarse training: "
+                                     "AdamW lr 3e-4, no weight decay, batch 128) or paper-transfer (F.3's transfer runs: lr "
+                                     "1e-3, no weight decay, batch 128); explicit --lr, --weight-decay, --batch-size, "
+                                     "--cosine-period win");
+  c.add_option("--cosine-period", o.cosine_period, "T_max of the cosine schedule in epochs (0: the run's epochs)")->capture_default_str();
   c.add_option("--alpha", o.alpha, "L_spread's weight of cNCE, in [0, 1]")->capture_default_str();
   c.add_option("--tau", o.tau, "temperature > 0")->capture_default_str();
   c.add_flag("--exclude-partner", o.exclude_partner, "cNCE's denominator without a(x) (eq. 3) instead of with it (eq. 10)");
@@ -64,70 +91,119 @@ void add_train_options(CLI::App& c, TrainCommandOptions& o) {
   c.add_option("--checkpoint", o.checkpoint, "checkpoint file, written every epoch; an existing one is resumed");
   c.add_option("--json", o.json_path, "write the run (parameters, epochs, evaluation) as JSON to FILE");
   c.add_flag("--quiet,-q", o.quiet, "print nothing on stdout");
+  c.parse_complete_callback([&c, &o] {
+    o.learning_rate_given = c.count("--lr") > 0;
+    o.weight_decay_given = c.count("--weight-decay") > 0;
+    o.batch_size_given = c.count("--batch-size") > 0;
+    o.cosine_period_given = c.count("--cosine-period") > 0;
+  });
 }
 
-namespace {
+std::string autoencoder_mode(const TrainCommandOptions& o) {
+  if (o.general_autoencoder && !o.autoencoder.empty() && o.autoencoder != "general") {
+    throw InvalidArgument("general-autoencoder", "contradicts --autoencoder " + o.autoencoder);
+  }
+  if (o.general_autoencoder) return "general";
+  if (!o.autoencoder.empty()) return o.autoencoder;
+  return o.loss == "thanos" || o.loss == "autoencoder" ? "joint" : "none";
+}
 
-// One training run and its evaluation, as the JSON object `geomsim train` writes.
-json train_and_evaluate(const TrainCommandOptions& o) {
-  const auto start = std::chrono::steady_clock::now();
-  const train::LabelHierarchy hierarchy = train::fashion_mnist_hierarchy(o.data.hierarchy);
-  train::EncoderOptions model;
-  model.kind = o.model;
-  model.embedding_dim = o.embedding_dim;
-  model.width = o.width;
-  const json run = {{"data", data_source(o.data)}, {"hierarchy", o.data.hierarchy}, {"loss", o.loss},
-                    {"alpha", o.alpha},            {"tau", o.tau},                {"seed", o.seed},
-                    {"train_samples", o.train_samples}};
+train::TrainOptions trainer_options(const TrainCommandOptions& o) {
   train::TrainOptions t;
+  if (!o.recipe.empty()) train::apply_recipe(train::train_recipe(o.recipe), t);
+  if (o.recipe.empty() || o.learning_rate_given) t.learning_rate = o.learning_rate;
+  if (o.recipe.empty() || o.weight_decay_given) t.weight_decay = o.weight_decay;
+  if (o.recipe.empty() || o.batch_size_given) t.batch_size = o.batch_size;
+  if (o.recipe.empty() || o.cosine_period_given) t.cosine_period_epochs = o.cosine_period;
   t.loss = o.loss;
   t.alpha = o.alpha;
   t.tau = o.tau;
   t.include_partner = !o.exclude_partner;
   t.epochs = o.epochs;
-  t.batch_size = o.batch_size;
-  t.learning_rate = o.learning_rate;
-  t.weight_decay = o.weight_decay;
   t.seed = o.seed;
   t.checkpoint = o.checkpoint;
   t.stop_after = o.stop_after;
   t.reconstruction_weight = o.reconstruction_weight;
   t.kernel_lambda = o.kernel_lambda;
   t.kernel_bandwidth = o.kernel_bandwidth;
-  t.run_description = run.dump();
+  t.clip_cosine = o.clip_cosine;
+  t.positive_weight = o.positive_weight;
+  t.negative_weight = o.negative_weight;
   train::validate(t);
+  const std::string mode = autoencoder_mode(o);
+  if (mode == "none" && (o.loss == "thanos" || o.loss == "autoencoder")) {
+    throw InvalidArgument("autoencoder", "cannot be none for --loss " + o.loss);
+  }
+  if (mode != "none" && o.loss == "ce") throw InvalidArgument("autoencoder", "must be none for --loss ce");
+  return t;
+}
+
+TrainedRun train_run(const TrainCommandOptions& o, const std::function<void(const train::StepReport&)>& on_step) {
+  const auto start = std::chrono::steady_clock::now();
+  TrainedRun run;
+  run.hierarchy = train::fashion_mnist_hierarchy(o.data.hierarchy);
+  train::EncoderOptions model;
+  model.kind = o.model;
+  model.embedding_dim = o.embedding_dim;
+  model.width = o.width;
+  const std::string mode = autoencoder_mode(o);
+  const json description = {{"data", data_source(o.data)}, {"hierarchy", o.data.hierarchy}, {"loss", o.loss},
+                            {"autoencoder", mode},         {"alpha", o.alpha},            {"tau", o.tau},
+                            {"seed", o.seed},              {"train_samples", o.train_samples},
+                            {"augmentation", !o.no_augmentation}};
+  train::TrainOptions t = trainer_options(o);
+  t.run_description = description.dump();
+  t.on_step = on_step;
   train::require_margin_gamma(o.gamma);
   if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
   set_torch_threads(o.threads);
-  const LabelledSplit training = load_split(o.data, true, o.train_samples, o.seed);
-  const LabelledSplit test = load_split(o.data, false, o.test_samples, o.seed + 7);
-  model.image_size = training.images.size(3);
-  if (training.images.size(2) != model.image_size) throw InvalidArgument("images", "must be square");
+  run.training = load_split(o.data, true, o.train_samples, o.seed);
+  run.test = load_split(o.data, false, o.test_samples, o.seed + 7);
+  model.image_size = run.training.images.size(3);
+  if (run.training.images.size(2) != model.image_size) throw InvalidArgument("images", "must be square");
   train::validate(model);
 
   torch::manual_seed(o.seed);
-  train::Encoder encoder(model);
-  train::Autoencoder autoencoder{nullptr};
-  if (o.loss == "thanos") {
+  run.encoder = train::Encoder(model);
+  if (mode != "none") {
     train::AutoencoderOptions ae;
-    ae.classes = hierarchy.num_coarse();
-    ae.class_conditional = !o.general_autoencoder;
+    ae.classes = run.hierarchy.num_coarse();
+    ae.mode = mode;
     ae.image_size = model.image_size;
-    autoencoder = train::Autoencoder(ae);
+    ae.dropout = o.autoencoder_dropout;
+    ae.label_smoothing = o.label_smoothing;
+    train::validate(ae);
+    run.autoencoder = train::Autoencoder(ae);
   }
+  train::AugmentationOptions augmentation;
+  if (o.no_augmentation) augmentation = train::no_augmentation();
   const bool progress = !o.quiet && isatty(fileno(stderr)) != 0;
-  const train::TrainResult result =
-      train::train_encoder(encoder, training.images, training.coarse, hierarchy.num_coarse(), t, train::AugmentationOptions{},
-                           [&](const std::string& line) {
-                             if (progress) std::cerr << "geomsim train: " << line << "\n";
-                           },
-                           autoencoder);
-  const auto train_z = train::embed(encoder, training.images, 1024, autoencoder);
-  const auto test_z = train::embed(encoder, test.images, 1024, autoencoder);
-  const train::TransferEvaluation evaluation =
-      train::evaluate_transfer(train_z, training.coarse, training.fine, test_z, test.coarse, test.fine, o.seed, o.gamma);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto train_start = std::chrono::steady_clock::now();
+  run.result = train::train_encoder(run.encoder, run.training.images, run.training.coarse, run.hierarchy.num_coarse(), t,
+                                    augmentation,
+                                    [&](const std::string& line) {
+                                      if (progress && !on_step) std::cerr << "geomsim train: " << line << "\n";
+                                    },
+                                    run.autoencoder);
+  run.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
+  if (o.loss == "autoencoder") run.encoder = train::Encoder{nullptr};  // the embedding is the autoencoder's alone
+  run.train_embeddings = train::embed(run.encoder, run.training.images, 1024, run.autoencoder);
+  run.test_embeddings = train::embed(run.encoder, run.test.images, 1024, run.autoencoder);
+  run.evaluation = train::evaluate_transfer(run.train_embeddings, run.training.coarse, run.training.fine, run.test_embeddings,
+                                            run.test.coarse, run.test.fine, o.seed, o.gamma);
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return run;
+}
 
+namespace {
+
+// One training run and its evaluation, as the JSON object `geomsim train` writes.
+json train_and_evaluate(const TrainCommandOptions& o) {
+  const TrainedRun run = train_run(o);
+  const train::TrainResult& result = run.result;
+  const LabelledSplit& training = run.training;
+  const LabelledSplit& test = run.test;
+  const train::TrainOptions t = trainer_options(o);
   json epochs = json::array();
   for (const auto& e : result.epochs) {
     epochs.push_back({{"epoch", e.epoch}, {"loss", e.loss}, {"seconds", e.seconds}, {"samples_per_second", e.samples_per_second}});
@@ -137,17 +213,21 @@ json train_and_evaluate(const TrainCommandOptions& o) {
               {"parameters",
                {{"data", data_source(o.data)}, {"hierarchy", o.data.hierarchy}, {"model", o.model}, {"loss", o.loss},
                 {"alpha", o.alpha}, {"tau", o.tau}, {"include_partner", !o.exclude_partner},
-                {"reconstruction_weight", o.reconstruction_weight}, {"general_autoencoder", o.general_autoencoder},
-                {"kernel_lambda", o.kernel_lambda}, {"kernel_bandwidth", o.kernel_bandwidth}, {"epochs", o.epochs},
-                {"batch_size", o.batch_size}, {"lr", o.learning_rate}, {"weight_decay", o.weight_decay},
+                {"reconstruction_weight", o.reconstruction_weight}, {"autoencoder", autoencoder_mode(o)},
+                {"autoencoder_dropout", o.autoencoder_dropout}, {"label_smoothing", o.label_smoothing},
+                {"augmentation", !o.no_augmentation}, {"recipe", o.recipe.empty() ? "geomsim" : o.recipe},
+                {"cosine_period", t.cosine_period_epochs},
+                {"kernel_lambda", o.kernel_lambda}, {"kernel_bandwidth", o.kernel_bandwidth}, {"clip_cosine", o.clip_cosine},
+                {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"epochs", o.epochs},
+                {"batch_size", t.batch_size}, {"lr", t.learning_rate}, {"weight_decay", t.weight_decay},
                 {"embedding_dim", o.embedding_dim}, {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()},
                 {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}}},
               {"device", result.device},
               {"resumed_epochs", result.resumed_epochs},
               {"finished", finished},
               {"epochs", epochs},
-              {"evaluation", evaluation_json(evaluation)},
-              {"seconds", seconds}};
+              {"evaluation", evaluation_json(run.evaluation)},
+              {"seconds", run.seconds}};
   return out;
 }
 
@@ -165,7 +245,8 @@ int run_train(const TrainCommandOptions& o) {
     text << "geomsim train: " << o.model << " on " << p["data"].get<std::string>() << ", " << o.data.hierarchy << " (" << p["train_samples"].get<int64_t>()
          << " train, " << p["test_samples"].get<int64_t>() << " test images), loss " << o.loss << ", tau " << o.tau;
     if (o.loss == "spread" || o.loss == "thanos") text << ", alpha " << o.alpha;
-    if (o.loss == "thanos") text << (o.general_autoencoder ? ", general autoencoder" : ", class-conditional autoencoder");
+    if (autoencoder_mode(o) != "none") text << ", " << autoencoder_mode(o) << " autoencoder";
+    if (o.no_augmentation) text << ", no augmentation";
     text << ", " << out["device"].get<std::string>() << "\n";
     for (const auto& epoch : out["epochs"]) {
       text << "  epoch " << epoch["epoch"].get<int64_t>() << ": loss " << fixed(epoch["loss"].get<double>(), 6) << ", "

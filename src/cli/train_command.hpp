@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "geomsim/train/evaluation.hpp"
+#include "geomsim/train/label_hierarchy.hpp"
+#include "geomsim/train/trainer.hpp"
 #include "image_data.hpp"
 
 namespace geomsim::cli {
@@ -19,10 +22,21 @@ struct TrainCommandOptions {
   bool exclude_partner = false;
   double reconstruction_weight = 1.0;
   double kernel_lambda = 0.1, kernel_bandwidth = 1.0;
+  double clip_cosine = 0.5, positive_weight = 0.5, negative_weight = 2.0;  // Table 9's baselines
   double gamma = 1.1;  // Theorem 3's margin
-  bool general_autoencoder = false;
+  // The autoencoder: "joint", "per-class", "general" (train::AutoencoderOptions::mode) or
+  // "none"; empty: joint for the losses thanos and autoencoder, none for the others.
+  std::string autoencoder;
+  bool general_autoencoder = false;  // the older spelling of autoencoder = "general"
+  double autoencoder_dropout = 0.05, label_smoothing = 0.1;
+  bool no_augmentation = false;
   int64_t epochs = 1, batch_size = 256, embedding_dim = 128, width = 128;
   double learning_rate = 1e-3, weight_decay = 1e-4;
+  int64_t cosine_period = 0;  // T_max in epochs; 0: the run's epochs
+  // A named recipe (train::train_recipes) sets the learning rate, weight decay, batch size and
+  // schedule period, except those given explicitly (the *_given flags, set by the parser).
+  std::string recipe;
+  bool learning_rate_given = false, weight_decay_given = false, batch_size_given = false, cosine_period_given = false;
   uint64_t seed = 0;
   int64_t train_samples = 0, test_samples = 0, stop_after = 0;
   int threads = 0;  // 0: all cores
@@ -32,6 +46,28 @@ struct TrainCommandOptions {
 
 void add_train_options(CLI::App& command, TrainCommandOptions& options);
 int run_train(const TrainCommandOptions& options);
+
+// The autoencoder mode a run uses ("none" when it has none), after the defaults.
+std::string autoencoder_mode(const TrainCommandOptions& options);
+// The trainer's options for a run: the recipe applied, then the explicit values. Validated.
+train::TrainOptions trainer_options(const TrainCommandOptions& options);
+
+// One training run with its data, networks, embeddings and evaluation (what `geomsim train`
+// reports, and what the experiments of `geomsim report` measure further).
+struct TrainedRun {
+  train::LabelHierarchy hierarchy;
+  LabelledSplit training, test;
+  train::Encoder encoder{nullptr};          // null when the embedding is the autoencoder's alone
+  train::Autoencoder autoencoder{nullptr};  // null without one
+  train::TrainResult result;
+  torch::Tensor train_embeddings, test_embeddings;
+  train::TransferEvaluation evaluation;
+  double train_seconds = 0.0;  // training only
+  double seconds = 0.0;        // loading, training and evaluation
+};
+// Throws InvalidArgument naming the option for bad options. `on_step` (optional) sees every
+// optimisation step.
+TrainedRun train_run(const TrainCommandOptions& options, const std::function<void(const train::StepReport&)>& on_step = {});
 
 // `geomsim train-sweep`: L_spread training at several alpha against the simulated optimum.
 struct TrainSweepOptions {

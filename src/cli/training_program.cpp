@@ -1,5 +1,7 @@
 #include "training_program.hpp"
 
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -34,8 +36,60 @@ const std::vector<TrainingCommand>& training_commands() {
                     "(Table 1, Figure 3), a Jacobian lower bound and a layer-product upper bound (libtorch)"},
       {"measure", "the Section 4 geometry of a checkpoint or TorchScript model on a dataset: s_f(y), sigma_f(z), their "
                   "ratio, Theorem 3's bound (libtorch)"},
+      {"experiment", "run one training experiment of sims/ (a definition of a training kind): its runs, cached in "
+                     "NAME.csv, and its page NAME.md (geomsim report runs it for you; libtorch)"},
   };
   return commands;
+}
+
+const std::vector<TrainingExperimentKind>& training_experiment_kinds() {
+  static const std::vector<TrainingExperimentKind> kinds = {
+      {"transfer", "coarse-to-fine transfer of trained encoders over methods, hierarchies, encoders, seeds (and alpha, "
+                   "tau, augmentation): Table 3, Table 10, the temperature study"},
+      {"trained_spread", "the trained spread against alpha beside the simulated optimum, and cosine heatmaps of trained "
+                         "embeddings sorted by class and subclass (Figure 2 from training)"},
+      {"strata", "seed 000 §4.2-4.3: sigma_f(z) and subclass-mean distances against p(z|y), and the subsampling "
+                 "experiment delta(f_t, z, z') against the fraction t"},
+      {"lipschitz", "Table 1's Lipschitz estimates (K_L, K_aug, K_g, Jacobian and layer-product bounds) for the models "
+                    "of a transfer experiment"},
+  };
+  return kinds;
+}
+
+bool is_training_experiment_kind(const std::string& kind) {
+  for (const auto& k : training_experiment_kinds()) {
+    if (kind == k.name) return true;
+  }
+  return false;
+}
+
+std::string training_program_path() { return own_folder() + "/" + kTrainingProgram; }
+
+bool has_training_program() { return access(training_program_path().c_str(), X_OK) == 0; }
+
+int run_training_program_and_wait(const std::vector<std::string>& arguments, const std::string& what) {
+  const std::string program = training_program_path();
+  std::vector<std::string> words = {"geomsim"};
+  words.insert(words.end(), arguments.begin(), arguments.end());
+  std::vector<char*> argv;
+  for (auto& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  pid_t child = 0;
+  const int error = posix_spawn(&child, program.c_str(), nullptr, nullptr, argv.data(), environ);
+  if (error != 0) {
+    std::cerr << "geomsim: error: could not start " << program << " for " << what << ": " << std::strerror(error) << "\n";
+    return 1;
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) {
+      std::cerr << "geomsim: error: lost " << program << " running " << what << ": " << std::strerror(errno) << "\n";
+      return 1;
+    }
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  std::cerr << "geomsim: error: " << what << ": " << kTrainingProgram << " was killed by signal " << WTERMSIG(status) << "\n";
+  return 1;
 }
 
 std::vector<CLI::App*> add_training_commands(CLI::App& app) {
@@ -51,8 +105,8 @@ std::vector<CLI::App*> add_training_commands(CLI::App& app) {
 }
 
 int run_training_program(const std::string& command, const std::vector<std::string>& arguments) {
-  const std::string program = own_folder() + "/" + kTrainingProgram;
-  if (access(program.c_str(), X_OK) != 0) {
+  const std::string program = training_program_path();
+  if (!has_training_program()) {
     std::cerr << "geomsim: error: '" << command << "' needs the training module (" << kTrainingProgram
               << "), which this build of geomsim does not have: it is built when CMake finds libtorch "
                  "(apt-get install libtorch-dev, then configure and build again)\n";

@@ -23,6 +23,26 @@ const std::vector<TrainingCommand>& training_commands();
 // unparsed (geomsim-torch parses them, and prints their help).
 std::vector<CLI::App*> add_training_commands(CLI::App& app);
 
+// The kinds of sims/ definitions that train (run by `geomsim-torch experiment`), with one line
+// each; `geomsim report` hands definitions of these kinds to geomsim-torch and runs the other
+// kinds (the simulations) itself. geomsim-torch's registry (experiment_kinds.hpp) has a runner
+// for each, and a test checks that the two lists agree.
+struct TrainingExperimentKind {
+  const char* name;
+  const char* description;
+};
+const std::vector<TrainingExperimentKind>& training_experiment_kinds();
+bool is_training_experiment_kind(const std::string& kind);
+
+// Whether this build has geomsim-torch beside geomsim (and its path).
+bool has_training_program();
+std::string training_program_path();
+
+// Runs geomsim-torch with `arguments` (no shell: posix_spawn with an argument vector) and waits
+// for it. Returns its exit status, or 1 (with a message naming `what`) when it could not be
+// started or was killed by a signal.
+int run_training_program_and_wait(const std::vector<std::string>& arguments, const std::string& what);
+
 // Replaces this process by geomsim-torch with `command` and `arguments`. Returns only on
 // failure, with the exit status: 2 when this build has no training module (the message
 // says how to get one), 1 when the program exists but cannot be started.

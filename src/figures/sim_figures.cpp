@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/experiments/sweep.hpp"
@@ -495,7 +496,13 @@ SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string&
 
 }  // namespace
 
-SimDefinition load_sim_definition(const std::string& path) {
+const std::vector<std::string>& simulation_kinds() {
+  static const std::vector<std::string> kinds{"alpha_spread",   "c_threshold",   "point_sets",
+                                              "cosine_heatmap", "phase_diagram", "onset_vs_d"};
+  return kinds;
+}
+
+SimDefinition load_sim_definition(const std::string& path, const std::vector<std::string>& other_kinds) {
   std::ifstream in(path);
   if (!in) throw InvalidArgument("sim", "cannot read " + path);
   json j;
@@ -519,9 +526,9 @@ SimDefinition load_sim_definition(const std::string& path) {
   def.kind = field("kind", true);
   def.paper = field("paper", false);
   def.notes = field("notes", false);
-  static const std::vector<std::string> kinds{"alpha_spread",   "c_threshold",   "point_sets",
-                                              "cosine_heatmap", "phase_diagram", "onset_vs_d"};
-  if (std::find(kinds.begin(), kinds.end(), def.kind) == kinds.end()) {
+  const auto& kinds = simulation_kinds();
+  if (std::find(kinds.begin(), kinds.end(), def.kind) == kinds.end() &&
+      std::find(other_kinds.begin(), other_kinds.end(), def.kind) == other_kinds.end()) {
     throw InvalidArgument("sim", path + ": unknown kind \"" + def.kind + "\"");
   }
   if (def.name.empty() || def.name.find_first_of("/\\ ") != std::string::npos) {
@@ -543,7 +550,8 @@ SimResult run_sim(const SimDefinition& def, const std::string& out_dir, bool smo
   else if (def.kind == "point_sets") result = point_sets(def, p, stem);
   else if (def.kind == "cosine_heatmap") result = cosine_heatmap(def, p, stem);
   else if (def.kind == "phase_diagram") result = phase_diagram(def, p, stem);
-  else result = onset_vs_d(def, p, stem);
+  else if (def.kind == "onset_vs_d") result = onset_vs_d(def, p, stem);
+  else throw std::logic_error("run_sim: " + def.kind + " is not a simulation kind");
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

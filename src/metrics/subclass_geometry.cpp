@@ -132,6 +132,14 @@ std::optional<double> theorem3_bound(double sigma_z, double r, double gamma) {
   return sigma_z / std::sqrt(margin);
 }
 
+double theorem3_boundary(int d, double delta, double m_z, double m_z_prime) {
+  if (d < 1) throw InvalidArgument("d", "must be at least 1, got " + std::to_string(d));
+  if (!(delta > 0.0 && delta < 1.0)) throw InvalidArgument("delta", "must be in (0, 1), got " + format_number(delta));
+  if (!(m_z >= 1.0) || !(m_z_prime >= 1.0)) throw InvalidArgument("m", "must be at least 1 labelled point per subclass");
+  const double l = 2.0 * d * std::log(8.0 * d / delta);
+  return 16.0 * std::sqrt(l / std::min(m_z, m_z_prime)) + l / m_z;
+}
+
 double theorem1_lower_bound(double n_z, double n_z_prime, double m, int d, double gamma, double rademacher_z,
                             double rademacher_z_prime) {
   require_at_least("d", d, 1);

@@ -6,6 +6,16 @@
 
 namespace geomsim::train {
 
+AugmentationOptions no_augmentation() {
+  AugmentationOptions o;
+  o.max_shift = 0;
+  o.flip = false;
+  o.brightness = 0.0;
+  o.contrast = 0.0;
+  o.noise_std = 0.0;
+  return o;
+}
+
 void validate(const AugmentationOptions& o) {
   require_at_least("max_shift", o.max_shift, 0);
   require_non_negative("brightness", o.brightness);

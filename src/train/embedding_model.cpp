@@ -114,7 +114,8 @@ void append_script_layers(const torch::jit::Module& module, const std::string& p
 
 EmbeddingModel EmbeddingModel::load(const std::string& path, const std::string& argument) {
   if (auto checkpoint = try_load_checkpoint_model(path, argument)) {
-    EmbeddingModel model = from_encoder(checkpoint->encoder, checkpoint->autoencoder);
+    EmbeddingModel model = from_encoder(checkpoint->description.autoencoder_only ? Encoder{nullptr} : checkpoint->encoder,
+                                        checkpoint->autoencoder);
     model.run_ = checkpoint->description.run;
     return model;
   }
@@ -131,10 +132,11 @@ EmbeddingModel EmbeddingModel::load(const std::string& path, const std::string& 
 }
 
 EmbeddingModel EmbeddingModel::from_encoder(Encoder encoder, Autoencoder autoencoder) {
+  if (!encoder && !autoencoder) throw InvalidArgument("model", "needs an encoder or an autoencoder");
   EmbeddingModel m;
   m.encoder_ = encoder;
   m.autoencoder_ = autoencoder;
-  m.encoder_->eval();
+  if (m.encoder_) m.encoder_->eval();
   if (m.autoencoder_) m.autoencoder_->eval();
   return m;
 }
@@ -151,6 +153,7 @@ std::string EmbeddingModel::description() const {
     const auto name = script_->type()->name();
     return "TorchScript module " + (name ? name->qualifiedName() : std::string("?"));
   }
+  if (!encoder_) return "geomsim autoencoder alone (its f_AE embedding), latent " + std::to_string(autoencoder_->options().latent_dim);
   const EncoderOptions& o = encoder_->options();
   return "geomsim " + o.kind + " encoder, d = " + std::to_string(o.embedding_dim) + (autoencoder_ ? ", with autoencoder" : "");
 }
@@ -167,7 +170,7 @@ void EmbeddingModel::to_double() {
     script_->to(torch::kDouble);
     return;
   }
-  encoder_->to(torch::kDouble);
+  if (encoder_) encoder_->to(torch::kDouble);
   if (autoencoder_) autoencoder_->to(torch::kDouble);
 }
 
@@ -176,7 +179,7 @@ torch::ScalarType EmbeddingModel::dtype() const {
     for (const auto& p : script_->parameters()) return p.scalar_type();
     return torch::kFloat;
   }
-  return encoder_->parameters().front().scalar_type();
+  return (encoder_ ? encoder_->parameters() : autoencoder_->parameters()).front().scalar_type();
 }
 
 torch::Tensor EmbeddingModel::prepare(const torch::Tensor& images) const {
@@ -186,6 +189,10 @@ torch::Tensor EmbeddingModel::prepare(const torch::Tensor& images) const {
 
 torch::Tensor EmbeddingModel::forward(const torch::Tensor& images) {
   const auto x = prepare(images);
+  if (!script_ && !encoder_) {  // the autoencoder alone: f_AE, normalised unless Map::features
+    const auto latent = autoencoder_->encode(x);
+    return map_ == Map::features ? latent : torch::nn::functional::normalize(latent, torch::nn::functional::NormalizeFuncOptions().dim(1));
+  }
   if (!script_) {
     return map_ == Map::features ? encoder_->features(x) : encoder_->forward(x);
   }
@@ -230,6 +237,10 @@ LayerChain EmbeddingModel::layer_chain() const {
   if (map_ == Map::embedding) {
     chain.unsupported = "the embedding ends in the L2 normalisation x/|x|, which has no global Lipschitz constant "
                         "(1/|x| near 0); the bound is for --map features";
+    return chain;
+  }
+  if (!encoder_) {
+    chain.unsupported = "the autoencoder's f_AE (with its dropout layer) is not a chain geomsim bounds";
     return chain;
   }
   const auto body = encoder_->body();

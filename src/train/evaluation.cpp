@@ -1,6 +1,8 @@
 #include "geomsim/train/evaluation.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 
 #include "geomsim/metrics/subclass_geometry.hpp"
@@ -31,17 +33,23 @@ Matrix to_points(const torch::Tensor& embeddings) {
 
 torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, int64_t batch_size, Autoencoder autoencoder) {
   require_at_least("batch_size", batch_size, 1);
+  if (!encoder && !autoencoder) throw InvalidArgument("model", "needs an encoder or an autoencoder to embed with");
   torch::NoGradGuard no_grad;
-  encoder->eval();
+  if (encoder) encoder->eval();
   if (autoencoder) autoencoder->eval();
-  const auto device = encoder->parameters().front().device();
+  const auto device = (encoder ? encoder->parameters() : autoencoder->parameters()).front().device();
   const auto unit = torch::nn::functional::NormalizeFuncOptions().dim(1);
   std::vector<torch::Tensor> parts;
   for (int64_t start = 0; start < images.size(0); start += batch_size) {
     const int64_t count = std::min(batch_size, images.size(0) - start);
     const auto x = images.narrow(0, start, count).to(device);
-    auto z = encoder->forward(x);
-    if (autoencoder) z = torch::cat({z, torch::nn::functional::normalize(autoencoder->encode(x), unit)}, 1) / std::sqrt(2.0);
+    torch::Tensor z;
+    if (!encoder) {
+      z = torch::nn::functional::normalize(autoencoder->encode(x), unit);
+    } else {
+      z = encoder->forward(x);
+      if (autoencoder) z = torch::cat({z, torch::nn::functional::normalize(autoencoder->encode(x), unit)}, 1) / std::sqrt(2.0);
+    }
     parts.push_back(z.to(torch::kCPU));
   }
   return torch::cat(parts);
@@ -112,6 +120,10 @@ EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torc
   if (!own) check_pair(reference, reference_fine, "reference");
   const MeanClassifier classifier = own ? MeanClassifier(points, fine_labels) : MeanClassifier(to_points(reference), to_ints(reference_fine));
   out.gamma = gamma;
+  // m_z: the labelled points of each subclass in the set the mean classifier is fit on.
+  std::map<int, double> labelled;
+  for (int z : own ? fine_labels : to_ints(reference_fine)) labelled[z] += 1.0;
+  const int d = static_cast<int>(embeddings.size(1));
   double bound_sum = 0.0;
   for (const auto& pair : g.pairs) {
     const double error = classifier.margin_error(points, fine_labels, pair.z, pair.z_prime, gamma);
@@ -123,7 +135,10 @@ EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torc
       bound_sum += *bound;
       if (error <= *bound) ++out.bound_holds;
     }
-    out.pair_details.push_back({pair.z, pair.z_prime, error, pair.r, bound});
+    const double boundary = theorem3_boundary(d, kTheorem3Delta, std::max(1.0, labelled[pair.z]), std::max(1.0, labelled[pair.z_prime]));
+    const bool in_force = pair.r - 2.0 * std::log(gamma) >= boundary;
+    if (in_force) ++out.boundary_holds;
+    out.pair_details.push_back({pair.z, pair.z_prime, error, pair.r, bound, boundary, in_force});
   }
   if (out.pairs > 0) out.margin_error /= out.pairs;
   if (out.bounded_pairs > 0) out.theorem3_bound = bound_sum / out.bounded_pairs;

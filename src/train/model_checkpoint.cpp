@@ -39,12 +39,14 @@ std::string to_json_text(const ModelDescription& d) {
                 {"embedding_dim", d.encoder.embedding_dim},
                 {"width", d.encoder.width}}},
               {"autoencoder", nullptr},
+              {"embedding", d.autoencoder_only ? "autoencoder" : (d.autoencoder ? "concatenated" : "encoder")},
               {"run", json::parse(d.run)}};
   if (d.autoencoder) {
     const AutoencoderOptions& a = *d.autoencoder;
-    out["autoencoder"] = {{"classes", a.classes},       {"class_conditional", a.class_conditional},
+    out["autoencoder"] = {{"classes", a.classes},       {"mode", a.mode},
                           {"latent_dim", a.latent_dim}, {"width", a.width},
-                          {"channels", a.channels},     {"image_size", a.image_size}};
+                          {"channels", a.channels},     {"image_size", a.image_size},
+                          {"dropout", a.dropout},       {"label_smoothing", a.label_smoothing}};
   }
   return out.dump();
 }
@@ -67,13 +69,20 @@ ModelDescription model_description_from_json(const std::string& text, const std:
       const json& a = in.at("autoencoder");
       AutoencoderOptions o;
       o.classes = a.at("classes").get<int64_t>();
-      o.class_conditional = a.at("class_conditional").get<bool>();
+      // Checkpoints written before the modes had a class_conditional flag: per-class or general decoders.
+      o.mode = a.contains("mode") ? a.at("mode").get<std::string>()
+                                  : (a.at("class_conditional").get<bool>() ? "per-class" : "general");
+      o.dropout = a.value("dropout", 0.0);
+      o.label_smoothing = a.value("label_smoothing", 0.0);
       o.latent_dim = a.at("latent_dim").get<int64_t>();
       o.width = a.at("width").get<int64_t>();
       o.channels = a.at("channels").get<int64_t>();
       o.image_size = a.at("image_size").get<int64_t>();
+      validate(o);
       d.autoencoder = o;
     }
+    d.autoencoder_only = in.value("embedding", std::string("encoder")) == "autoencoder";
+    if (d.autoencoder_only && !d.autoencoder) throw InvalidArgument(argument, "describes an autoencoder-only embedding without an autoencoder");
     d.run = in.at("run").dump();
     return d;
   } catch (const json::exception& error) {

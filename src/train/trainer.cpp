@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/baseline_losses.hpp"
 #include "geomsim/train/contrastive_losses.hpp"
 #include "geomsim/train/kernel_contrastive_losses.hpp"
 
@@ -17,8 +18,15 @@ namespace {
 // The contrastive loss of a two-view batch: z holds [views 1; views 2] (2B x d), labels the B
 // labels, partner the indices of the other view.
 torch::Tensor two_view_loss(const TrainOptions& o, const torch::Tensor& z, const torch::Tensor& labels,
-                            const torch::Tensor& partner) {
+                            const torch::Tensor& partner, int64_t num_classes) {
   const auto y2 = torch::cat({labels, labels});
+  if (o.loss == "triplet") {
+    const auto [positive, negative] = draw_triplets(y2);
+    return triplet_loss(z, positive, negative, o.tau);
+  }
+  if (o.loss == "clip-positives") return clipped_positives_loss(z, y2, o.tau, o.clip_cosine);
+  if (o.loss == "weighted-positives") return weighted_denominator_loss(z, y2, o.tau, o.positive_weight, 1.0);
+  if (o.loss == "upweighted-negatives") return weighted_denominator_loss(z, y2, o.tau, 0.0, o.negative_weight);
   if (o.loss == "spread" || o.loss == "thanos") return spread_loss(z, y2, partner, o.tau, o.alpha, o.include_partner);
   if (o.loss == "supcon") return supcon_out_loss(z, y2, o.tau);
   if (o.loss == "supcon-in") return supcon_in_loss(z, y2, o.tau);
@@ -28,14 +36,18 @@ torch::Tensor two_view_loss(const TrainOptions& o, const torch::Tensor& z, const
   const int64_t b = labels.size(0);
   const auto x = z.narrow(0, 0, b), y = z.narrow(0, b, b);
   if (o.loss == "cclk-hardneg") return cclk_hard_negative_loss(x, y, o.kernel_bandwidth, o.kernel_lambda, o.tau);
+  if (o.loss == "weaksup-infonce") return weakly_supervised_info_nce_loss(x, y, labels, o.tau);
+  if (o.loss == "fair-infonce") return fair_info_nce_loss(x, y, labels, o.tau);
+  if (o.loss == "hardneg-infonce") return hard_negative_info_nce_loss(x, y, num_classes, o.tau);
   const auto kernel = delta_kernel(labels);
   if (o.loss == "cclk-weak") return cclk_weakly_supervised_loss(x, y, kernel, o.kernel_lambda, o.tau);
   if (o.loss == "cclk-fair") return cclk_fair_loss(x, y, kernel, o.kernel_lambda, o.tau);
   throw std::logic_error("two_view_loss: unhandled loss " + o.loss);
 }
 
-double cosine_rate(double base, int64_t step, int64_t total_steps) {
-  return 0.5 * base * (1.0 + std::cos(M_PI * static_cast<double>(step) / static_cast<double>(std::max<int64_t>(total_steps, 1))));
+// torch's CosineAnnealingLR (eta_min 0) at `step` of a period of `period_steps` steps.
+double cosine_rate(double base, int64_t step, int64_t period_steps) {
+  return 0.5 * base * (1.0 + std::cos(M_PI * static_cast<double>(step) / static_cast<double>(std::max<int64_t>(period_steps, 1))));
 }
 
 void set_rate(torch::optim::AdamW& optimizer, double rate) {
@@ -47,7 +59,9 @@ void set_rate(torch::optim::AdamW& optimizer, double rate) {
 const std::vector<std::string>& train_loss_names() {
   static const std::vector<std::string> names = {"spread",        "supcon",    "supcon-in", "simclr",
                                                  "supcon+simclr", "attract-repel", "cclk-weak", "cclk-fair",
-                                                 "cclk-hardneg",  "ce",        "thanos"};
+                                                 "cclk-hardneg",  "ce",        "thanos",    "autoencoder",
+                                                 "weaksup-infonce", "fair-infonce", "hardneg-infonce", "triplet",
+                                                 "clip-positives", "weighted-positives", "upweighted-negatives"};
   return names;
 }
 
@@ -77,6 +91,30 @@ void validate(const TrainOptions& o) {
   require_positive("lr", o.learning_rate);
   require_non_negative("weight-decay", o.weight_decay);
   require_at_least("stop-after", o.stop_after, 0);
+  require_at_least("cosine-period", o.cosine_period_epochs, 0);
+  require_in_closed_range("clip-cosine", o.clip_cosine, -1.0, 1.0);
+  require_non_negative("positive-weight", o.positive_weight);
+  require_non_negative("negative-weight", o.negative_weight);
+}
+
+const std::vector<TrainRecipe>& train_recipes() {
+  static const std::vector<TrainRecipe> recipes = {
+      {"geomsim", 1e-3, 1e-4, 256, 0}, {"paper", 3e-4, 0.0, 128, 0}, {"paper-transfer", 1e-3, 0.0, 128, 0}};
+  return recipes;
+}
+
+const TrainRecipe& train_recipe(const std::string& name) {
+  for (const auto& recipe : train_recipes()) {
+    if (recipe.name == name) return recipe;
+  }
+  throw InvalidArgument("recipe", "must be geomsim, paper or paper-transfer; got '" + name + "'");
+}
+
+void apply_recipe(const TrainRecipe& recipe, TrainOptions& options) {
+  options.learning_rate = recipe.learning_rate;
+  options.weight_decay = recipe.weight_decay;
+  options.batch_size = recipe.batch_size;
+  options.cosine_period_epochs = recipe.cosine_period_epochs;
 }
 
 TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const torch::Tensor& labels, int64_t num_classes,
@@ -94,13 +132,15 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   encoder->to(device);
   torch::nn::Linear classifier(encoder->options().embedding_dim, num_classes);  // used by "ce" only
   classifier->to(device);
-  std::vector<torch::Tensor> parameters = encoder->parameters();
+  const bool autoencoder_only = o.loss == "autoencoder";
+  std::vector<torch::Tensor> parameters;
+  if (!autoencoder_only) parameters = encoder->parameters();
   if (o.loss == "ce") {
     for (const auto& p : classifier->parameters()) parameters.push_back(p);
   }
-  const bool thanos = o.loss == "thanos";
-  if (thanos) {
-    if (!autoencoder) throw InvalidArgument("loss", "thanos needs an autoencoder");
+  if ((o.loss == "thanos" || autoencoder_only) && !autoencoder) throw InvalidArgument("loss", o.loss + " needs an autoencoder");
+  const bool with_autoencoder = static_cast<bool>(autoencoder);
+  if (with_autoencoder) {
     autoencoder->to(device);
     for (const auto& p : autoencoder->parameters()) parameters.push_back(p);
   }
@@ -119,7 +159,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
       classifier->load(part);
       archive.read("optimizer", part);
       optimizer.load(part);
-      if (thanos) {
+      if (with_autoencoder) {
         archive.read("autoencoder", part);
         autoencoder->load(part);
       }
@@ -141,30 +181,34 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   const int64_t steps_per_epoch = n / o.batch_size;
   const auto partner = two_view_partners(o.batch_size).to(device);
   const int64_t last = o.stop_after > 0 ? std::min(o.epochs, o.stop_after) : o.epochs;
+  const int64_t period = (o.cosine_period_epochs > 0 ? o.cosine_period_epochs : o.epochs) * steps_per_epoch;
   for (int64_t epoch = result.resumed_epochs; epoch < last; ++epoch) {
     const auto start = std::chrono::steady_clock::now();
     encoder->train();
+    if (with_autoencoder) autoencoder->train();
     const auto order = torch::randperm(n, torch::kLong);
     double total = 0.0;
     for (int64_t step = 0; step < steps_per_epoch; ++step) {
-      set_rate(optimizer, cosine_rate(o.learning_rate, epoch * steps_per_epoch + step, o.epochs * steps_per_epoch));
+      set_rate(optimizer, cosine_rate(o.learning_rate, epoch * steps_per_epoch + step, period));
       const auto idx = order.narrow(0, step * o.batch_size, o.batch_size);
       const auto batch = images.index_select(0, idx);
       const auto y = labels.index_select(0, idx).to(device);
       torch::Tensor loss;
       if (o.loss == "ce") {
         loss = torch::nn::functional::cross_entropy(classifier->forward(encoder->features(augment(batch, augmentation).to(device))), y);
-      } else {
-        loss = two_view_loss(o, encoder->forward(two_views(batch, augmentation).to(device)), y, partner);
-        if (thanos) {
-          const auto x = batch.to(device);
-          loss = loss + o.reconstruction_weight * reconstruction_loss(autoencoder->reconstruct(x, y), x);
-        }
+      } else if (!autoencoder_only) {
+        loss = two_view_loss(o, encoder->forward(two_views(batch, augmentation).to(device)), y, partner, num_classes);
+      }
+      if (with_autoencoder) {
+        const auto ae_loss = o.reconstruction_weight * autoencoder->training_loss(batch.to(device), y);
+        loss = loss.defined() ? loss + ae_loss : ae_loss;
       }
       optimizer.zero_grad();
       loss.backward();
       optimizer.step();
-      total += loss.item<double>();
+      const double step_loss = loss.item<double>();
+      total += step_loss;
+      if (o.on_step) o.on_step(StepReport{epoch + 1, o.epochs, step + 1, steps_per_epoch, o.batch_size, step_loss});
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.epochs.push_back({epoch + 1, total / static_cast<double>(steps_per_epoch), seconds,
@@ -183,7 +227,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
       archive.write("encoder", enc);
       archive.write("classifier", cls);
       archive.write("optimizer", opt);
-      if (thanos) {
+      if (with_autoencoder) {
         torch::serialize::OutputArchive ae;
         autoencoder->save(ae);
         archive.write("autoencoder", ae);
@@ -196,8 +240,8 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
         history[i][2] = result.epochs[e].samples_per_second;
       }
       archive.write("history", history);
-      ModelDescription description{encoder->options(), std::nullopt, o.run_description};
-      if (thanos) description.autoencoder = autoencoder->options();
+      ModelDescription description{encoder->options(), std::nullopt, autoencoder_only, o.run_description};
+      if (with_autoencoder) description.autoencoder = autoencoder->options();
       write_model_description(archive, description);
       archive.write("rng", at::detail::getDefaultCPUGenerator().get_state());
       const std::string temporary = o.checkpoint + ".partial";
@@ -206,7 +250,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
     }
   }
   encoder->eval();
-  if (thanos) autoencoder->eval();
+  if (with_autoencoder) autoencoder->eval();
   return result;
 }
 

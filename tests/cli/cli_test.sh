@@ -267,7 +267,7 @@ PY
     shift
     expect_refused "$expected" "$work/badtrain.json" train "${train_args[@]}" "$@" --json "$work/badtrain.json"
   }
-  expect_train_rejected "--loss must be one of spread, supcon" --loss triplet
+  expect_train_rejected "--loss must be one of spread, supcon" --loss quadruplet
   expect_train_rejected "--hierarchy must be one of" --hierarchy cifar
   expect_train_rejected "--model must be mlp, cnn or vit" --model resnet
   expect_train_rejected "--alpha must be in [0, 1]" --alpha 2
@@ -344,6 +344,51 @@ PY
   expect_model_rejected "--pairs must be >= 1" lipschitz --checkpoint "$fixtures/cnn.pt" --pairs 0
   "$geomsim" measure --checkpoint "$fixtures/flat_mlp.pt" --flatten --samples 50 --reference-samples 50 -q && pass ||
     fail "measure --flatten on a flat-input TorchScript model"
+fi
+
+# --- geomsim experiment and report with a training kind (when built with libtorch) -------
+if "$geomsim" train --help >/dev/null 2>&1; then
+  mkdir -p "$work/sims"
+  cat >"$work/sims/tiny.json" <<'JSON'
+{"name": "tiny", "title": "A tiny transfer experiment", "kind": "transfer",
+ "claims": [{"claim": "L_spread beats SupCon", "source": "test", "metric": "fine_probe", "test": "greater",
+             "a": {"method": "spread"}, "b": {"method": "supcon"}}],
+ "parameters": {"methods": ["supcon", "spread"], "hierarchies": ["fmnist-2"], "encoders": ["mlp"], "seeds": "0:1",
+                "alpha": 0.5, "tau": 0.5, "train_images": 128, "test_images": 100, "epochs": 1, "batch_size": 64,
+                "embedding_dim": 8, "width": 16}}
+JSON
+  "$geomsim" experiment --definition "$work/sims/tiny.json" --out "$work/exp" 2>"$work/exp-err.txt" && pass ||
+    fail "experiment exited non-zero: $(tail -3 "$work/exp-err.txt")"
+  python3 - "$work/exp/tiny.csv" "$work/exp/tiny.md" <<'PY' && pass || fail "experiment CSV or page is not as documented"
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4 and sorted((r["method"], r["seed"]) for r in rows) == [("spread", "0"), ("spread", "1"), ("supcon", "0"), ("supcon", "1")]
+for r in rows:
+    assert r["epochs"] == "1" and r["train_images"] == "128" and r["hierarchy"] == "fmnist-2", r
+    assert 0 <= float(r["fine_probe"]) <= 1 and math.isfinite(float(r["seconds"])), r
+page = open(sys.argv[2]).read()
+for text in ("# A tiny transfer experiment", "Labels each method saw", "± ", "L_spread beats SupCon", "Measured wall time"):
+    assert text in page, text
+assert any(v in page for v in ("**holds**", "**does not hold**", "**within noise**")), page
+PY
+  cp "$work/exp/tiny.csv" "$work/tiny-before.csv"
+  "$geomsim" experiment --definition "$work/sims/tiny.json" --out "$work/exp" 2>"$work/exp-err.txt" &&
+    grep -qF "4 runs, 4 cached" "$work/exp-err.txt" && cmp -s "$work/exp/tiny.csv" "$work/tiny-before.csv" && pass ||
+    fail "a rerun trained again or changed the cache: $(cat "$work/exp-err.txt")"
+  sed 's/"epochs": 1/"epochs": 2/' "$work/sims/tiny.json" >"$work/tiny2.json"
+  "$geomsim" experiment --definition "$work/tiny2.json" --out "$work/exp" >/dev/null 2>"$work/err.txt"
+  [ $? -eq 2 ] && grep -qF "epochs = 2" "$work/err.txt" && grep -qF "epochs = 1" "$work/err.txt" && cmp -s "$work/exp/tiny.csv" "$work/tiny-before.csv" &&
+    pass || fail "a cached run with other epochs was not refused: $(cat "$work/err.txt")"
+  echo '{"name": "bad", "title": "t", "kind": "transfer", "parameters": {"methods": ["supcon"], "hierarchies": ["fmnist-9"], "encoders": ["mlp"], "seeds": 0, "alpha": 0.5, "tau": 0.5, "train_images": 128, "test_images": 100, "epochs": 1}}' >"$work/sims/bad.json"
+  "$geomsim" report --sims "$work/sims" --out "$work/exp-report" >/dev/null 2>"$work/err.txt"
+  [ $? -eq 2 ] && grep -qF "definition bad" "$work/err.txt" && [ ! -e "$work/exp-report/bad.md" ] && [ ! -e "$work/exp-report/README.md" ] &&
+    pass || fail "report did not name a failing training definition, or wrote its page: $(cat "$work/err.txt")"
+  rm "$work/sims/bad.json"
+  "$geomsim" report --sims "$work/sims" --out "$work/exp" >/dev/null 2>&1 && grep -qF "[A tiny transfer experiment](tiny.md)" "$work/exp/README.md" &&
+    pass || fail "report did not run the training definition into its index"
+  expect_refused "--definition" "$work/none.md" experiment --definition "$work/no-such.json" --out "$work/none"
+  echo '{"name": "k", "title": "t", "kind": "quantum", "parameters": {}}' >"$work/kind.json"
+  expect_refused "the kind \"quantum\" is not a training kind" "$work/none.md" experiment --definition "$work/kind.json" --out "$work/none"
 fi
 
 echo "cli_test: $passes passed, $failures failed"

@@ -87,6 +87,18 @@ TEST_CASE("Theorem 3's bound is sigma / sqrt(r - 2 log gamma), vacuous below the
   CHECK_THROWS_AS(theorem3_bound(0.3, 2.0, 0.5), InvalidArgument);
 }
 
+TEST_CASE("Theorem 3's boundary condition, 16 sqrt(2d log(8d/delta)/(m_z ^ m_z')) + 2d log(8d/delta)/m_z", "[subclass_geometry][bounds]") {
+  // d = 2, delta = 0.5: 2d log(8d/delta) = 4 log 32; m_z = 400, m_z' = 100.
+  const double l = 4.0 * std::log(32.0);
+  CHECK(theorem3_boundary(2, 0.5, 400, 100) == Approx(16.0 * std::sqrt(l / 100.0) + l / 400.0).epsilon(1e-15));
+  CHECK(theorem3_boundary(2, 0.5, 100, 400) == Approx(16.0 * std::sqrt(l / 100.0) + l / 100.0).epsilon(1e-15));  // m_z, not the minimum, in the second term
+  // With unit embeddings r_f <= 4 (distances <= 2), and d = 64, delta = 0.05, m = 300 already
+  // ask for more than 4: the bound is never in force there.
+  CHECK(theorem3_boundary(64, 0.05, 300, 300) > 4.0);
+  CHECK_THROWS_WITH(theorem3_boundary(2, 1.5, 10, 10), Catch::Contains("delta must be in (0, 1)"));
+  CHECK_THROWS_WITH(theorem3_boundary(0, 0.5, 10, 10), Catch::Contains("d must be at least 1"));
+}
+
 TEST_CASE("Theorem 1's lower bound tends to 1 with more data and checks its condition", "[subclass_geometry][bounds]") {
   const double small = theorem1_lower_bound(1e3, 1e3, 1e2, 4, 10.0, 0.01, 0.01);
   const double large = theorem1_lower_bound(1e7, 1e7, 1e6, 4, 10.0, 0.01, 0.01);

@@ -104,6 +104,23 @@ TEST_CASE("c(tau, d) > 2/3 on Figure 5's grid and tends to 2/3 as d grows", "[th
   }
 }
 
+TEST_CASE("c(tau, d) lies below theta*'s existence bound for tau in [0.01, 1000], d up to 4096", "[theory][theorem2]") {
+  // So the window (2/3, min(c, bound)) is always (2/3, c): Appendix C.1's bound never binds.
+  int checked = 0;
+  for (int k = 0; k <= 100; ++k) {
+    const double tau = std::pow(10.0, -2.0 + 5.0 * k / 100.0);
+    const double bound = theta_star_existence_bound(tau);
+    for (int d : {2, 3, 4, 5, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096}) {
+      const auto c = c_threshold(tau, d);
+      if (!c) continue;  // the square root's argument is negative: c undefined there
+      CAPTURE(tau, d, *c, bound);
+      CHECK(*c < bound);
+      ++checked;
+    }
+  }
+  CHECK(checked > 900);  // of 1414 (tau, d); c is undefined where the root's argument is negative
+}
+
 TEST_CASE("The exact crossover solves L(mu_theta*) = L(sigma) and lies above c(tau, d)", "[theory][theorem2]") {
   const double tau = GENERATE(0.1, 0.25, 0.5, 1.0, 2.0);
   const int d = GENERATE(2, 3, 10, 128);

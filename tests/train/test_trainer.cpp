@@ -127,7 +127,7 @@ TEST_CASE("Training is deterministic and a resumed run ends with the same weight
   CHECK_THROWS_WITH(load_checkpoint_model(checkpoint.string()), Catch::Contains("checkpoint file not found"));
 
   TrainOptions bad = o;
-  bad.loss = "triplet";
+  bad.loss = "quadruplet";
   CHECK_THROWS_WITH(run(bad), Catch::Contains("loss must be one of spread, supcon"));
   bad = o;
   bad.run_description = "[1, 2]";
@@ -184,11 +184,13 @@ TEST_CASE("Evaluation: probes and the geometry of known embeddings", "[train][ev
   CHECK_THROWS_WITH(embedding_geometry(x, yc, yf, 1.0), Catch::Contains("gamma must be a finite number > 1"));
 }
 
-TEST_CASE("The class-conditional autoencoder routes each class to its decoder", "[train][autoencoder]") {
+TEST_CASE("The per-class autoencoder routes each class to its decoder", "[train][autoencoder]") {
   torch::manual_seed(2);
   AutoencoderOptions o = testing::tiny_autoencoder(8);
   o.classes = 3;
+  o.mode = "per-class";
   Autoencoder ae(o);
+  ae->eval();  // dropout off: a row alone and in the batch see the same network
   const auto x = torch::rand({6, 1, 28, 28});
   const auto labels = torch::tensor({0, 1, 2, 0, 1, 2}, torch::kLong);
   const auto all = ae->reconstruct(x, labels);
@@ -200,12 +202,15 @@ TEST_CASE("The class-conditional autoencoder routes each class to its decoder", 
   // Same input, different labels: different decoders, different outputs.
   CHECK_FALSE(torch::allclose(ae->reconstruct(x.narrow(0, 0, 1), torch::tensor({1}, torch::kLong)), all.narrow(0, 0, 1)));
   CHECK_THROWS_WITH(ae->reconstruct(x, torch::tensor({0, 1, 2, 3, 1, 2}, torch::kLong)), Catch::Contains("labels must be in [0, 3)"));
+  // The training loss of the per-class and general modes is L_AE alone.
+  CHECK(ae->training_loss(x, labels).item<double>() == Approx(reconstruction_loss(ae->reconstruct(x, labels), x).item<double>()).epsilon(1e-6));
   // L_AE as a direct sum.
   double direct = 0;
   for (int64_t i = 0; i < 6; ++i) direct += (all[i] - x[i]).pow(2).sum().item<double>() / 6.0;
   CHECK(reconstruction_loss(all, x).item<double>() == Approx(direct).epsilon(1e-5));
-  o.class_conditional = false;
+  o.mode = "general";
   Autoencoder general(o);
+  general->eval();
   CHECK(torch::allclose(general->reconstruct(x.narrow(0, 0, 1), torch::tensor({1}, torch::kLong)),
                         general->reconstruct(x.narrow(0, 0, 1), torch::tensor({0}, torch::kLong))));
 }
@@ -244,4 +249,89 @@ TEST_CASE("THANOS trains the autoencoder with the encoder and resumes exactly", 
   torch::manual_seed(0);
   Encoder e(model);
   CHECK_THROWS_WITH(train_encoder(e, data.images, data.coarse, 2, o, AugmentationOptions{}), Catch::Contains("thanos needs an autoencoder"));
+}
+
+TEST_CASE("The joint autoencoder (seed 004 §5) adds a label-smoothed cross-entropy head to L_AE", "[train][autoencoder]") {
+  torch::manual_seed(3);
+  AutoencoderOptions o = testing::tiny_autoencoder(8);
+  o.classes = 3;
+  o.label_smoothing = 0.2;
+  CHECK(o.mode == "joint");  // the default: THANOS as §5 describes it
+  Autoencoder ae(o);
+  ae->eval();  // no dropout: the loss is deterministic
+  const auto x = torch::rand({6, 1, 28, 28});
+  const auto labels = torch::tensor({0, 1, 2, 0, 1, 2}, torch::kLong);
+  // One decoder: the label does not change the reconstruction.
+  CHECK(torch::allclose(ae->reconstruct(x.narrow(0, 0, 1), torch::tensor({1}, torch::kLong)),
+                        ae->reconstruct(x.narrow(0, 0, 1), torch::tensor({2}, torch::kLong))));
+  // L_AE + CE with smoothing 0.2 over 3 classes, by hand from the head's logits.
+  const auto head = std::dynamic_pointer_cast<torch::nn::LinearImpl>(ae->named_children()["head"]);
+  REQUIRE(head != nullptr);
+  torch::NoGradGuard no_grad;
+  const auto logits = head->forward(ae->encode(x)).to(torch::kDouble);
+  const auto log_p = torch::log_softmax(logits, 1);
+  double ce = 0;
+  for (int64_t i = 0; i < 6; ++i) {
+    for (int64_t k = 0; k < 3; ++k) {
+      const double target = (k == labels[i].item<int64_t>() ? 0.8 : 0.0) + 0.2 / 3.0;
+      ce -= target * log_p[i][k].item<double>() / 6.0;
+    }
+  }
+  const double expected = reconstruction_loss(ae->reconstruct(x, labels), x).item<double>() + ce;
+  CHECK(ae->training_loss(x, labels).item<double>() == Approx(expected).epsilon(1e-5));
+  o.mode = "two decoders";
+  CHECK_THROWS_WITH(Autoencoder(o), Catch::Contains("autoencoder must be joint, per-class or general"));
+}
+
+TEST_CASE("The autoencoder alone trains only the autoencoder, and its embedding is f_AE alone", "[train][trainer][autoencoder]") {
+  const Small data = small_fashion(64);
+  const EncoderOptions model = testing::tiny_encoder("mlp", 8, 16);
+  torch::manual_seed(4);
+  Encoder e(model);
+  const auto before = weights(e);
+  Autoencoder ae(testing::tiny_autoencoder(8));
+  const auto ae_before = ae->parameters().front().detach().clone();
+  TrainOptions o;
+  o.loss = "autoencoder";
+  o.batch_size = 32;
+  train_encoder(e, data.images, data.coarse, 2, o, AugmentationOptions{}, {}, ae);
+  CHECK(identical(weights(e), before));                                   // the encoder is untouched
+  CHECK_FALSE(torch::equal(ae->parameters().front().detach(), ae_before));  // the autoencoder learned
+  Encoder none{nullptr};
+  const auto z = embed(none, data.images, 16, ae);
+  CHECK(z.size(1) == 4);  // tiny_autoencoder's latent
+  CHECK(torch::allclose(z.norm(2, 1), torch::ones({z.size(0)}), 1e-5, 1e-6));
+  Encoder e2(model);
+  CHECK_THROWS_WITH(train_encoder(e2, data.images, data.coarse, 2, o, AugmentationOptions{}), Catch::Contains("autoencoder needs an autoencoder"));
+}
+
+TEST_CASE("Recipes, the cosine period and the augmentation switch", "[train][trainer]") {
+  TrainOptions o;
+  apply_recipe(train_recipe("paper"), o);
+  CHECK(o.learning_rate == 3e-4);
+  CHECK(o.weight_decay == 0.0);
+  CHECK(o.batch_size == 128);
+  apply_recipe(train_recipe("paper-transfer"), o);
+  CHECK(o.learning_rate == 1e-3);
+  CHECK_THROWS_WITH(train_recipe("adam"), Catch::Contains("recipe must be geomsim, paper or paper-transfer"));
+  // Augmentation off: augment() returns the images, so both views are the batch itself.
+  const auto images = torch::rand({4, 1, 28, 28});
+  CHECK(torch::equal(augment(images, no_augmentation()), images));
+  const auto views = two_views(images, no_augmentation());
+  CHECK(torch::equal(views.narrow(0, 0, 4), views.narrow(0, 4, 4)));
+  // A cosine period of one epoch restarts the schedule each epoch: with T_max = epochs = 2 the
+  // same run takes different steps, so the weights differ.
+  const Small data = small_fashion(64);
+  const auto train = [&](int64_t period) {
+    torch::manual_seed(0);
+    Encoder e(testing::tiny_encoder("mlp", 8, 16));
+    TrainOptions t;
+    t.epochs = 2;
+    t.batch_size = 32;
+    t.cosine_period_epochs = period;
+    train_encoder(e, data.images, data.coarse, 2, t, AugmentationOptions{});
+    return weights(e);
+  };
+  CHECK(identical(train(0), train(2)));
+  CHECK_FALSE(identical(train(0), train(1)));
 }

@@ -12,6 +12,7 @@
 //   phase_diagram   the geometry over the (alpha, tau) plane with the theory's boundaries
 //   onset_vs_d      where spread starts and saturates in alpha, against d
 #include <string>
+#include <vector>
 
 namespace geomsim {
 
@@ -26,8 +27,13 @@ struct SimDefinition {
   std::string smoke_json;       // overrides for a tiny CI grid (may be "{}")
 };
 
-// Reads and validates a definition. Throws InvalidArgument("sim") naming the file and field.
-SimDefinition load_sim_definition(const std::string& path);
+// The kinds run_sim runs (the simulations).
+const std::vector<std::string>& simulation_kinds();
+
+// Reads and validates a definition. Its kind must be a simulation kind or one of
+// `other_kinds` (the training kinds, which geomsim-torch runs; their parameters are not
+// checked here). Throws InvalidArgument("sim") naming the file and field.
+SimDefinition load_sim_definition(const std::string& path, const std::vector<std::string>& other_kinds = {});
 
 struct SimResult {
   std::string markdown;  // the report section (without the page title)

@@ -83,6 +83,13 @@ class MeanClassifier {
 // sampling term is not included.
 std::optional<double> theorem3_bound(double sigma_z, double r, double gamma);
 
+// Theorem 3's boundary condition, "under the boundary condition that r_f(z, z') - 2 log gamma
+// >= 16 sqrt(2d log(8d/delta) / (m_z ^ m_z')) + 2d log(8d/delta) / m_z" (seed 004 §4.2): its
+// right-hand side, for embeddings in R^d, confidence 1 - delta and m_z, m_z' labelled points
+// of the two subclasses. The bound is only claimed where r_f - 2 log gamma reaches it.
+// Throws InvalidArgument for d < 1, delta outside (0, 1) or m < 1.
+double theorem3_boundary(int d, double delta, double m_z, double m_z_prime);
+
 // Theorem 1's lower bound on SupCon's coarse-to-fine error,
 //   1 - delta(n_z) - delta(n_z') - xi(min(m_z, m_z')),
 //   delta(n) = d exp(-n/(32 d^2) (log gamma - 8 R_n)^2),  xi(m) = 4 d exp(-m log^2(gamma)/(32 d)).

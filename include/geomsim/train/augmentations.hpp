@@ -15,6 +15,10 @@ struct AugmentationOptions {
   double noise_std = 0.02;    // add N(0, s^2) per pixel
 };
 
+// Every augmentation off: augment() returns the images as they are (the ablation "SupCon +
+// cNCE - augmentation" of seed 004's Table 10, where the two views of a sample are identical).
+AugmentationOptions no_augmentation();
+
 // Throws InvalidArgument naming the field for a negative setting.
 void validate(const AugmentationOptions& options);
 

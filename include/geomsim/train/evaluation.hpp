@@ -12,8 +12,9 @@
 namespace geomsim::train {
 
 // N x d unit embeddings on the CPU (evaluation mode, no gradients), in batches. With an
-// autoencoder (THANOS), the unit embedding and the unit f_AE embedding concatenated and scaled
-// by 1/sqrt(2), so rows stay unit vectors.
+// autoencoder (THANOS, SupCon + cAuto), the unit embedding and the unit f_AE embedding
+// concatenated and scaled by 1/sqrt(2), so rows stay unit vectors. With a null encoder (the
+// autoencoder alone: cAuto, gAuto), the unit f_AE embedding.
 torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, int64_t batch_size = 1024,
                     Autoencoder autoencoder = nullptr);
 
@@ -40,6 +41,10 @@ struct EmbeddingGeometry {
   // (the sampling term is left out), and how many have L_gamma(z) <= that term.
   std::optional<double> theorem3_bound;
   int bound_holds = 0;
+  // Theorem 3's boundary condition r_f - 2 log gamma >= its right-hand side (theorem3_boundary,
+  // at delta = kTheorem3Delta, d the embedding dimension, m the labelled points of each
+  // subclass in the reference set): the pairs where it holds, i.e. where the bound is in force.
+  int boundary_holds = 0;
   // The same per class and per subclass.
   std::vector<double> class_spread;  // s_f(y), indexed by class
   struct Subclass {
@@ -53,9 +58,15 @@ struct EmbeddingGeometry {
     double margin_error = 0.0;      // L_gamma(z) vs z'
     double r = 0.0;                 // r_f(z, z') with the corrected delta
     std::optional<double> bound;    // the leading term; empty when vacuous
+    double boundary = 0.0;          // the boundary condition's right-hand side
+    bool boundary_holds = false;    // r - 2 log gamma >= boundary
   };
   std::vector<Pair> pair_details;
 };
+// The delta of Theorem 3's "with probability 1 - delta" at which its boundary condition is
+// evaluated (the paper leaves it free).
+inline constexpr double kTheorem3Delta = 0.05;
+
 // Throws InvalidArgument("gamma") unless gamma is a finite number > 1 (Theorem 3's margin).
 void require_margin_gamma(double gamma);
 

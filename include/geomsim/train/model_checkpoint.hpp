@@ -17,7 +17,9 @@ namespace geomsim::train {
 
 struct ModelDescription {
   EncoderOptions encoder;
-  std::optional<AutoencoderOptions> autoencoder;  // THANOS runs only
+  std::optional<AutoencoderOptions> autoencoder;  // runs with an autoencoder (THANOS, cAuto, ...)
+  // The embedding is the autoencoder's alone (cAuto, gAuto: the encoder was not trained).
+  bool autoencoder_only = false;
   std::string run = "{}";                         // JSON object: how the model was trained
 };
 

@@ -1,0 +1,75 @@
+#pragma once
+// The cache of an experiment's finished runs (training runs of the sims/ definitions): a CSV
+// with one row per run, holding every parameter of the run and every metric it measured.
+//
+// A run is identified by its key: the values of the key columns (the grid's coordinates, e.g.
+// method, hierarchy, encoder, seed). Every other parameter (the budget, the recipe) must agree
+// between the cached row and the run the definition now asks for; a row with the same key and
+// a different value is refused with InvalidArgument("definition"), naming the run, the column
+// and both values, because reusing it would silently mix two definitions in one table.
+//
+// The file is rewritten atomically after every finished run (OutputTransaction), so an
+// interrupted experiment loses at most the run in progress, and a rerun finds the finished
+// ones. Rows whose key the definition no longer asks for are kept (a finished run is never
+// thrown away by editing a grid) and ignored by the page.
+//
+// Cells are plain text without commas, quotes or line breaks (parameter values are checked
+// when a row is added); metrics are finite numbers in shortest round-trip form, and an empty
+// cell means "not measured for this run" (e.g. K_g without an autoencoder), never NaN.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace geomsim {
+
+// One run: its cells in column order (parameters first, then metrics, as they were set).
+class RunRow {
+ public:
+  // Sets (or replaces) a text cell. Throws InvalidArgument(column) for an empty name, or a
+  // name or value holding a comma, a quote or a line break.
+  void set(const std::string& column, const std::string& text);
+  // Sets a number cell in shortest round-trip form. Throws std::logic_error for a non-finite
+  // value (a metric must be measured or left out, never NaN).
+  void set(const std::string& column, double value);
+  std::optional<std::string> text(const std::string& column) const;   // nullopt: no such cell or empty
+  std::optional<double> number(const std::string& column) const;      // nullopt: absent, empty or not a number
+  const std::vector<std::pair<std::string, std::string>>& cells() const { return cells_; }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> cells_;
+};
+
+class RunCache {
+ public:
+  // Reads `path` when it exists. Throws InvalidArgument(argument) when it is not a run table
+  // (no header, a duplicate column, a row of the wrong width, a quote), or when two of its rows
+  // have the same key.
+  RunCache(std::string path, std::vector<std::string> key_columns, std::string argument = "out");
+
+  // The cached row of the planned run (the same values in every key column), or nullopt.
+  // `planned` holds the run's parameters only. Throws InvalidArgument("definition") when the
+  // cached row differs in another parameter of `planned`, or lacks it.
+  std::optional<RunRow> find(const RunRow& planned) const;
+
+  // Adds (or replaces, by key) a finished run and rewrites the file atomically. Throws
+  // InvalidArgument("definition") when the row lacks a key column.
+  void add(const RunRow& row);
+
+  const std::vector<RunRow>& rows() const { return rows_; }
+  const std::string& path() const { return path_; }
+  // The table as CSV text: the union of the rows' columns, in first-seen order.
+  std::string csv() const;
+
+  // "method=thanos hierarchy=fmnist-2 seed=1": the key of a row, for messages.
+  std::string key_text(const RunRow& row) const;
+
+ private:
+  std::vector<std::string> key_of(const RunRow& row) const;
+  std::string path_;
+  std::vector<std::string> key_columns_;
+  std::string argument_;
+  std::vector<RunRow> rows_;
+};
+
+}  // namespace geomsim

@@ -1,0 +1,19 @@
+#pragma once
+// The cosine-similarity heatmap of embeddings sorted by class, then subclass: Figure 2's insets
+// ("heatmaps of cosine similarity between points, sorted by class and subclass"), drawn for
+// trained embeddings, where the subclasses are the data's fine labels (not the atoms of a
+// simulated optimum). Class boundaries are solid lines, subclass boundaries dashed.
+#include <string>
+#include <vector>
+
+#include "geomsim/manifold/sphere.hpp"
+
+namespace geomsim {
+
+// points: d x N (columns are points). Writes STEM.csv (a header row "class,subclass,c1..cN",
+// then one row per point in sorted order: its class, its subclass, its cosines), STEM.png,
+// STEM.svg and STEM.gp. Throws InvalidArgument("points") when the labels' sizes differ from N.
+void draw_embedding_heatmap(const Matrix& points, const std::vector<int>& classes, const std::vector<int>& subclasses,
+                            const std::string& title, const std::string& stem);
+
+}  // namespace geomsim

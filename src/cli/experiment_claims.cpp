@@ -1,0 +1,307 @@
+#include "experiment_claims.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "geomsim/support/errors.hpp"
+
+namespace geomsim::cli {
+using nlohmann::json;
+
+namespace {
+
+bool matches(const RunRow& row, const Selector& where) {
+  for (const auto& [axis, value] : where) {
+    if (row.text(axis).value_or("") != value) return false;
+  }
+  return true;
+}
+
+Selector selector(const json& object) {
+  Selector out;
+  if (!object.is_object()) throw std::logic_error("selector: not an object");
+  for (const auto& [key, value] : object.items()) {
+    out.emplace_back(key, value.is_string() ? value.get<std::string>() : value.dump());
+  }
+  return out;
+}
+
+Selector joined(Selector a, const Selector& b) {
+  for (const auto& entry : b) {
+    const auto same = std::find_if(a.begin(), a.end(), [&](const auto& e) { return e.first == entry.first; });
+    if (same == a.end()) a.push_back(entry);
+  }
+  return a;
+}
+
+bool fixes(const Selector& s, const std::string& axis) {
+  return std::any_of(s.begin(), s.end(), [&](const auto& e) { return e.first == axis; });
+}
+
+// Every combination of the values of the axes that not every term fixes: for each such axis,
+// the values that every term's rows (within `scope`) have, so that a method trained only with
+// augmentation does not make the "augmentation: false" cells of another go missing.
+std::vector<Selector> free_combinations(const RunTable& table, const std::vector<Selector>& fixed, const Selector& scope) {
+  std::vector<Selector> combinations{{}};
+  for (const auto& axis : table.axes()) {
+    if (fixes(scope, axis) || std::all_of(fixed.begin(), fixed.end(), [&](const Selector& s) { return fixes(s, axis); })) continue;
+    std::vector<std::string> common;
+    bool first = true;
+    for (const auto& term : fixed) {
+      const auto values = table.values(axis, joined(term, scope));
+      if (first) {
+        common = values;
+        first = false;
+      } else {
+        common.erase(std::remove_if(common.begin(), common.end(),
+                                    [&](const std::string& v) { return std::find(values.begin(), values.end(), v) == values.end(); }),
+                     common.end());
+      }
+    }
+    std::vector<Selector> next;
+    for (const auto& value : common) {
+      for (auto combination : combinations) {
+        combination.emplace_back(axis, value);
+        next.push_back(std::move(combination));
+      }
+    }
+    combinations = std::move(next);
+  }
+  return combinations;
+}
+
+// The contrast sum over combinations of (1/R) sum_k w_k cell_k, or nullopt when a cell is
+// missing (or no combination is left).
+std::optional<Contrast> contrast(const RunTable& table, const std::vector<std::pair<double, Selector>>& terms,
+                                 const Selector& scope, const std::string& metric) {
+  std::vector<Selector> fixed;
+  for (const auto& term : terms) fixed.push_back(term.second);
+  const auto combinations = free_combinations(table, fixed, scope);
+  if (combinations.empty()) return std::nullopt;
+  std::vector<std::pair<double, SeedSummary>> cells;
+  for (const auto& combination : combinations) {
+    for (const auto& [weight, where] : terms) {
+      // A selector's own value wins over a free combination's (an axis fixed by another term only).
+      const auto cell = table.cell(joined(joined(where, scope), combination), metric);
+      if (!cell) return std::nullopt;
+      cells.emplace_back(weight / static_cast<double>(combinations.size()), *cell);
+    }
+  }
+  return linear_contrast(cells);
+}
+
+std::string selector_text(const Selector& s) {
+  std::string out;
+  for (const auto& [axis, value] : s) out += (out.empty() ? "" : ", ") + axis + " " + value;
+  return out;
+}
+
+std::string number_text(double value, int decimals, bool sign) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, sign ? "%+.*f" : "%.*f", decimals, value);
+  return buffer;
+}
+
+std::string contrast_text(const Contrast& c, double scale, const std::string& unit, int decimals) {
+  return number_text(c.value * scale, decimals, true) + (unit.empty() ? "" : " " + unit) + " (se " +
+         number_text(c.standard_error * scale, decimals, false) + ")" + (c.fewest_seeds < 2 ? ", 1 seed: no noise estimate" : "");
+}
+
+const std::vector<std::string> kTests = {"greater", "best", "gain_larger", "at_least", "at_most"};
+
+// A side of a claim: one selector, or a list of them averaged with equal weights.
+std::vector<Selector> side(const json& value) {
+  std::vector<Selector> out;
+  if (value.is_array()) {
+    for (const auto& s : value) out.push_back(selector(s));
+  } else {
+    out.push_back(selector(value));
+  }
+  return out;
+}
+
+void add_side(std::vector<std::pair<double, Selector>>& terms, const std::vector<Selector>& selectors, double weight,
+              const Selector& extra = {}) {
+  for (const auto& s : selectors) terms.emplace_back(weight / static_cast<double>(selectors.size()), joined(s, extra));
+}
+
+}  // namespace
+
+RunTable::RunTable(std::vector<RunRow> rows, std::vector<std::string> axes) : rows_(std::move(rows)), axes_(std::move(axes)) {}
+
+std::vector<std::string> RunTable::values(const std::string& axis, const Selector& where) const {
+  std::vector<std::string> out;
+  for (const auto& row : rows_) {
+    if (!matches(row, where)) continue;
+    const std::string v = row.text(axis).value_or("");
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<RunRow> RunTable::matching(const Selector& where) const {
+  std::vector<RunRow> out;
+  for (const auto& row : rows_) {
+    if (matches(row, where)) out.push_back(row);
+  }
+  return out;
+}
+
+std::optional<SeedSummary> RunTable::cell(const Selector& where, const std::string& metric) const {
+  std::vector<double> values;
+  for (const auto& axis : axes_) {
+    if (!fixes(where, axis) && this->values(axis, where).size() > 1) {
+      throw std::logic_error("RunTable::cell: the selector leaves the axis " + axis + " free");
+    }
+  }
+  for (const auto& row : rows_) {
+    if (!matches(row, where)) continue;
+    if (const auto v = row.number(metric)) values.push_back(*v);
+  }
+  if (values.empty()) return std::nullopt;
+  return summarize(values);
+}
+
+void validate_claims(const json& definition, const std::vector<std::string>& axes) {
+  if (!definition.contains("claims")) return;
+  const json& claims = definition.at("claims");
+  if (!claims.is_array()) throw InvalidArgument("definition", "\"claims\" must be a list");
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    const json& c = claims[i];
+    const std::string where = "claim " + std::to_string(i + 1);
+    if (!c.is_object()) throw InvalidArgument("definition", where + " must be an object");
+    for (const char* key : {"claim", "source", "metric", "test"}) {
+      if (!c.contains(key) || !c.at(key).is_string()) throw InvalidArgument("definition", where + " needs a string \"" + key + "\"");
+    }
+    for (const char* key : {"quote", "paper", "unit", "axis"}) {
+      if (c.contains(key) && !c.at(key).is_string()) throw InvalidArgument("definition", where + ": \"" + key + "\" must be a string");
+    }
+    if (c.contains("scale") && !c.at("scale").is_number()) throw InvalidArgument("definition", where + ": \"scale\" must be a number");
+    if (c.contains("decimals") && (!c.at("decimals").is_number_integer() || c.at("decimals").get<int>() < 0 || c.at("decimals").get<int>() > 8)) {
+      throw InvalidArgument("definition", where + ": \"decimals\" must be a whole number in [0, 8]");
+    }
+    const std::string test = c.at("test").get<std::string>();
+    if (std::find(kTests.begin(), kTests.end(), test) == kTests.end()) {
+      throw InvalidArgument("definition", where + ": \"test\" must be greater, best, gain_larger, at_least or at_most; got '" + test + "'");
+    }
+    std::vector<const char*> selectors{"a"};
+    if (test == "greater") selectors = {"a", "b"};
+    if (test == "gain_larger") selectors = {"a", "b", "in", "than"};
+    if ((test == "at_least" || test == "at_most") && (!c.contains("value") || !c.at("value").is_number())) {
+      throw InvalidArgument("definition", where + ": an \"" + test + "\" claim needs a number \"value\"");
+    }
+    for (const char* key : selectors) {
+      const bool list_allowed = std::string(key) == "a" || std::string(key) == "b";
+      if (!c.contains(key)) throw InvalidArgument("definition", where + " needs a selector \"" + key + "\" (an object of axis: value)");
+      const json& given = c.at(key);
+      const json objects = given.is_array() && list_allowed ? given : json::array({given});
+      if (objects.empty()) throw InvalidArgument("definition", where + ": \"" + key + "\" is an empty list");
+      for (const auto& object : objects) {
+      if (!object.is_object() || object.empty()) {
+        throw InvalidArgument("definition", where + " needs a selector \"" + key + "\" (an object of axis: value" +
+                                                (list_allowed ? ", or a list of them" : "") + ")");
+      }
+      for (const auto& [axis, value] : object.items()) {
+        if (std::find(axes.begin(), axes.end(), axis) == axes.end()) {
+          throw InvalidArgument("definition", where + ": selector \"" + key + "\" names \"" + axis + "\", which is not an axis of this kind");
+        }
+        if (value.is_object() || value.is_array() || value.is_null()) {
+          throw InvalidArgument("definition", where + ": selector \"" + key + "\" must give one value for " + axis);
+        }
+      }
+      }
+    }
+    if (test == "best") {
+      if (!c.contains("axis") || std::find(axes.begin(), axes.end(), c.at("axis").get<std::string>()) == axes.end()) {
+        throw InvalidArgument("definition", where + ": a \"best\" claim needs \"axis\", one of the kind's axes");
+      }
+      if (c.contains("others") && !c.at("others").is_array()) throw InvalidArgument("definition", where + ": \"others\" must be a list");
+    }
+  }
+}
+
+ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector& scope) {
+  ClaimOutcome out;
+  out.statement = c.at("claim").get<std::string>() + (scope.empty() ? "" : " [" + selector_text(scope) + "]");
+  out.source = c.at("source").get<std::string>();
+  out.quote = c.value("quote", std::string());
+  out.paper = c.value("paper", std::string());
+  const std::string metric = c.at("metric").get<std::string>();
+  const double scale = c.value("scale", 1.0);
+  const std::string unit = c.value("unit", std::string());
+  const int decimals = c.value("decimals", 2);
+  const std::string test = c.at("test").get<std::string>();
+  const auto missing = [&](ClaimOutcome o) {
+    o.measured = "runs missing";
+    o.verdict = Verdict::untestable;
+    return o;
+  };
+  if (test == "greater" || test == "gain_larger") {
+    std::vector<std::pair<double, Selector>> terms;
+    const auto a_side = side(c.at("a")), b_side = side(c.at("b"));
+    if (test == "greater") {
+      add_side(terms, a_side, 1.0);
+      add_side(terms, b_side, -1.0);
+    } else {
+      const Selector in = selector(c.at("in")), than = selector(c.at("than"));
+      add_side(terms, a_side, 1.0, in);
+      add_side(terms, b_side, -1.0, in);
+      add_side(terms, a_side, -1.0, than);
+      add_side(terms, b_side, 1.0, than);
+    }
+    const auto result = contrast(table, terms, scope, metric);
+    if (!result) return missing(out);
+    out.measured = contrast_text(*result, scale, unit, decimals);
+    out.verdict = judge_positive(*result);
+    return out;
+  }
+  if (test == "at_least" || test == "at_most") {
+    const double sign = test == "at_least" ? 1.0 : -1.0;
+    std::vector<std::pair<double, Selector>> terms;
+    add_side(terms, side(c.at("a")), sign);
+    auto result = contrast(table, terms, scope, metric);
+    if (!result) return missing(out);
+    const double value = c.at("value").get<double>();
+    result->value -= sign * value;
+    out.measured = contrast_text(*result, scale, unit, decimals) + (sign > 0 ? " above " : " below ") + number_text(value * scale, decimals, false);
+    out.verdict = judge_positive(*result);
+    return out;
+  }
+  // best: a against every other value of the axis.
+  const Selector a = selector(c.at("a"));
+  const std::string axis = c.at("axis").get<std::string>();
+  const std::string own = std::find_if(a.begin(), a.end(), [&](const auto& e) { return e.first == axis; }) != a.end()
+                              ? std::find_if(a.begin(), a.end(), [&](const auto& e) { return e.first == axis; })->second
+                              : std::string();
+  std::vector<std::string> others;
+  if (c.contains("others")) {
+    for (const auto& o : c.at("others")) others.push_back(o.is_string() ? o.get<std::string>() : o.dump());
+  } else {
+    for (const auto& v : table.values(axis, scope)) {
+      if (v != own) others.push_back(v);
+    }
+  }
+  if (others.empty()) return missing(out);
+  std::vector<Verdict> verdicts;
+  std::optional<Contrast> closest;
+  std::string runner_up;
+  for (const auto& other : others) {
+    Selector b = a;
+    for (auto& e : b) {
+      if (e.first == axis) e.second = other;
+    }
+    const auto result = contrast(table, {{1.0, a}, {-1.0, b}}, scope, metric);
+    if (!result) return missing(out);
+    verdicts.push_back(judge_positive(*result));
+    if (!closest || result->value < closest->value) {
+      closest = result;
+      runner_up = other;
+    }
+  }
+  out.measured = contrast_text(*closest, scale, unit, decimals) + " over the closest, " + runner_up;
+  out.verdict = all_of(verdicts);
+  return out;
+}
+
+}  // namespace geomsim::cli

@@ -1,0 +1,65 @@
+#pragma once
+// The claims of a training experiment's definition, tested on its run table (torch-free, so
+// every experiment kind can use it).
+//
+// A run table groups the runs by their axes (method, hierarchy, encoder, alpha, ...; the seed
+// is not an axis): each cell is one configuration over its seeds. A selector fixes some axes,
+// e.g. {"method": "thanos"}. A definition's "claims" is a list of objects:
+//   {"claim": "THANOS has the best coarse-to-fine accuracy",   the claim as tested
+//    "source": "seed 004, §5 and Table 3",                      where the paper makes it
+//    "quote": "...",                                            the paper's words
+//    "paper": "best in 4 of 5 columns",                         the paper's number(s)
+//    "metric": "fine_probe", "scale": 100, "unit": "points",    what is compared (scale: for display)
+//    "test": ...}
+// with one of the tests
+//   "greater"      "a" > "b" (selectors, or lists of selectors averaged with equal weights)
+//   "best"         "a" > every other value of "axis" (or those in "others"), each as "greater"
+//   "gain_larger"  the gain "a" - "b" is larger under "in" than under "than" (selectors)
+//   "at_least"     "a" > "value" (a number in the metric's units); "at_most": "a" < "value"
+// Each contrast averages, with equal weights, over the axes that not every selector fixes
+// (nor the scope, e.g. the encoder of the table the claim is shown for), taking the values
+// that every term's runs have (a method trained only with augmentations is compared on
+// those). A term with no run in such a combination makes the claim untestable rather than
+// silently smaller. The verdict is seed_statistics.hpp's.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "geomsim/experiments/experiment_page.hpp"
+#include "geomsim/experiments/run_cache.hpp"
+#include "geomsim/experiments/seed_statistics.hpp"
+
+namespace geomsim::cli {
+
+using Selector = std::vector<std::pair<std::string, std::string>>;
+
+class RunTable {
+ public:
+  RunTable(std::vector<RunRow> rows, std::vector<std::string> axes);
+  const std::vector<std::string>& axes() const { return axes_; }
+  const std::vector<RunRow>& rows() const { return rows_; }
+  // The values an axis takes among the rows matching `where`, in first-seen order.
+  std::vector<std::string> values(const std::string& axis, const Selector& where = {}) const;
+  // The rows matching every (axis, value) of `where`.
+  std::vector<RunRow> matching(const Selector& where) const;
+  // The seed summary of `metric` over the rows matching `where`, which must fix every axis;
+  // nullopt when no row matches or none has the metric. Throws std::logic_error when `where`
+  // leaves an axis free and the rows differ in it (they would not be one cell).
+  std::optional<SeedSummary> cell(const Selector& where, const std::string& metric) const;
+
+ private:
+  std::vector<RunRow> rows_;
+  std::vector<std::string> axes_;
+};
+
+// Checks a definition's "claims" (a list; may be absent) before any training: every field of
+// the right type, a known test, selectors naming only `axes`. Throws InvalidArgument("definition").
+void validate_claims(const nlohmann::json& definition, const std::vector<std::string>& axes);
+
+// The outcome of one claim within `scope` (e.g. {{"encoder", "cnn"}}, which is added to every
+// selector). The statement gets the scope appended in brackets when it is not empty.
+ClaimOutcome evaluate_claim(const nlohmann::json& claim, const RunTable& table, const Selector& scope);
+
+}  // namespace geomsim::cli

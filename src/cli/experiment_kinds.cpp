@@ -1,0 +1,82 @@
+#include "experiment_kinds.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/support/file_identity.hpp"
+
+namespace geomsim::cli {
+using nlohmann::json;
+
+const std::vector<ExperimentKindEntry>& experiment_kind_registry() {
+  static const std::vector<ExperimentKindEntry> kinds = {
+      {"transfer", run_transfer_experiment},
+      {"trained_spread", run_trained_spread_experiment},
+      {"strata", run_strata_experiment},
+      {"lipschitz", run_lipschitz_experiment},
+  };
+  return kinds;
+}
+
+void add_experiment_options(CLI::App& c, ExperimentCommandOptions& o) {
+  c.footer("Runs one training experiment of sims/ (geomsim report runs every definition, handing the training kinds\n"
+           "to this command). Every finished run is appended to OUT/NAME.csv, which is rewritten atomically after each\n"
+           "run: a rerun trains only the runs missing there, and refuses a cached run whose parameters differ from\n"
+           "the definition's. At the end OUT/NAME.md (mean +- sd over seeds, the paper's numbers, a verdict per claim)\n"
+           "and the figures are written.");
+  c.add_option("--definition", o.definition, "the definition, sims/NAME.json")->required();
+  c.add_option("--out", o.out, "folder for NAME.csv, NAME.md and the figures (created if missing)")->capture_default_str();
+  c.add_flag("--smoke", o.smoke, "apply the definition's \"smoke\" overrides (a tiny grid, for CI)");
+}
+
+int run_experiment_command(const ExperimentCommandOptions& o) {
+  namespace fs = std::filesystem;
+  json definition;
+  try {
+    definition = json::parse(read_whole_file(o.definition, "definition"));
+  } catch (const json::exception& error) {
+    throw InvalidArgument("definition", o.definition + " is not valid JSON: " + error.what());
+  }
+  if (!definition.is_object()) throw InvalidArgument("definition", o.definition + " must hold a JSON object");
+  const auto text = [&](const char* key) {
+    if (!definition.contains(key) || !definition.at(key).is_string()) {
+      throw InvalidArgument("definition", o.definition + " needs a string \"" + key + "\"");
+    }
+    return definition.at(key).get<std::string>();
+  };
+  ExperimentContext context;
+  context.definition_path = o.definition;
+  context.name = text("name");
+  context.title = text("title");
+  context.out_dir = o.out;
+  context.smoke = o.smoke;
+  if (context.name.empty() || context.name.find_first_of("/\\ .") != std::string::npos) {
+    throw InvalidArgument("definition", o.definition + ": \"name\" must be a plain file stem");
+  }
+  const std::string kind = text("kind");
+  if (!definition.contains("parameters") || !definition.at("parameters").is_object()) {
+    throw InvalidArgument("definition", o.definition + " needs an object \"parameters\"");
+  }
+  if (definition.contains("smoke") && !definition.at("smoke").is_object()) {
+    throw InvalidArgument("definition", o.definition + ": \"smoke\" must be an object of parameter overrides");
+  }
+  if (o.smoke && definition.contains("smoke")) definition["parameters"].update(definition.at("smoke"));
+  for (const auto& entry : experiment_kind_registry()) {
+    if (kind != entry.name) continue;
+    std::error_code ec;
+    fs::create_directories(o.out, ec);
+    require_distinct_files({{"definition", o.definition},
+                            {"out", context.stem() + ".csv"},
+                            {"out", context.stem() + ".md"}});
+    require_writable_path(context.stem() + ".md", "out");
+    entry.run(definition, context);
+    return 0;
+  }
+  std::string known;
+  for (const auto& entry : experiment_kind_registry()) known += (known.empty() ? "" : ", ") + std::string(entry.name);
+  throw InvalidArgument("definition", o.definition + ": the kind \"" + kind + "\" is not a training kind (" + known + ")");
+}
+
+}  // namespace geomsim::cli

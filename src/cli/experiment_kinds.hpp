@@ -1,0 +1,49 @@
+#pragma once
+// geomsim-torch's `experiment` command and its registry of training experiment kinds: one
+// table from a definition's "kind" to the runner that trains its runs and writes its page.
+// Every runner has one signature; each kind lives in its own file (experiment_KIND.cpp). A new
+// kind is added here and to training_experiment_kinds() (training_program.cpp), which
+// `geomsim report` consults without loading torch; a test checks that the two lists agree.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "experiment_runs.hpp"
+
+namespace geomsim::cli {
+
+// `definition` is the whole definition, its "parameters" already merged with its "smoke"
+// overrides when context.smoke. A runner writes context.stem() + ".csv" (its run cache, as
+// it goes) and, at the end, ".md" and its figures, each atomically.
+using ExperimentRunner = void (*)(const nlohmann::json& definition, const ExperimentContext& context);
+
+struct ExperimentKindEntry {
+  const char* name;
+  ExperimentRunner run;
+};
+const std::vector<ExperimentKindEntry>& experiment_kind_registry();
+
+// The runs of a transfer definition's parameters, in plan order (the lipschitz kind plans the
+// runs of its source definition with it), and where a transfer experiment with
+// "keep_checkpoints" keeps a run's checkpoint: OUT/checkpoints/NAME/KEY.pt.
+std::vector<PlannedRun> plan_transfer_runs(const nlohmann::json& parameters);
+std::string run_checkpoint_path(const std::string& out_dir, const std::string& name, const RunRow& parameters);
+
+// The runners, one file each (experiment_transfer.cpp, ...).
+void run_transfer_experiment(const nlohmann::json& definition, const ExperimentContext& context);
+void run_trained_spread_experiment(const nlohmann::json& definition, const ExperimentContext& context);
+void run_strata_experiment(const nlohmann::json& definition, const ExperimentContext& context);
+void run_lipschitz_experiment(const nlohmann::json& definition, const ExperimentContext& context);
+
+struct ExperimentCommandOptions {
+  std::string definition;  // sims/NAME.json
+  std::string out = "notebooks-export";
+  bool smoke = false;
+};
+void add_experiment_options(CLI::App& command, ExperimentCommandOptions& options);
+// Loads the definition (name, title, kind, parameters, smoke), checks its paths, and runs its
+// kind. Throws InvalidArgument("definition") for a malformed definition or an unknown kind.
+int run_experiment_command(const ExperimentCommandOptions& options);
+
+}  // namespace geomsim::cli

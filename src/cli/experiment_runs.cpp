@@ -1,0 +1,374 @@
+#include "experiment_runs.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include "experiment_progress.hpp"
+#include "geomsim/figures/embedding_heatmap.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/support/number_lists.hpp"
+
+namespace geomsim::cli {
+using nlohmann::json;
+
+std::string ExperimentContext::stem() const { return (std::filesystem::path(out_dir) / name).string(); }
+
+std::string ExperimentContext::regenerate_command() const {
+  const std::string sims = std::filesystem::path(definition_path).parent_path().string();
+  return "geomsim report --sims " + (sims.empty() ? std::string(".") : sims) + " --out " + out_dir + " --only " + name +
+         (smoke ? " --smoke" : "");
+}
+
+const std::vector<TrainingMethod>& training_methods() {
+  static const std::vector<TrainingMethod> methods = {
+      {"infonce", "InfoNCE", "simclr", "none", "none (two views of each image are the positives)", false, true},
+      {"supcon", "SupCon", "supcon", "none", "coarse", false, true},
+      {"supcon+infonce", "SupCon + InfoNCE", "supcon+simclr", "none", "coarse (SupCon); none (InfoNCE)", false, true},
+      {"cauto", "cAuto", "autoencoder", "joint", "coarse (the autoencoder's cross-entropy head)", false, false},
+      {"gauto", "gAuto", "autoencoder", "general", "none (reconstruction only)", false, false},
+      {"cauto-per-class", "cAuto, one decoder per class", "autoencoder", "per-class", "coarse (which decoder)", false, false},
+      {"spread", "SupCon + cNCE (L_spread)", "spread", "none", "coarse (L_sup; cNCE's same-class denominator)", true, true},
+      {"supcon+cauto", "SupCon + cAuto", "supcon", "joint", "coarse (SupCon, the autoencoder's head)", false, true},
+      {"supcon+gauto", "SupCon + gAuto", "supcon", "general", "coarse (SupCon); none (the autoencoder)", false, true},
+      {"thanos", "SupCon + cNCE + cAuto (THANOS)", "thanos", "joint", "coarse (L_spread, the autoencoder's head)", true, true},
+      {"spread+gauto", "SupCon + cNCE + gAuto", "thanos", "general", "coarse (L_spread); none (the autoencoder)", true, true},
+      {"thanos-per-class", "THANOS, one decoder per class", "thanos", "per-class", "coarse (L_spread, which decoder)", true, true},
+      {"ce", "Cross entropy", "ce", "none", "coarse", false, false},
+      {"weaksup-infonce", "WeaklySup-InfoNCE (002 eq. 3)", "weaksup-infonce", "none", "coarse (as the conditioning z)", false, true},
+      {"fair-infonce", "Fair-InfoNCE (002 eq. 4)", "fair-infonce", "none", "coarse (as the conditioning z)", false, true},
+      {"hardneg-infonce", "HardNeg-InfoNCE (002 eq. 5)", "hardneg-infonce", "none", "none (z: clusters of the batch's embeddings)", false, true},
+      {"triplet", "Triplet (000 eq. A7)", "triplet", "none", "coarse", false, true},
+      {"clip-positives", "Clip Positives (Table 9)", "clip-positives", "none", "coarse", false, true},
+      {"weighted-positives", "Weighted Pos in Denom. (Table 9)", "weighted-positives", "none", "coarse", false, true},
+      {"upweighted-negatives", "Upweighted negatives (Table 9's text)", "upweighted-negatives", "none", "coarse", false, true},
+  };
+  return methods;
+}
+
+const TrainingMethod& training_method(const std::string& name) {
+  for (const auto& m : training_methods()) {
+    if (m.name == name) return m;
+  }
+  std::string known;
+  for (const auto& m : training_methods()) known += (known.empty() ? "" : ", ") + m.name;
+  throw InvalidArgument("definition", "names the method '" + name + "'; the methods are " + known);
+}
+
+TrainCommandOptions method_options(const TrainCommandOptions& base, const TrainingMethod& method) {
+  TrainCommandOptions o = base;
+  o.loss = method.loss;
+  o.autoencoder = method.autoencoder;
+  return o;
+}
+
+RunRow training_parameters(const std::string& method, const TrainCommandOptions& o) {
+  const train::TrainOptions t = trainer_options(o);
+  RunRow row;
+  row.set("method", method);
+  row.set("hierarchy", o.data.hierarchy);
+  row.set("encoder", o.model);
+  row.set("seed", std::to_string(o.seed));
+  row.set("alpha", format_number(o.alpha));
+  row.set("tau", format_number(o.tau));
+  row.set("augmentation", o.no_augmentation ? "false" : "true");
+  row.set("train_images", std::to_string(o.train_samples));
+  row.set("test_images", std::to_string(o.test_samples));
+  row.set("epochs", std::to_string(o.epochs));
+  row.set("loss", o.loss);
+  row.set("autoencoder", autoencoder_mode(o));
+  row.set("recipe", o.recipe.empty() ? "geomsim" : o.recipe);
+  row.set("lr", format_number(t.learning_rate));
+  row.set("weight_decay", format_number(t.weight_decay));
+  row.set("batch_size", std::to_string(t.batch_size));
+  row.set("cosine_period", std::to_string(t.cosine_period_epochs));
+  row.set("embedding_dim", std::to_string(o.embedding_dim));
+  row.set("width", std::to_string(o.width));
+  row.set("autoencoder_dropout", format_number(o.autoencoder_dropout));
+  row.set("label_smoothing", format_number(o.label_smoothing));
+  row.set("gamma", format_number(o.gamma));
+  if (o.loss == "clip-positives") row.set("clip_cosine", format_number(o.clip_cosine));
+  if (o.loss == "weighted-positives") row.set("positive_weight", format_number(o.positive_weight));
+  if (o.loss == "upweighted-negatives") row.set("negative_weight", format_number(o.negative_weight));
+  return row;
+}
+
+void add_transfer_metrics(const TrainedRun& run, RunRow& row) {
+  const train::TransferEvaluation& e = run.evaluation;
+  row.set("coarse_accuracy", e.coarse_accuracy);
+  row.set("fine_probe", e.fine_accuracy_probe);
+  row.set("fine_mean", e.fine_accuracy_mean);
+  row.set("spread", e.geometry.spread);
+  row.set("sigma", e.geometry.subclass_sigma);
+  row.set("sigma_over_spread", e.geometry.sigma_over_spread);
+  double worst = 0.0;
+  for (const auto& s : e.geometry.subclasses) worst = std::max(worst, s.sigma_over_spread);
+  row.set("sigma_over_spread_max", worst);
+  row.set("subgroup_f1", e.subgroup_f1);
+  row.set("margin_error", e.geometry.margin_error);
+  if (e.geometry.theorem3_bound) row.set("theorem3_bound", *e.geometry.theorem3_bound);
+  row.set("theorem3_boundary_pairs", static_cast<double>(e.geometry.boundary_holds));
+  double boundary = 0.0;
+  for (const auto& pair : e.geometry.pair_details) boundary += pair.boundary / static_cast<double>(e.geometry.pair_details.size());
+  if (!e.geometry.pair_details.empty()) row.set("theorem3_boundary_mean", boundary);
+  if (!run.result.epochs.empty()) {
+    if (std::isfinite(run.result.epochs.back().loss)) row.set("final_loss", run.result.epochs.back().loss);
+    row.set("samples_per_second", run.result.epochs.back().samples_per_second);
+  }
+  row.set("train_seconds", run.train_seconds);
+  row.set("seconds", run.seconds);
+}
+
+namespace {
+
+// The heatmap of the run's test embeddings: the first heatmap_per_subclass test images of each
+// subclass (the test split is already a seeded shuffle).
+void write_heatmap(const TrainedRun& run, const PlannedRun& plan, const ExperimentContext& context) {
+  const auto fine = run.test.fine.contiguous();
+  const int64_t n = fine.size(0);
+  std::map<int64_t, int> taken;
+  std::vector<int64_t> chosen;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t z = fine[i].item<int64_t>();
+    if (taken[z] < plan.heatmap_per_subclass) {
+      ++taken[z];
+      chosen.push_back(i);
+    }
+  }
+  const auto index = torch::tensor(chosen);
+  const auto z = run.test_embeddings.index_select(0, index).to(torch::kDouble).contiguous();
+  const Matrix points = Eigen::Map<const Matrix>(z.data_ptr<double>(), z.size(1), z.size(0));
+  std::vector<int> classes, subclasses;
+  for (int64_t i : chosen) {
+    classes.push_back(static_cast<int>(run.test.coarse[i].item<int64_t>()));
+    subclasses.push_back(static_cast<int>(fine[i].item<int64_t>()));
+  }
+  draw_embedding_heatmap(points, classes, subclasses, plot_text(plan.heatmap_title),
+                         (std::filesystem::path(context.out_dir) / plan.heatmap_stem).string());
+}
+
+bool selects(const RunRow& row, const json& selector) {
+  for (const auto& [axis, value] : selector.items()) {
+    const std::string wanted = value.is_string() ? value.get<std::string>() : (value.is_boolean() ? (value.get<bool>() ? "true" : "false") : format_number(value.get<double>()));
+    if (row.text(axis).value_or("") != wanted) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> plan_heatmaps(const json& definition, std::vector<PlannedRun>& plan,
+                                                               const ExperimentContext& context) {
+  std::vector<std::pair<std::string, std::string>> figures;
+  const json& p = definition.at("parameters");
+  const int per_subclass = p.contains("heatmap_per_subclass") ? static_cast<int>(integer_parameter(p, "heatmap_per_subclass", 1)) : 10;
+  if (!definition.contains("heatmaps")) return figures;
+  const json& list = definition.at("heatmaps");
+  if (!list.is_array()) throw InvalidArgument("definition", "\"heatmaps\" must be a list of run selectors");
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const json& selector = list[k];
+    if (!selector.is_object() || selector.empty()) throw InvalidArgument("definition", "heatmap " + std::to_string(k + 1) + " must be an object of parameter: value");
+    for (const auto& [axis, value] : selector.items()) {
+      if (!value.is_string() && !value.is_number() && !value.is_boolean()) {
+        throw InvalidArgument("definition", "heatmap " + std::to_string(k + 1) + ": " + axis + " must be one value");
+      }
+    }
+    std::vector<std::size_t> hits;
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+      if (selects(plan[i].parameters, selector)) hits.push_back(i);
+    }
+    if (hits.size() != 1) {
+      throw InvalidArgument("definition", "heatmap " + std::to_string(k + 1) + " (" + selector.dump() + ") must name exactly one run, names " +
+                                              std::to_string(hits.size()));
+    }
+    PlannedRun& run = plan[hits.front()];
+    run.heatmap_stem = context.name + "-heatmap-" + std::to_string(k + 1);
+    run.heatmap_per_subclass = per_subclass;
+    const TrainingMethod& method = training_method(run.parameters.text("method").value_or(""));
+    run.heatmap_title = method.label + ", " + run.parameters.text("hierarchy").value_or("") + ", " +
+                        run.parameters.text("encoder").value_or("") + ", seed " + run.parameters.text("seed").value_or("") +
+                        (method.uses_alpha ? ", α " + run.parameters.text("alpha").value_or("") : std::string()) +
+                        (run.parameters.text("augmentation") == std::optional<std::string>("false") ? ", no augmentation" : "");
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::path(context.out_dir) / (run.heatmap_stem + ".csv"), ec)) run.force = true;
+    figures.emplace_back(run.heatmap_stem + ".png", "Cosine similarity of " + std::to_string(per_subclass) +
+                                                        " test images per subclass, sorted by class then subclass (solid: classes, "
+                                                        "dashed: subclasses): " + run.heatmap_title);
+  }
+  return figures;
+}
+
+std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cache, const ExperimentContext& context,
+                             const std::function<void(const PlannedRun&, TrainedRun&, RunRow&)>& measure) {
+  // Which runs to train: a cached row with the same key must agree on every parameter (else
+  // find throws, before anything is trained).
+  std::vector<std::optional<RunRow>> cached;
+  double samples = 0.0;
+  std::size_t to_train = 0;
+  for (const auto& run : plan) {
+    cached.push_back(cache.find(run.parameters));
+    if (!cached.back() || run.force) {
+      ++to_train;
+      samples += static_cast<double>(run.options.epochs) * static_cast<double>(run.options.train_samples);
+    }
+  }
+  std::cerr << "geomsim experiment " << context.name << ": " << plan.size() << " runs, " << (plan.size() - to_train)
+            << " cached in " << cache.path() << ", " << to_train << " to train\n";
+  ExperimentProgress progress(context.name, to_train, samples);
+  std::vector<RunRow> rows;
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const PlannedRun& run = plan[i];
+    if (cached[i] && !run.force) {
+      rows.push_back(*cached[i]);
+      continue;
+    }
+    progress.start_run(run.label, static_cast<double>(run.options.epochs) * static_cast<double>(run.options.train_samples));
+    TrainCommandOptions options = run.options;
+    options.quiet = true;
+    TrainedRun trained = train_run(options, [&](const train::StepReport& s) {
+      progress.step(s.epoch, s.epochs, s.step, s.steps_per_epoch, s.batch_size, s.loss);
+    });
+    RunRow row = run.parameters;
+    add_transfer_metrics(trained, row);
+    if (measure) measure(run, trained, row);
+    if (!run.heatmap_stem.empty()) write_heatmap(trained, run, context);
+    progress.finish_run();
+    cache.add(row);
+    if (!progress.enabled()) {
+      std::cerr << "geomsim experiment " << context.name << ": " << run.label << " done in "
+                << format_number(std::round(trained.seconds * 10) / 10) << " s\n";
+    }
+    rows.push_back(std::move(row));
+  }
+  progress.close();
+  return rows;
+}
+
+std::string plot_text(const std::string& label) {
+  std::string out;
+  for (std::size_t i = 0; i < label.size(); ++i) {
+    const char c = label[i];
+    if (c == '\'') {
+      out += "\u2019";
+    } else if (c == '"') {
+      out += "\u201d";
+    } else if (c == '_' && i + 1 < label.size() && std::isalnum(static_cast<unsigned char>(label[i + 1]))) {
+      std::size_t end = i + 1;
+      while (end < label.size() && std::isalnum(static_cast<unsigned char>(label[end]))) ++end;
+      out += "_{" + label.substr(i + 1, end - i - 1) + "}";
+      i = end - 1;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+double total_seconds(const std::vector<RunRow>& rows) {
+  double sum = 0.0;
+  for (const auto& row : rows) sum += row.number("seconds").value_or(0.0);
+  return sum;
+}
+
+namespace {
+std::string scalar_text(const json& v, const std::string& key) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number()) return format_number(v.get<double>());
+  throw InvalidArgument("definition", "parameter '" + key + "' must hold strings, numbers or booleans");
+}
+const json& required(const json& p, const std::string& key) {
+  if (!p.contains(key)) throw InvalidArgument("definition", "lacks the parameter '" + key + "'");
+  return p.at(key);
+}
+}  // namespace
+
+std::vector<std::string> string_list(const json& p, const std::string& key) {
+  const json& v = required(p, key);
+  std::vector<std::string> out;
+  if (v.is_array()) {
+    for (const auto& x : v) out.push_back(scalar_text(x, key));
+  } else {
+    out.push_back(scalar_text(v, key));
+  }
+  if (out.empty()) throw InvalidArgument("definition", "parameter '" + key + "' is an empty list");
+  return out;
+}
+
+std::vector<double> number_list(const json& p, const std::string& key) {
+  std::vector<double> out;
+  for (const auto& text : string_list(p, key)) {
+    const auto values = parse_number_list(text, key);
+    out.insert(out.end(), values.begin(), values.end());
+  }
+  return out;
+}
+
+std::vector<bool> bool_list(const json& p, const std::string& key) {
+  std::vector<bool> out;
+  for (const auto& text : string_list(p, key)) {
+    if (text != "true" && text != "false") throw InvalidArgument("definition", "parameter '" + key + "' must hold true or false");
+    out.push_back(text == "true");
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> seed_list(const json& p, const std::string& key) {
+  std::vector<std::uint64_t> out;
+  for (const auto& text : string_list(p, key)) {
+    const auto values = parse_seed_list(text, key);
+    out.insert(out.end(), values.begin(), values.end());
+  }
+  return out;
+}
+
+int64_t integer_parameter(const json& p, const std::string& key, int64_t lo) {
+  const json& v = required(p, key);
+  if (!v.is_number_integer()) throw InvalidArgument("definition", "parameter '" + key + "' must be a whole number");
+  const auto value = v.get<int64_t>();
+  if (value < lo) throw InvalidArgument("definition", "parameter '" + key + "' must be at least " + std::to_string(lo));
+  return value;
+}
+
+double number_parameter(const json& p, const std::string& key) {
+  const json& v = required(p, key);
+  if (!v.is_number()) throw InvalidArgument("definition", "parameter '" + key + "' must be a number");
+  return v.get<double>();
+}
+
+std::string string_parameter(const json& p, const std::string& key, const std::string& fallback) {
+  if (!p.contains(key)) {
+    if (fallback.empty()) throw InvalidArgument("definition", "lacks the parameter '" + key + "'");
+    return fallback;
+  }
+  if (!p.at(key).is_string()) throw InvalidArgument("definition", "parameter '" + key + "' must be a string");
+  return p.at(key).get<std::string>();
+}
+
+TrainCommandOptions base_training_options(const json& p) {
+  TrainCommandOptions o;
+  o.train_samples = integer_parameter(p, "train_images", 2);
+  o.test_samples = integer_parameter(p, "test_images", 1);
+  o.epochs = integer_parameter(p, "epochs", 1);
+  o.recipe = string_parameter(p, "recipe", "geomsim");
+  o.embedding_dim = p.contains("embedding_dim") ? integer_parameter(p, "embedding_dim", 2) : o.embedding_dim;
+  o.width = p.contains("width") ? integer_parameter(p, "width", 1) : o.width;
+  o.gamma = p.contains("gamma") ? number_parameter(p, "gamma") : o.gamma;
+  o.threads = p.contains("threads") ? static_cast<int>(integer_parameter(p, "threads", 0)) : 0;
+  if (p.contains("autoencoder_dropout")) o.autoencoder_dropout = number_parameter(p, "autoencoder_dropout");
+  if (p.contains("label_smoothing")) o.label_smoothing = number_parameter(p, "label_smoothing");
+  if (p.contains("clip_cosine")) o.clip_cosine = number_parameter(p, "clip_cosine");
+  if (p.contains("positive_weight")) o.positive_weight = number_parameter(p, "positive_weight");
+  if (p.contains("negative_weight")) o.negative_weight = number_parameter(p, "negative_weight");
+  if (p.contains("batch_size")) {
+    o.batch_size = integer_parameter(p, "batch_size", 2);
+    o.batch_size_given = true;
+  }
+  o.quiet = true;
+  return o;
+}
+
+}  // namespace geomsim::cli

@@ -1,0 +1,105 @@
+#pragma once
+// Machinery shared by the training experiments of sims/ (geomsim-torch `experiment`): the
+// context a runner gets, the named training methods of the paper's tables, planned runs, and
+// running a plan against the run cache with progress.
+//
+// A runner plans its runs (options to train with + the run's parameters as a cache row), and
+// run_plan trains each run the cache (NAME.csv) lacks, in plan order: it measures the run
+// (the runner's hook adds metrics to the row), appends the row and rewrites the cache
+// atomically, so an interrupted experiment loses at most the run in progress.
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "geomsim/experiments/run_cache.hpp"
+#include "train_command.hpp"
+
+namespace geomsim::cli {
+
+struct ExperimentContext {
+  std::string definition_path;  // sims/NAME.json as given
+  std::string name;             // the definition's name: the stem of every output
+  std::string title;
+  std::string out_dir;          // where NAME.csv, NAME.md and the figures go
+  bool smoke = false;           // the definition's "smoke" overrides are applied
+  std::string stem() const;     // out_dir/name
+  // "geomsim report --sims DIR --out DIR --only NAME [--smoke]", for the page.
+  std::string regenerate_command() const;
+};
+
+// A method of the paper's tables: a loss and an autoencoder mode, with what it is called and
+// which labels it trains on.
+struct TrainingMethod {
+  std::string name;         // as definitions name it: "thanos"
+  std::string label;        // the paper's row: "SupCon + cNCE + cAuto (THANOS)"
+  std::string loss;         // TrainCommandOptions::loss
+  std::string autoencoder;  // TrainCommandOptions::autoencoder ("none" without one)
+  std::string labels_seen;  // the labels its training uses
+  bool uses_alpha = false, uses_tau = true;
+};
+const std::vector<TrainingMethod>& training_methods();
+// Throws InvalidArgument("definition") for an unknown name, listing the known ones.
+const TrainingMethod& training_method(const std::string& name);
+
+// The options of one run of `method`: its loss and autoencoder on top of `base`.
+TrainCommandOptions method_options(const TrainCommandOptions& base, const TrainingMethod& method);
+
+// The parameters every training run records (its cache row before metrics): the data,
+// hierarchy, encoder, method, loss, autoencoder, alpha, tau, augmentation, budget and recipe.
+RunRow training_parameters(const std::string& method, const TrainCommandOptions& options);
+
+struct PlannedRun {
+  PlannedRun(TrainCommandOptions o, RunRow p, std::string l) : options(std::move(o)), parameters(std::move(p)), label(std::move(l)) {}
+  TrainCommandOptions options;
+  RunRow parameters;  // what identifies and describes the run (no metrics)
+  std::string label;  // for progress: "thanos fmnist-2 cnn seed 1"
+  bool force = false;  // train even when cached (a runner that needs the trained model itself)
+  // When set: after training, the cosine heatmap of its test embeddings (experiment heatmaps).
+  std::string heatmap_stem, heatmap_title;
+  int heatmap_per_subclass = 10;
+};
+
+// A definition's "heatmaps": a list of selectors ({"method": "spread", "seed": 0, ...}), each
+// naming one planned run by its parameters. Each chosen run gets the heatmap of its test
+// embeddings (`heatmap_per_subclass` images of every subclass, default 10), sorted by class
+// then subclass, in OUT/NAME-heatmap-K.png (K = 1, 2, ...), and is trained again when that
+// figure is missing even if cached. Returns the file names (NAME-heatmap-K.png) and captions.
+// Throws InvalidArgument("definition") when a selector matches no run or several.
+std::vector<std::pair<std::string, std::string>> plan_heatmaps(const nlohmann::json& definition, std::vector<PlannedRun>& plan,
+                                                               const ExperimentContext& context);
+
+// Adds the metrics every transfer evaluation gives: coarse accuracy, the two coarse-to-fine
+// probes, s_f, sigma_f, sigma_f/s_f (mean and max over subclasses), subgroup F1, the
+// gamma-margin error, the final training loss, samples/s and the seconds.
+void add_transfer_metrics(const TrainedRun& run, RunRow& row);
+
+// Trains the plan's runs that `cache` lacks (or that are forced), in order, with progress on
+// stderr when it is a terminal. `measure` (optional) may add metrics to a new run's row after
+// its transfer metrics. Returns every planned run's row (cached or new), in plan order.
+std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cache, const ExperimentContext& context,
+                             const std::function<void(const PlannedRun&, TrainedRun&, RunRow&)>& measure = {});
+
+// A label as gnuplot text (titles and keys, enhanced mode): "L_spread" -> "L_{spread}" (a
+// subscript, not an underscore eating one letter), and quotes made typographic so that no
+// label ends a gnuplot string.
+std::string plot_text(const std::string& label);
+
+// The training seconds of the rows (their "seconds" metric summed).
+double total_seconds(const std::vector<RunRow>& rows);
+
+// Reading a definition's parameters: a string, a number, a bool, or a list of them (a single
+// value is a list of one). Throw InvalidArgument("definition") naming the parameter.
+std::vector<std::string> string_list(const nlohmann::json& parameters, const std::string& key);
+std::vector<double> number_list(const nlohmann::json& parameters, const std::string& key);
+std::vector<bool> bool_list(const nlohmann::json& parameters, const std::string& key);
+std::vector<std::uint64_t> seed_list(const nlohmann::json& parameters, const std::string& key);
+int64_t integer_parameter(const nlohmann::json& parameters, const std::string& key, int64_t lo);
+double number_parameter(const nlohmann::json& parameters, const std::string& key);
+std::string string_parameter(const nlohmann::json& parameters, const std::string& key, const std::string& fallback = "");
+
+// The common training options of a definition's "parameters": train_images, test_images,
+// epochs, recipe, embedding_dim, width, gamma, threads, autoencoder_dropout, label_smoothing.
+TrainCommandOptions base_training_options(const nlohmann::json& parameters);
+
+}  // namespace geomsim::cli

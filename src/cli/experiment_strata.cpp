@@ -1,0 +1,275 @@
+// The "strata" kind: seed 000, §4.2-4.3, on a hierarchy with imbalanced subclasses (strata).
+// Each run trains on a fraction t of a pool of train_images images (the subsampled D_t of the
+// thought experiment) with epochs scaled by 1/t, so every run takes about as many steps, and
+// measures on the test embeddings, per subclass z of a class y with at least two:
+//   p(z|y)      the share of z in y's training images,
+//   sigma_f(z)  E ||f(x) - E_z f||,
+//   delta(f_t, z, z') = ||E_z f - E_z' f|| between z and the class's most common subclass.
+// The most common subclass of each class is "common", the others "rare".
+//
+// Parameters: hierarchy, encoder, methods, fractions (t in (0, 1]), seeds, tau, alpha,
+// train_images (the pool at t = 1), test_images, epochs (at t = 1), recipe, embedding_dim,
+// width. Claims' axes: method, fraction.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include "experiment_claims.hpp"
+#include "experiment_kinds.hpp"
+#include "experiment_progress.hpp"
+#include "geomsim/experiments/experiment_page.hpp"
+#include "geomsim/figures/gnuplot_figure.hpp"
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/support/number_lists.hpp"
+#include "geomsim/theory/strata_subsampling.hpp"
+
+namespace geomsim::cli {
+using nlohmann::json;
+
+namespace {
+
+const std::vector<std::string> kAxes = {"method", "fraction"};
+const std::vector<std::string> kKey = {"method", "hierarchy", "encoder", "seed", "alpha", "tau", "augmentation", "fraction"};
+
+// Per subclass of a class with two or more: p(z|y) in training, sigma_f(z), and the distance
+// of its test mean to the common subclass's.
+void add_strata_metrics(const TrainedRun& run, RunRow& row) {
+  const auto train_fine = run.training.fine.contiguous(), train_coarse = run.training.coarse.contiguous();
+  const int fine_count = run.hierarchy.num_fine();
+  std::vector<double> in_fine(static_cast<std::size_t>(fine_count), 0.0), in_class(static_cast<std::size_t>(run.hierarchy.num_coarse()), 0.0);
+  for (int64_t i = 0; i < train_fine.size(0); ++i) {
+    in_fine[static_cast<std::size_t>(train_fine[i].item<int64_t>())] += 1.0;
+    in_class[static_cast<std::size_t>(train_coarse[i].item<int64_t>())] += 1.0;
+  }
+  const auto z = run.test_embeddings.to(torch::kDouble);
+  const auto test_fine = run.test.fine;
+  std::map<int, torch::Tensor> means;
+  for (int f = 0; f < fine_count; ++f) {
+    const auto rows = test_fine.eq(f).nonzero().squeeze(1);
+    if (rows.numel() > 0) means[f] = z.index_select(0, rows).mean(0);
+  }
+  std::map<int, double> sigma;
+  for (const auto& s : run.evaluation.geometry.subclasses) sigma[s.subclass] = s.sigma;
+  double sigma_common = 0, sigma_rare = 0, delta_cr = 0, delta_rr = 0;
+  int n_common = 0, n_rare = 0, n_cr = 0, n_rr = 0;
+  for (int y = 0; y < run.hierarchy.num_coarse(); ++y) {
+    std::vector<int> members;
+    for (int f = 0; f < fine_count; ++f) {
+      if (run.hierarchy.coarse_of_fine[static_cast<std::size_t>(f)] == y) members.push_back(f);
+    }
+    if (members.size() < 2) continue;
+    const int common = *std::max_element(members.begin(), members.end(), [&](int a, int b) {
+      return in_fine[static_cast<std::size_t>(a)] < in_fine[static_cast<std::size_t>(b)];
+    });
+    for (int f : members) {
+      const auto fs = static_cast<std::size_t>(f);
+      if (in_class[static_cast<std::size_t>(y)] > 0) row.set("p_z" + std::to_string(f), in_fine[fs] / in_class[static_cast<std::size_t>(y)]);
+      if (sigma.count(f)) {
+        row.set("sigma_z" + std::to_string(f), sigma[f]);
+        (f == common ? sigma_common : sigma_rare) += sigma[f];
+        ++(f == common ? n_common : n_rare);
+      }
+      if (f != common && means.count(f) && means.count(common)) {
+        const double d = (means[f] - means[common]).norm().item<double>();
+        row.set("delta_z" + std::to_string(f), d);
+        delta_cr += d;
+        ++n_cr;
+      }
+    }
+    for (std::size_t a = 0; a < members.size(); ++a) {
+      for (std::size_t b = a + 1; b < members.size(); ++b) {
+        if (members[a] == common || members[b] == common || !means.count(members[a]) || !means.count(members[b])) continue;
+        delta_rr += (means[members[a]] - means[members[b]]).norm().item<double>();
+        ++n_rr;
+      }
+    }
+  }
+  if (n_common > 0) row.set("sigma_common", sigma_common / n_common);
+  if (n_rare > 0) row.set("sigma_rare", sigma_rare / n_rare);
+  if (n_common > 0 && n_rare > 0) row.set("rare_minus_common_sigma", sigma_rare / n_rare - sigma_common / n_common);
+  if (n_cr > 0) row.set("delta_common_rare", delta_cr / n_cr);
+  if (n_rr > 0) row.set("delta_rare_rare", delta_rr / n_rr);
+}
+
+}  // namespace
+
+void run_strata_experiment(const json& definition, const ExperimentContext& context) {
+  const json& p = definition.at("parameters");
+  const std::string hierarchy_name = string_parameter(p, "hierarchy");
+  const std::string encoder = string_parameter(p, "encoder");
+  const auto methods = string_list(p, "methods");
+  const auto fractions = number_list(p, "fractions");
+  const auto seeds = seed_list(p, "seeds");
+  const double tau = number_parameter(p, "tau"), alpha = number_parameter(p, "alpha");
+  const TrainCommandOptions base = base_training_options(p);
+  const train::LabelHierarchy hierarchy = train::fashion_mnist_hierarchy(hierarchy_name);
+  const train::TrainOptions recipe = trainer_options(method_options(base, training_method(methods.front())));
+  for (double t : fractions) {
+    if (!(t > 0.0 && t <= 1.0)) throw InvalidArgument("definition", "fractions must be in (0, 1], got " + format_number(t));
+    if (std::llround(t * static_cast<double>(base.train_samples)) < recipe.batch_size) {
+      throw InvalidArgument("definition", "fraction " + format_number(t) + " of " + std::to_string(base.train_samples) +
+                                              " images is fewer than one batch of " + std::to_string(recipe.batch_size));
+    }
+  }
+  validate_claims(definition, kAxes);
+
+  std::vector<PlannedRun> plan;
+  for (const auto seed : seeds) {
+    for (double t : fractions) {
+      for (const auto& m : methods) {
+        TrainCommandOptions o = method_options(base, training_method(m));
+        o.model = encoder;
+        o.seed = seed;
+        o.data.hierarchy = hierarchy_name;
+        o.tau = tau;
+        o.alpha = alpha;
+        o.train_samples = std::llround(t * static_cast<double>(base.train_samples));
+        o.epochs = std::max<int64_t>(1, std::llround(static_cast<double>(base.epochs) / t));
+        RunRow row = training_parameters(m, o);
+        row.set("fraction", format_number(t));
+        plan.emplace_back(o, row, m + " t " + format_number(t) + " seed " + std::to_string(seed));
+      }
+    }
+  }
+  RunCache cache(context.stem() + ".csv", kKey);
+  const std::vector<RunRow> rows = run_plan(plan, cache, context, [](const PlannedRun&, TrainedRun& run, RunRow& row) {
+    add_strata_metrics(run, row);
+  });
+  const RunTable table(rows, kAxes);
+  const std::string full = format_number(*std::max_element(fractions.begin(), fractions.end()));
+
+  // Figure 1: sigma_f(z) and delta(z, common) against p(z|y), at the largest t.
+  GnuplotFigure scatter(1100, 520);
+  std::string left, right;
+  int block = 0;
+  std::string csv = "method,fraction,subclass,name,p_z_given_y,sigma_mean,sigma_sd,delta_to_common_mean,delta_to_common_sd\n";
+  for (const auto& m : methods) {
+    for (double t : fractions) {
+      const std::string ft = format_number(t);
+      std::vector<std::vector<double>> sigma_points, delta_points;
+      for (int f = 0; f < hierarchy.num_fine(); ++f) {
+        const std::string k = std::to_string(f);
+        std::vector<double> ps, sigmas, deltas;
+        for (const auto& r : table.matching({{"method", m}, {"fraction", ft}})) {
+          if (const auto v = r.number("p_z" + k)) ps.push_back(*v);
+          if (const auto v = r.number("sigma_z" + k)) sigmas.push_back(*v);
+          if (const auto v = r.number("delta_z" + k)) deltas.push_back(*v);
+        }
+        if (ps.empty() || sigmas.empty()) continue;
+        const SeedSummary pz = summarize(ps), s = summarize(sigmas);
+        std::optional<SeedSummary> d;
+        if (!deltas.empty()) d = summarize(deltas);
+        csv += m + "," + ft + "," + k + "," + hierarchy.fine_names[static_cast<std::size_t>(f)] + "," + format_number(pz.mean) + "," +
+               format_number(s.mean) + "," + format_number(s.sd) + "," + (d ? format_number(d->mean) : "") + "," + (d ? format_number(d->sd) : "") + "\n";
+        if (ft != full) continue;
+        sigma_points.push_back({pz.mean, s.mean, s.sd});
+        if (d) delta_points.push_back({pz.mean, d->mean, d->sd});
+      }
+      if (ft != full) continue;
+      const std::string label = plot_text(training_method(m).label);
+      scatter.datablock("s" + std::to_string(block), sigma_points);
+      scatter.datablock("d" + std::to_string(block), delta_points);
+      left += std::string(left.empty() ? "" : ", ") + "$s" + std::to_string(block) + " using 1:2:3 with yerrorbars pt 7 ps 1.3 title '" + label + "'";
+      right += std::string(right.empty() ? "" : ", ") + "$d" + std::to_string(block) + " using 1:2:3 with yerrorbars pt 7 ps 1.3 title '" + label + "'";
+      ++block;
+    }
+  }
+  scatter.line("set multiplot layout 1,2 title \"" + hierarchy_name + ", " + encoder + ", t = " + full + ": each subclass, mean ± sd over seeds\"");
+  scatter.line("set xlabel 'p(z|y) in training'; set grid; set key top right");
+  scatter.line("set ylabel 'σ_f(z) (test)'; set title 'subclass scatter'");
+  scatter.line("plot " + left);
+  scatter.line("set ylabel '‖E_z f − E_{common} f‖ (test)'; set title 'distance to the common subclass of its class (rare z only)'");
+  scatter.line("plot " + right);
+  scatter.line("unset multiplot");
+  scatter.render(context.stem() + "-by-p");
+
+  // Figure 2: delta against t.
+  GnuplotFigure against_t(900, 560);
+  std::string plot;
+  int series = 0;
+  for (const auto& m : methods) {
+    for (const char* metric : {"delta_common_rare", "delta_rare_rare"}) {
+      std::vector<std::vector<double>> points;
+      for (double t : fractions) {
+        const auto s = table.cell({{"method", m}, {"fraction", format_number(t)}}, metric);
+        if (s) points.push_back({t, s->mean, s->sd});
+      }
+      if (points.empty()) continue;
+      const std::string name = "t" + std::to_string(series++);
+      against_t.datablock(name, points);
+      plot += std::string(plot.empty() ? "plot " : ", ") + "$" + name + " using 1:2:3 with yerrorlines lw 2 title '" + plot_text(training_method(m).label) +
+              (std::string(metric) == "delta_common_rare" ? ": common–rare" : ": rare–rare") + "'";
+    }
+  }
+  against_t.line("set title \"δ(f_t, z, z') = ‖E_z f − E_{z'} f‖ against the fraction t of the data trained on (" + hierarchy_name + ", " + encoder + ")\"");
+  against_t.line("set xlabel 'fraction t'; set ylabel 'δ (test embeddings)'; set logscale x; set grid; set key outside right");
+  against_t.line(plot);
+  against_t.render(context.stem() + "-by-t");
+  {
+    OutputTransaction out;
+    out.stage(context.stem() + "-subclasses.csv", csv, "out");
+    out.commit();
+  }
+
+  ExperimentPage page(context.title);
+  page.paragraph("Definition: [`" + context.definition_path + "`](../" + context.definition_path + ") · regenerate with `" +
+                 context.regenerate_command() + "`" + (context.smoke ? " · **smoke grid: not the real experiment**" : ""));
+  if (definition.contains("paper")) page.paragraph("**The paper.** " + definition.at("paper").get<std::string>());
+  page.paragraph("**Setup.** Fashion-MNIST " + hierarchy_name + ", " + encoder + " encoder, a pool of " + std::to_string(base.train_samples) +
+                 " training images per seed; a run at fraction t trains on the first t of them (a seeded subset) for about " +
+                 std::to_string(base.epochs) + "/t epochs, so every run takes about as many steps; " + std::to_string(base.test_samples) +
+                 " test images; recipe " + base.recipe + ", τ = " + format_number(tau) + ", α = " + format_number(alpha) +
+                 " (L_spread), seeds " + format_seed_list(seeds) + ". The most common subclass of each class (kept whole by the "
+                 "imbalanced hierarchy) is \"common\", the others \"rare\"; classes with one subclass are left out.");
+  page.paragraph("**Measured wall time.** " + std::to_string(rows.size()) + " runs, " + clock_text(total_seconds(rows)) + " (" +
+                 format_number(std::round(total_seconds(rows))) + " s) of training and evaluation in all.");
+  page.image(context.name + "-by-p.png", "σ_f(z) and the distance to the common subclass against p(z|y), t = " + full);
+  page.image(context.name + "-by-t.png", "δ between subclass means against the fraction t of the data trained on");
+  std::vector<std::vector<std::string>> table_rows;
+  for (const auto& m : methods) {
+    for (double t : fractions) {
+      const Selector where = {{"method", m}, {"fraction", format_number(t)}};
+      const auto text = [&](const char* metric, double scale, int decimals) {
+        const auto s = table.cell(where, metric);
+        return s ? mean_sd_text(*s, scale, decimals) : std::string("—");
+      };
+      table_rows.push_back({training_method(m).label, format_number(t), std::to_string(std::llround(t * static_cast<double>(base.train_samples))),
+                            text("sigma_common", 1, 3), text("sigma_rare", 1, 3), text("delta_common_rare", 1, 3),
+                            text("delta_rare_rare", 1, 3), text("fine_probe", 100, 1)});
+    }
+  }
+  page.table({"method", "t", "images", "σ_f common", "σ_f rare", "δ common–rare", "δ rare–rare", "c2f linear probe %"}, table_rows);
+  // Appendix C.2: how likely a rare stratum is to appear in D_t at all, for this pool.
+  std::vector<std::vector<std::string>> appear_rows;
+  std::vector<double> keep = hierarchy.keep_fraction;
+  double total = 0;
+  for (double k : keep) total += k;
+  const double p_rare = *std::min_element(keep.begin(), keep.end()) / total, p_common = *std::max_element(keep.begin(), keep.end()) / total;
+  for (double t : fractions) {
+    const double draws = t * static_cast<double>(base.train_samples);
+    const StrataAppearance a = strata_appearance(p_common, p_rare, draws);
+    appear_rows.push_back({format_number(t), format_number(std::round(draws)), format_number(std::round(a.both * 1e6) / 1e6),
+                           format_number(std::round(a.only_z * 1e6) / 1e6), format_number(std::round(a.neither * 1e6) / 1e6)});
+  }
+  page.paragraph("Seed 000 Appendix C.2's probabilities for a common stratum (p(z) = " + format_number(std::round(p_common * 1e4) / 1e4) +
+                 ") and a rare one (p(z') = " + format_number(std::round(p_rare * 1e4) / 1e4) + ") of the whole training distribution, "
+                 "in tN draws (geomsim's `strata_appearance`):");
+  page.table({"t", "tN", "Pr(both in D_t)", "Pr(only the common one)", "Pr(neither)"}, appear_rows);
+  if (definition.contains("claims") && !definition.at("claims").empty()) {
+    page.heading("Claims");
+    std::vector<ClaimOutcome> outcomes;
+    for (const auto& claim : definition.at("claims")) outcomes.push_back(evaluate_claim(claim, table, {}));
+    page.claims(outcomes);
+  }
+  if (definition.contains("notes") && !context.smoke) page.paragraph("**Comparison.** " + definition.at("notes").get<std::string>());
+  page.paragraph("Every run, with p(z|y), σ_f(z) and δ per subclass: [`" + context.name + ".csv`](" + context.name +
+                 ".csv); the per-subclass means: [`" + context.name + "-subclasses.csv`](" + context.name + "-subclasses.csv).");
+  OutputTransaction out;
+  out.stage(context.stem() + ".md", page.markdown(), "out");
+  out.commit();
+}
+
+}  // namespace geomsim::cli

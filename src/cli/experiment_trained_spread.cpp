@@ -1,0 +1,174 @@
+// The "trained_spread" kind: Figure 2 done as the paper did it, from training. L_spread is
+// trained at several alpha (and reference methods such as SupCon once per seed); the trained
+// spread s_f(y) of the test embeddings is drawn against alpha, mean ± sd over seeds, beside
+// the simulated optimum of the core at the same K (the hierarchy's coarse classes), d (the
+// embedding dimension) and tau; cosine heatmaps of chosen runs are drawn sorted by class,
+// then subclass.
+//
+// Parameters: hierarchy, encoder, alpha (list), seeds, tau, reference_methods (list, may be
+// empty), train_images, test_images, epochs, recipe, embedding_dim, width, and "simulation":
+// {"ny": 8, "seeds": "0:4"}. Top level: "claims" (axes: method, alpha; reference runs have
+// alpha "none"), "heatmaps".
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+
+#include "experiment_claims.hpp"
+#include "experiment_kinds.hpp"
+#include "experiment_progress.hpp"
+#include "geomsim/experiments/experiment_page.hpp"
+#include "geomsim/experiments/sweep.hpp"
+#include "geomsim/figures/gnuplot_figure.hpp"
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/support/number_lists.hpp"
+
+namespace geomsim::cli {
+using nlohmann::json;
+
+namespace {
+const std::vector<std::string> kAxes = {"method", "alpha"};
+const std::vector<std::string> kKey = {"method", "hierarchy", "encoder", "seed", "alpha", "tau", "augmentation"};
+}  // namespace
+
+void run_trained_spread_experiment(const json& definition, const ExperimentContext& context) {
+  const json& p = definition.at("parameters");
+  const std::string hierarchy = string_parameter(p, "hierarchy");
+  const std::string encoder = string_parameter(p, "encoder");
+  const auto alphas = number_list(p, "alpha");
+  for (double a : alphas) require_in_closed_range("alpha", a, 0.0, 1.0);
+  const auto seeds = seed_list(p, "seeds");
+  const double tau = number_parameter(p, "tau");
+  const auto references = p.contains("reference_methods") && !p.at("reference_methods").empty()
+                              ? string_list(p, "reference_methods") : std::vector<std::string>{};
+  for (const auto& m : references) {
+    if (training_method(m).uses_alpha) throw InvalidArgument("definition", "reference method " + m + " uses alpha: put its alphas in \"alpha\"");
+  }
+  const json simulation = definition.at("parameters").value("simulation", json::object());
+  const int sim_ny = simulation.contains("ny") ? static_cast<int>(integer_parameter(simulation, "ny", 2)) : 8;
+  const std::string sim_seeds = string_parameter(simulation, "seeds", "0:4");
+  const TrainCommandOptions base = base_training_options(p);
+  const int K = train::fashion_mnist_hierarchy(hierarchy).num_coarse();
+  validate_claims(definition, kAxes);
+
+  std::vector<PlannedRun> plan;
+  for (const auto seed : seeds) {
+    const auto plan_one = [&](const std::string& m, std::optional<double> alpha) {
+      TrainCommandOptions o = method_options(base, training_method(m));
+      o.model = encoder;
+      o.seed = seed;
+      o.data.hierarchy = hierarchy;
+      o.tau = tau;
+      if (alpha) o.alpha = *alpha;
+      RunRow row = training_parameters(m, o);
+      if (!alpha) row.set("alpha", "none");
+      plan.emplace_back(o, row, m + " seed " + std::to_string(seed) + (alpha ? " alpha " + format_number(*alpha) : std::string()));
+    };
+    for (const auto& m : references) plan_one(m, std::nullopt);
+    for (double a : alphas) plan_one("spread", a);
+  }
+  const auto heatmaps = plan_heatmaps(definition, plan, context);
+  RunCache cache(context.stem() + ".csv", kKey);
+  const std::vector<RunRow> rows = run_plan(plan, cache, context);
+  const RunTable table(rows, kAxes);
+
+  // The simulated optimum at the same K, d and tau.
+  SweepGrid grid;
+  grid.K = {K};
+  grid.ny = {sim_ny};
+  grid.d = {static_cast<int>(base.embedding_dim)};
+  grid.tau = {tau};
+  grid.alpha = alphas;
+  SolveSettings settings;
+  settings.seeds = parse_seed_list(sim_seeds, "simulation seeds");
+  const auto simulated = run_sweep(sweep_points(grid), settings, sim_seeds, {});
+
+  // The figure: trained spread (mean ± sd) and the simulated optimum against alpha.
+  std::vector<std::vector<double>> trained_points, simulated_points;
+  std::string csv = "alpha,trained_spread_mean,trained_spread_sd,seeds,trained_sigma_over_spread_mean,simulated_spread,simulated_geometry\n";
+  for (std::size_t k = 0; k < alphas.size(); ++k) {
+    const std::string a = format_number(alphas[k]);
+    const auto s = table.cell({{"method", "spread"}, {"alpha", a}}, "spread");
+    const auto r = table.cell({{"method", "spread"}, {"alpha", a}}, "sigma_over_spread");
+    if (!s || !r) throw std::logic_error("trained_spread: a planned run has no spread");
+    trained_points.push_back({alphas[k], s->mean, s->sd});
+    simulated_points.push_back({alphas[k], simulated[k].spread});
+    csv += a + "," + format_number(s->mean) + "," + format_number(s->sd) + "," + std::to_string(s->n) + "," + format_number(r->mean) +
+           "," + format_number(simulated[k].spread) + "," + simulated[k].geometry + "\n";
+  }
+  GnuplotFigure fig(900, 560);
+  fig.datablock("trained", trained_points);
+  fig.datablock("simulated", simulated_points);
+  std::string plot = "plot $trained using 1:2:3 with yerrorlines lw 2 pt 7 title 'trained L_{spread} (test set), mean ± sd over " +
+                     std::to_string(seeds.size()) + " seeds', $simulated using 1:2 with linespoints lw 2 pt 5 dt 2 title 'simulated optimum, n_y = " +
+                     std::to_string(sim_ny) + "'";
+  int reference_index = 0;
+  for (const auto& m : references) {
+    const auto s = table.cell({{"method", m}, {"alpha", "none"}}, "spread");
+    if (!s) continue;
+    const std::string block = "reference" + std::to_string(reference_index++);
+    fig.datablock(block, {{alphas.front(), s->mean}, {alphas.back(), s->mean}});
+    plot += ", $" + block + " using 1:2 with lines lw 2 dt 3 title '" + plot_text(training_method(m).label) + " (no α)'";
+  }
+  fig.line("set title \"Spread against α: trained " + encoder + " on Fashion-MNIST " + hierarchy + " vs the simulated optimum (K = " +
+           std::to_string(K) + ", d = " + std::to_string(base.embedding_dim) + ", τ = " + format_number(tau) + ")\"");
+  fig.line("set xlabel 'α (weight of cNCE)'; set ylabel 'spread s_f(y)'; set grid; set key top left box opaque");
+  fig.line("set yrange [0:*]");
+  fig.line(plot);
+  fig.render(context.stem());
+  {
+    OutputTransaction out;
+    out.stage(context.stem() + "-spread.csv", csv, "out");
+    out.commit();
+  }
+
+  ExperimentPage page(context.title);
+  page.paragraph("Definition: [`" + context.definition_path + "`](../" + context.definition_path + ") · regenerate with `" +
+                 context.regenerate_command() + "`" + (context.smoke ? " · **smoke grid: not the real experiment**" : ""));
+  if (definition.contains("paper")) page.paragraph("**The paper.** " + definition.at("paper").get<std::string>());
+  const train::TrainOptions t = trainer_options(method_options(base, training_method("spread")));
+  page.paragraph("**Setup.** Fashion-MNIST " + hierarchy + " (K = " + std::to_string(K) + " coarse classes), " + encoder + " encoder, " +
+                 std::to_string(base.train_samples) + " training images per run (a seeded subset per seed), " +
+                 std::to_string(base.test_samples) + " test images, " + std::to_string(base.epochs) + " epochs, recipe " +
+                 base.recipe + " (lr " + format_number(t.learning_rate) + ", batch " + std::to_string(t.batch_size) +
+                 "), embedding dimension d = " + std::to_string(base.embedding_dim) + ", τ = " + format_number(tau) + ", seeds " +
+                 format_seed_list(seeds) + ". The simulated optimum is the core's solve of eq. (39)–(40) at the same K, d and τ "
+                 "with n_y = " + std::to_string(sim_ny) + " points per class, best of seeds " + sim_seeds + ".");
+  page.paragraph("**Measured wall time.** " + std::to_string(rows.size()) + " runs, " + clock_text(total_seconds(rows)) + " (" +
+                 format_number(std::round(total_seconds(rows))) + " s) of training and evaluation in all.");
+  page.image(context.name + ".png", "The trained spread s_f(y) of the test embeddings against α (mean ± sd over seeds) and the simulated optimum");
+  std::vector<std::vector<std::string>> spread_rows;
+  for (std::size_t k = 0; k < alphas.size(); ++k) {
+    const std::string a = format_number(alphas[k]);
+    const Selector where = {{"method", "spread"}, {"alpha", a}};
+    spread_rows.push_back({a, mean_sd_text(*table.cell(where, "spread"), 1, 3), mean_sd_text(*table.cell(where, "sigma_over_spread"), 1, 3),
+                           mean_sd_text(*table.cell(where, "fine_probe"), 100, 1), format_number(std::round(simulated[k].spread * 1e4) / 1e4),
+                           simulated[k].geometry + (simulated[k].atoms.empty() ? "" : " " + simulated[k].atoms)});
+  }
+  for (const auto& m : references) {
+    const Selector where = {{"method", m}, {"alpha", "none"}};
+    spread_rows.push_back({training_method(m).label, mean_sd_text(*table.cell(where, "spread"), 1, 3),
+                           mean_sd_text(*table.cell(where, "sigma_over_spread"), 1, 3), mean_sd_text(*table.cell(where, "fine_probe"), 100, 1),
+                           "—", "—"});
+  }
+  page.table({"α", "trained s_f(y)", "trained σ_f/s_f", "c2f linear probe %", "simulated spread", "simulated geometry"}, spread_rows);
+  if (!heatmaps.empty()) {
+    page.heading("Cosine heatmaps of trained test embeddings");
+    for (const auto& [file, caption] : heatmaps) page.image(file, caption);
+  }
+  if (definition.contains("claims") && !definition.at("claims").empty()) {
+    page.heading("Claims");
+    std::vector<ClaimOutcome> outcomes;
+    for (const auto& claim : definition.at("claims")) outcomes.push_back(evaluate_claim(claim, table, {}));
+    page.claims(outcomes);
+  }
+  if (definition.contains("notes") && !context.smoke) page.paragraph("**Comparison.** " + definition.at("notes").get<std::string>());
+  page.paragraph("Every run: [`" + context.name + ".csv`](" + context.name + ".csv); the curves: [`" + context.name + "-spread.csv`](" +
+                 context.name + "-spread.csv).");
+  OutputTransaction out;
+  out.stage(context.stem() + ".md", page.markdown(), "out");
+  out.commit();
+}
+
+}  // namespace geomsim::cli

@@ -1,0 +1,322 @@
+// The "transfer" kind: coarse-to-fine transfer of trained encoders (seed 004 Table 3, the
+// ablations of Table 10, and transfer against the temperature), over a grid of methods,
+// hierarchies, encoders, seeds, alpha, tau and augmentation on/off.
+//
+// Parameters: methods, hierarchies, encoders, seeds (lists), alpha, tau (lists; several alpha
+// or tau need methods that use them), without_augmentation (methods also trained with the
+// augmentations off; the axis "augmentation" is then true/false), train_images, test_images,
+// epochs, recipe, embedding_dim, width (and base_training_options' others). "heatmaps"
+// (experiment_runs.hpp) adds cosine heatmaps of chosen runs. Top level, beside
+// "parameters": "claims" (experiment_claims.hpp), "paper_table" ({"columns": "...", "values":
+// {method: "..."}}: the paper's numbers beside ours), "figure" ({"x": "tau" or "alpha",
+// "metric": "fine_probe"}: the metric against a swept axis, one line per method and hierarchy).
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "experiment_claims.hpp"
+#include "experiment_kinds.hpp"
+#include "experiment_progress.hpp"
+#include "geomsim/experiments/experiment_page.hpp"
+#include "geomsim/figures/gnuplot_figure.hpp"
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/support/number_lists.hpp"
+
+namespace geomsim::cli {
+using nlohmann::json;
+
+namespace {
+
+const std::vector<std::string> kAxes = {"method", "hierarchy", "encoder", "alpha", "tau", "augmentation"};
+const std::vector<std::string> kKey = {"method", "hierarchy", "encoder", "seed", "alpha", "tau", "augmentation"};
+
+struct Metric {
+  const char* column;
+  const char* title;
+  double scale;
+  int decimals;
+};
+const std::vector<Metric> kMetrics = {
+    {"coarse_accuracy", "coarse acc. %", 100, 1}, {"fine_probe", "c2f linear probe %", 100, 1},
+    {"fine_mean", "c2f mean clf. %", 100, 1},     {"spread", "s_f(y)", 1, 3},
+    {"sigma_over_spread", "σ_f/s_f mean", 1, 3},  {"sigma_over_spread_max", "σ_f/s_f max", 1, 3},
+    {"subgroup_f1", "subgroup F1", 1, 3},         {"seconds", "s per run", 1, 0},
+};
+
+std::string cell_text(const RunTable& table, const Selector& where, const std::string& metric, double scale, int decimals) {
+  const auto summary = table.cell(where, metric);
+  return summary ? mean_sd_text(*summary, scale, decimals) : "—";
+}
+
+std::string clock_minutes(double seconds) { return clock_text(seconds) + " (" + format_number(std::round(seconds)) + " s)"; }
+
+// The swept axes (more than one value) other than those in `except`.
+std::vector<std::string> swept(const RunTable& table, const std::vector<std::string>& except) {
+  std::vector<std::string> out;
+  for (const auto& axis : table.axes()) {
+    if (std::find(except.begin(), except.end(), axis) == except.end() && table.values(axis).size() > 1) out.push_back(axis);
+  }
+  return out;
+}
+
+void draw_sweep(const json& spec, const RunTable& table, const ExperimentContext& context, const std::string& encoder,
+                ExperimentPage& page) {
+  const std::string x = spec.value("x", std::string("tau"));
+  const std::string metric = spec.value("metric", std::string("fine_probe"));
+  const double scale = spec.value("scale", 100.0);
+  GnuplotFigure fig(900, 560);
+  std::string plot;
+  int series = 0;
+  for (const auto& method : table.values("method", {{"encoder", encoder}})) {
+    for (const auto& hierarchy : table.values("hierarchy", {{"encoder", encoder}, {"method", method}})) {
+      std::vector<std::vector<double>> rows;
+      for (const auto& value : table.values(x, {{"encoder", encoder}, {"method", method}, {"hierarchy", hierarchy}})) {
+        Selector where = {{"encoder", encoder}, {"method", method}, {"hierarchy", hierarchy}, {x, value}};
+        for (const auto& axis : table.axes()) {
+          if (axis != x && axis != "encoder" && axis != "method" && axis != "hierarchy") {
+            where.emplace_back(axis, table.values(axis, where).front());
+          }
+        }
+        const auto s = table.cell(where, metric);
+        if (s) rows.push_back({std::stod(value), s->mean * scale, s->sd * scale});
+      }
+      if (rows.empty()) continue;
+      std::sort(rows.begin(), rows.end());
+      const std::string block = "s" + std::to_string(series++);
+      fig.datablock(block, rows);
+      plot += std::string(plot.empty() ? "plot " : ", ") + "$" + block + " using 1:2:3 with yerrorlines lw 2 title '" +
+              plot_text(training_method(method).label + ", " + hierarchy) + "'";
+    }
+  }
+  if (plot.empty()) return;
+  fig.line("set title \"" + plot_text(context.title) + " (" + encoder + ", mean ± sd over seeds)\"");
+  fig.line("set xlabel '" + x + "'; set ylabel '" + metric + " (×" + format_number(scale) + ")'; set grid; set key outside right");
+  if (x == "tau") fig.line("set logscale x");
+  fig.line(plot);
+  const std::string file = context.name + "-" + encoder;
+  fig.render((std::filesystem::path(context.out_dir) / file).string());
+  page.image(file + ".png", metric + " against " + x + ", " + encoder + ": mean ± sd over seeds");
+}
+
+}  // namespace
+
+std::vector<PlannedRun> plan_transfer_runs(const json& p) {
+  const auto methods = string_list(p, "methods");
+  const auto hierarchies = string_list(p, "hierarchies");
+  const auto encoders = string_list(p, "encoders");
+  const auto seeds = seed_list(p, "seeds");
+  const auto alphas = number_list(p, "alpha");
+  const auto taus = number_list(p, "tau");
+  const auto without_augmentation = p.contains("without_augmentation") ? string_list(p, "without_augmentation") : std::vector<std::string>{};
+  for (const auto& m : without_augmentation) {
+    if (std::find(methods.begin(), methods.end(), m) == methods.end()) {
+      throw InvalidArgument("definition", "without_augmentation names " + m + ", which is not among the methods");
+    }
+  }
+  const TrainCommandOptions base = base_training_options(p);
+  for (const auto& m : methods) {
+    const TrainingMethod& method = training_method(m);
+    if (alphas.size() > 1 && !method.uses_alpha) {
+      throw InvalidArgument("definition", "sweeps alpha, which the method " + m + " does not use (it would train the same run again)");
+    }
+    if (taus.size() > 1 && !method.uses_tau) {
+      throw InvalidArgument("definition", "sweeps tau, which the method " + m + " does not use");
+    }
+  }
+  for (const auto& h : hierarchies) train::fashion_mnist_hierarchy(h);  // refuses unknown names now, not after hours
+  std::vector<PlannedRun> plan;
+  for (const auto& encoder : encoders) {
+    for (const auto seed : seeds) {
+      for (const auto& hierarchy : hierarchies) {
+        for (const auto& m : methods) {
+          for (const double alpha : alphas) {
+            for (const double tau : taus) {
+              for (const bool augment : {true, false}) {
+                if (!augment && std::find(without_augmentation.begin(), without_augmentation.end(), m) == without_augmentation.end()) continue;
+                TrainCommandOptions o = method_options(base, training_method(m));
+                o.model = encoder;
+                o.seed = seed;
+                o.data.hierarchy = hierarchy;
+                o.alpha = alpha;
+                o.tau = tau;
+                o.no_augmentation = !augment;
+                PlannedRun run(o, training_parameters(m, o), m + " " + hierarchy + " " + encoder + " seed " + std::to_string(seed));
+                if (alphas.size() > 1) run.label += " alpha " + format_number(alpha);
+                if (taus.size() > 1) run.label += " tau " + format_number(tau);
+                if (!augment) run.label += " no augmentation";
+                plan.push_back(std::move(run));
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return plan;
+}
+
+std::string run_checkpoint_path(const std::string& out_dir, const std::string& name, const RunRow& parameters) {
+  std::string file;
+  for (const auto& column : kKey) file += (file.empty() ? "" : "_") + parameters.text(column).value_or("");
+  for (char& c : file) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_' && c != '+') c = '-';
+  }
+  return (std::filesystem::path(out_dir) / "checkpoints" / name / (file + ".pt")).string();
+}
+
+void run_transfer_experiment(const json& definition, const ExperimentContext& context) {
+  const json& p = definition.at("parameters");
+  const auto methods = string_list(p, "methods");
+  const auto hierarchies = string_list(p, "hierarchies");
+  const auto encoders = string_list(p, "encoders");
+  const auto seeds = seed_list(p, "seeds");
+  const TrainCommandOptions base = base_training_options(p);
+  validate_claims(definition, kAxes);
+  std::vector<PlannedRun> plan = plan_transfer_runs(p);
+  if (p.contains("keep_checkpoints") && bool_list(p, "keep_checkpoints").front()) {
+    // Each run writes its checkpoint every epoch (so an interrupted run resumes mid-way) and
+    // keeps it, for the lipschitz kind's Table 1 on these models.
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(context.out_dir) / "checkpoints" / context.name, ec);
+    for (auto& run : plan) run.options.checkpoint = run_checkpoint_path(context.out_dir, context.name, run.parameters);
+  }
+  const auto heatmaps = plan_heatmaps(definition, plan, context);
+  RunCache cache(context.stem() + ".csv", kKey);
+  const std::vector<RunRow> rows = run_plan(plan, cache, context);
+  const RunTable table(rows, kAxes);
+
+  ExperimentPage page(context.title);
+  page.paragraph("Definition: [`" + context.definition_path + "`](../" + context.definition_path + ") · regenerate with `" +
+                 context.regenerate_command() + "`" + (context.smoke ? " · **smoke grid: not the real experiment**" : ""));
+  if (definition.contains("paper")) page.paragraph("**The paper.** " + definition.at("paper").get<std::string>());
+  const train::TrainOptions t = trainer_options(method_options(base, training_method(methods.front())));
+  page.paragraph("**Setup.** Fashion-MNIST, " + std::to_string(base.train_samples) + " training images per run (a seeded "
+                 "subset that differs between seeds; the imbalanced hierarchy keeps its subclass proportions), " +
+                 std::to_string(base.test_samples) + " test images, " + std::to_string(base.epochs) + " epochs, recipe " +
+                 (base.recipe.empty() ? "geomsim" : base.recipe) + " (AdamW, lr " + format_number(t.learning_rate) +
+                 ", weight decay " + format_number(t.weight_decay) + ", batch " + std::to_string(t.batch_size) +
+                 ", cosine schedule), embedding dimension " + std::to_string(base.embedding_dim) + ", width " +
+                 std::to_string(base.width) + "; seeds " + format_seed_list(seeds) + ". Each encoder is trained on the "
+                 "coarse labels and frozen; the linear probe and the mean classifier are then fit on the training images' "
+                 "fine labels (the subclasses) and scored on the test images. Cells are mean ± sd over seeds.");
+  const double seconds = total_seconds(rows);
+  page.paragraph("**Measured wall time.** " + std::to_string(rows.size()) + " runs, " + clock_minutes(seconds) +
+                 " of training and evaluation in all (each run's wall time as measured when it ran, summed; on " +
+                 std::to_string(torch::get_num_threads()) + " threads).");
+
+  page.heading("Labels each method saw");
+  std::vector<std::vector<std::string>> label_rows;
+  for (const auto& m : methods) {
+    const TrainingMethod& method = training_method(m);
+    label_rows.push_back({method.label, method.labels_seen, "fine, only in the probes on the frozen embedding"});
+  }
+  page.table({"method", "labels in training", "subclass labels"}, label_rows);
+
+  const json paper_table = definition.value("paper_table", json::object());
+  for (const auto& encoder : encoders) {
+    page.heading("Coarse-to-fine linear probe, " + encoder + " encoder (%)");
+    const std::vector<std::string> other = swept(table, {"method", "hierarchy", "encoder"});
+    std::vector<std::string> header = {"method"};
+    for (const auto& axis : other) header.push_back(axis);
+    for (const auto& h : hierarchies) header.push_back(h);
+    const bool with_paper = paper_table.contains("values");
+    if (with_paper) header.push_back("the paper: " + paper_table.value("columns", std::string("Table 3")));
+    std::vector<std::vector<std::string>> result_rows;
+    for (const auto& m : methods) {
+      // one row per combination of the other swept axes
+      std::vector<Selector> combos{{}};
+      for (const auto& axis : other) {
+        std::vector<Selector> next;
+        for (const auto& v : table.values(axis, {{"method", m}, {"encoder", encoder}})) {
+          for (auto c : combos) {
+            c.emplace_back(axis, v);
+            next.push_back(c);
+          }
+        }
+        combos = next;
+      }
+      for (const auto& combo : combos) {
+        std::vector<std::string> row = {training_method(m).label};
+        for (const auto& [axis, value] : combo) row.push_back(value);
+        for (const auto& h : hierarchies) {
+          Selector where = combo;
+          where.insert(where.end(), {{"method", m}, {"encoder", encoder}, {"hierarchy", h}});
+          for (const auto& axis : kAxes) {
+            if (std::none_of(where.begin(), where.end(), [&](const auto& e) { return e.first == axis; })) {
+              const auto values = table.values(axis, where);
+              if (!values.empty()) where.emplace_back(axis, values.front());
+            }
+          }
+          row.push_back(cell_text(table, where, "fine_probe", 100, 1));
+        }
+        if (with_paper) {
+          const json& values = paper_table.at("values");
+          row.push_back(values.contains(m) ? values.at(m).get<std::string>() : "—");
+        }
+        result_rows.push_back(row);
+      }
+    }
+    page.table(header, result_rows);
+
+    page.heading("Every metric, " + encoder + " encoder");
+    std::vector<std::string> all_header = {"method"};
+    for (const auto& axis : other) all_header.push_back(axis);
+    all_header.push_back("hierarchy");
+    for (const auto& metric : kMetrics) all_header.push_back(metric.title);
+    std::vector<std::vector<std::string>> all_rows;
+    for (const auto& h : hierarchies) {
+      for (const auto& m : methods) {
+        const Selector where_base = {{"method", m}, {"encoder", encoder}, {"hierarchy", h}};
+        std::vector<Selector> combos{where_base};
+        for (const auto& axis : kAxes) {
+          if (std::any_of(where_base.begin(), where_base.end(), [&](const auto& e) { return e.first == axis; })) continue;
+          std::vector<Selector> next;
+          for (const auto& c : combos) {
+            for (const auto& v : table.values(axis, c)) {
+              auto n = c;
+              n.emplace_back(axis, v);
+              next.push_back(n);
+            }
+          }
+          combos = next;
+        }
+        for (const auto& where : combos) {
+          std::vector<std::string> row = {training_method(m).label};
+          for (const auto& axis : other) {
+            row.push_back(std::find_if(where.begin(), where.end(), [&](const auto& e) { return e.first == axis; })->second);
+          }
+          row.push_back(h);
+          for (const auto& metric : kMetrics) row.push_back(cell_text(table, where, metric.column, metric.scale, metric.decimals));
+          all_rows.push_back(row);
+        }
+      }
+    }
+    page.table(all_header, all_rows);
+    if (definition.contains("figure")) draw_sweep(definition.at("figure"), table, context, encoder, page);
+  }
+
+  if (!heatmaps.empty()) {
+    page.heading("Cosine heatmaps of trained test embeddings");
+    for (const auto& [file, caption] : heatmaps) page.image(file, caption);
+  }
+  if (definition.contains("claims") && !definition.at("claims").empty()) {
+    page.heading("Claims");
+    std::vector<ClaimOutcome> outcomes;
+    for (const auto& encoder : encoders) {
+      for (const auto& claim : definition.at("claims")) outcomes.push_back(evaluate_claim(claim, table, {{"encoder", encoder}}));
+    }
+    page.claims(outcomes);
+  }
+  if (definition.contains("notes") && !context.smoke) page.paragraph("**Comparison.** " + definition.at("notes").get<std::string>());
+  page.paragraph("Every run, with all its parameters and metrics: [`" + context.name + ".csv`](" + context.name + ".csv).");
+  OutputTransaction out;
+  out.stage(context.stem() + ".md", page.markdown(), "out");
+  out.commit();
+  std::cerr << "geomsim experiment " << context.name << ": " << rows.size() << " runs, page written to " << context.stem() << ".md\n";
+}
+
+}  // namespace geomsim::cli

@@ -1,0 +1,174 @@
+// geomsim-torch's experiment machinery: claims on a run table, and the kinds' registry.
+#include "../train/catch_with_torch.hpp"  // torch before Catch2 (glog's CHECK)
+
+#include <set>
+#include <string>
+
+#include "experiment_claims.hpp"
+#include "experiment_kinds.hpp"
+#include "experiment_runs.hpp"
+#include "geomsim/support/errors.hpp"
+#include "training_program.hpp"
+
+using namespace geomsim;
+using namespace geomsim::cli;
+using nlohmann::json;
+
+namespace {
+
+RunRow run(const std::string& method, const std::string& hierarchy, int seed, double accuracy) {
+  RunRow r;
+  r.set("method", method);
+  r.set("hierarchy", hierarchy);
+  r.set("encoder", "cnn");
+  r.set("seed", std::to_string(seed));
+  r.set("fine_probe", accuracy);
+  return r;
+}
+
+// Three seeds per cell with known means and sds: value = mean + {-d, 0, +d} (sd = d).
+std::vector<RunRow> table_rows() {
+  std::vector<RunRow> rows;
+  const auto cell = [&](const std::string& m, const std::string& h, double mean, double d) {
+    rows.push_back(run(m, h, 0, mean - d));
+    rows.push_back(run(m, h, 1, mean));
+    rows.push_back(run(m, h, 2, mean + d));
+  };
+  cell("supcon", "fmnist-2", 0.50, 0.01);
+  cell("spread", "fmnist-2", 0.70, 0.01);
+  cell("thanos", "fmnist-2", 0.80, 0.02);
+  cell("supcon", "fmnist-4", 0.60, 0.01);
+  cell("spread", "fmnist-4", 0.62, 0.01);
+  cell("thanos", "fmnist-4", 0.61, 0.02);
+  return rows;
+}
+
+json claim(const std::string& test) {
+  return {{"claim", "c"}, {"source", "seed 004"}, {"metric", "fine_probe"}, {"scale", 100}, {"unit", "points"}, {"test", test}};
+}
+
+}  // namespace
+
+TEST_CASE("Claims are contrasts of seed means averaged over the free axes", "[cli][experiments][claims]") {
+  const RunTable table(table_rows(), {"method", "hierarchy", "encoder"});
+  json greater = claim("greater");
+  greater["a"] = {{"method", "thanos"}};
+  greater["b"] = {{"method", "spread"}};
+  // ((0.80 - 0.70) + (0.61 - 0.62)) / 2 = 0.045; se^2 = (1/4)(0.02^2/3 + 0.01^2/3 + 0.02^2/3 + 0.01^2/3)
+  const ClaimOutcome o = evaluate_claim(greater, table, {{"encoder", "cnn"}});
+  CHECK(o.measured == "+4.50 points (se 0.91)");  // se = 0.5 sqrt(0.001/3) = 0.009129 -> 0.91 points
+  CHECK(o.verdict == Verdict::holds);
+  CHECK(o.statement == "c [encoder cnn]");
+
+  // Only on fmnist-4: -0.01 with se sqrt((0.0004 + 0.0001)/3) = 0.0129: within noise.
+  json narrow = greater;
+  narrow["a"]["hierarchy"] = "fmnist-4";
+  narrow["b"]["hierarchy"] = "fmnist-4";
+  CHECK(evaluate_claim(narrow, table, {}).verdict == Verdict::within_noise);
+
+  // The gain of spread over supcon: 0.20 on fmnist-2, 0.02 on fmnist-4; difference 0.18.
+  json gain = claim("gain_larger");
+  gain["a"] = {{"method", "spread"}};
+  gain["b"] = {{"method", "supcon"}};
+  gain["in"] = {{"hierarchy", "fmnist-2"}};
+  gain["than"] = {{"hierarchy", "fmnist-4"}};
+  const ClaimOutcome g = evaluate_claim(gain, table, {});
+  CHECK(g.measured == "+18.00 points (se 1.15)");  // sqrt(4 x 0.0001 / 3) = 0.011547
+  CHECK(g.verdict == Verdict::holds);
+
+  // best: thanos vs spread averages 0.045 (holds), vs supcon 0.155 (holds).
+  json best = claim("best");
+  best["a"] = {{"method", "thanos"}};
+  best["axis"] = "method";
+  const ClaimOutcome b = evaluate_claim(best, table, {});
+  CHECK(b.verdict == Verdict::holds);
+  CHECK(b.measured == "+4.50 points (se 0.91) over the closest, spread");
+  // spread is not best: thanos beats it by more than 2 se.
+  best["a"] = {{"method", "spread"}};
+  CHECK(evaluate_claim(best, table, {}).verdict == Verdict::does_not_hold);
+
+  // Where one side has no runs for some value of a free axis (thanos never trained on
+  // fmnist-4 here), the contrast is taken over the values both sides have: fmnist-2 alone,
+  // 0.10 with se sqrt((0.0004 + 0.0001) / 3).
+  auto rows = table_rows();
+  rows.erase(rows.begin() + 15, rows.begin() + 18);  // thanos on fmnist-4
+  const ClaimOutcome m = evaluate_claim(greater, RunTable(rows, {"method", "hierarchy", "encoder"}), {});
+  CHECK(m.measured == "+10.00 points (se 1.29)");
+  // A side without any run makes the claim untestable.
+  json nobody = greater;
+  nobody["a"] = {{"method", "thanos2"}};
+  const ClaimOutcome u = evaluate_claim(nobody, table, {});
+  CHECK(u.verdict == Verdict::untestable);
+  CHECK(u.measured == "runs missing");
+  // Lists of selectors are averaged: (thanos + spread)/2 - supcon = (0.155 + 0.11) / 2.
+  json lists = greater;
+  lists["a"] = json::array({{{"method", "thanos"}}, {{"method", "spread"}}});
+  lists["b"] = {{"method", "supcon"}};
+  CHECK(evaluate_claim(lists, table, {}).measured.rfind("+13.25 points", 0) == 0);
+  // at_least: the mean of supcon on fmnist-2 (0.50) against 0.45 and 0.55.
+  json least = claim("at_least");
+  least["a"] = {{"method", "supcon"}, {"hierarchy", "fmnist-2"}};
+  least["value"] = 0.45;
+  CHECK(evaluate_claim(least, table, {}).verdict == Verdict::holds);
+  CHECK(evaluate_claim(least, table, {}).measured == "+5.00 points (se 0.58) above 45.00");
+  least["value"] = 0.55;
+  CHECK(evaluate_claim(least, table, {}).verdict == Verdict::does_not_hold);
+  json most = least;
+  most["test"] = "at_most";
+  CHECK(evaluate_claim(most, table, {}).verdict == Verdict::holds);
+  CHECK(evaluate_claim(most, table, {}).measured == "+5.00 points (se 0.58) below 55.00");
+  // One seed per cell: no noise estimate.
+  std::vector<RunRow> single;
+  for (const auto& r : table_rows()) {
+    if (r.text("seed") == "1") single.push_back(r);
+  }
+  CHECK(evaluate_claim(greater, RunTable(single, {"method", "hierarchy", "encoder"}), {}).verdict == Verdict::untestable);
+}
+
+TEST_CASE("A definition's claims are checked before any training", "[cli][experiments][claims]") {
+  const std::vector<std::string> axes = {"method", "hierarchy"};
+  json d = {{"claims", json::array({claim("greater")})}};
+  CHECK_THROWS_WITH(validate_claims(d, axes), Catch::Contains("claim 1 needs a selector \"a\""));
+  d["claims"][0]["a"] = {{"methd", "x"}};
+  d["claims"][0]["b"] = {{"method", "y"}};
+  CHECK_THROWS_WITH(validate_claims(d, axes), Catch::Contains("names \"methd\", which is not an axis"));
+  d["claims"][0]["a"] = {{"method", "x"}};
+  CHECK_NOTHROW(validate_claims(d, axes));
+  d["claims"][0]["test"] = "larger";
+  CHECK_THROWS_WITH(validate_claims(d, axes), Catch::Contains("\"test\" must be greater, best, gain_larger, at_least or at_most"));
+  d["claims"][0]["test"] = "best";
+  CHECK_THROWS_WITH(validate_claims(d, axes), Catch::Contains("needs \"axis\""));
+  CHECK_NOTHROW(validate_claims(json::object(), axes));
+}
+
+TEST_CASE("Every training kind geomsim report knows has one runner, and no other", "[cli][experiments][registry]") {
+  std::set<std::string> listed, registered;
+  for (const auto& kind : training_experiment_kinds()) listed.insert(kind.name);
+  for (const auto& entry : experiment_kind_registry()) {
+    CHECK(entry.run != nullptr);
+    CHECK(registered.insert(entry.name).second);  // no kind twice
+  }
+  CHECK(listed == registered);
+  for (const auto& name : listed) CHECK(is_training_experiment_kind(name));
+  CHECK_FALSE(is_training_experiment_kind("alpha_spread"));
+}
+
+TEST_CASE("The methods of the paper's tables map to losses and autoencoders", "[cli][experiments][methods]") {
+  CHECK(training_method("thanos").loss == "thanos");
+  CHECK(training_method("thanos").autoencoder == "joint");
+  CHECK(training_method("gauto").autoencoder == "general");
+  CHECK(training_method("cauto").loss == "autoencoder");
+  CHECK(training_method("supcon+cauto").loss == "supcon");
+  CHECK_THROWS_WITH(training_method("thanos2"), Catch::Contains("names the method 'thanos2'"));
+  // Every method's options pass the trainer's checks.
+  for (const auto& m : training_methods()) {
+    CAPTURE(m.name);
+    CHECK_NOTHROW(trainer_options(method_options(TrainCommandOptions{}, m)));
+  }
+}
+
+TEST_CASE("Labels become gnuplot text without breaking its strings", "[cli][experiments]") {
+  CHECK(plot_text("SupCon + cNCE (L_spread)") == "SupCon + cNCE (L_{spread})");
+  CHECK(plot_text("Upweighted negatives (Table 9's text)") == "Upweighted negatives (Table 9\u2019s text)");
+  CHECK(plot_text("say \"x\", a_1 and _") == "say \u201dx\u201d, a_{1} and _");
+}
