@@ -5,7 +5,8 @@
 // The PyTorch peers are tests/benchmarks/pytorch_peers.py, started once and asked over a pipe,
 // so that every geomsim timing is taken right beside the PyTorch timing of the same work:
 // each benchmark alternates N rounds (default 3) of geomsim and of PyTorch and reports the
-// medians. Both sides run on the same libtorch (Debian's), with the same number of threads.
+// medians. Both sides run on the same libtorch (Debian's), with the same number of threads;
+// this program sets glibc's malloc as geomsim-torch does, the peer runs with Python's default.
 //   BM_SpreadLoss, BM_SupConLoss   forward + backward of the batch loss on an n x d float32
 //       two-view batch (2 coarse classes, tau = 0.5, L_spread's alpha = 0.5), the same batch on
 //       both sides (same seed, same generator). Time: geomsim per call. Counters:
@@ -31,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "geomsim/train/allocator_settings.hpp"
 #include "geomsim/train/contrastive_losses.hpp"
 #include "geomsim/train/trainer.hpp"
 
@@ -234,6 +236,7 @@ BENCHMARK(BM_CnnTraining)->ArgNames({"samples", "threads"})->Args({4096, 2})
     ->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
+  geomsim::train::keep_freed_memory_for_tensors();  // as geomsim-torch does (src/cli/torch_main.cpp)
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
     const std::string arg = argv[i];
