@@ -140,10 +140,7 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
   }
   const RunTable table(rows, kAxes);
 
-  ExperimentPage page(context.title);
-  page.paragraph("Definition: [`" + context.definition_path + "`](../" + context.definition_path + ") · regenerate with `" +
-                 context.regenerate_command() + "`" + (context.smoke ? " · **smoke grid: not the real experiment**" : ""));
-  if (definition.contains("paper")) page.paragraph("**The paper.** " + definition.at("paper").get<std::string>());
+  ExperimentPage page = begin_page(definition, context);
   page.paragraph("**Setup.** The models of [`" + source_name + "`](" + source_name + ".md) (" + std::to_string(plan.size()) +
                  " runs; each from its kept checkpoint, or trained again with the same options when the checkpoint is missing). "
                  "On " + std::to_string(e.pairs) + " random pairs of test images of one subclass, in float64: K_L and K_aug (" +
@@ -186,17 +183,7 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
   if (definition.contains("paper_table")) {
     page.paragraph("**The paper's Table 1** (estimated on its own models): " + definition.at("paper_table").get<std::string>());
   }
-  if (definition.contains("claims") && !definition.at("claims").empty()) {
-    page.heading("Claims");
-    std::vector<ClaimOutcome> outcomes;
-    for (const auto& claim : definition.at("claims")) outcomes.push_back(evaluate_claim(claim, table, {}));
-    page.claims(outcomes);
-  }
-  if (definition.contains("notes") && !context.smoke) page.paragraph("**Comparison.** " + definition.at("notes").get<std::string>());
-  page.paragraph("Every model's estimates: [`" + context.name + ".csv`](" + context.name + ".csv).");
-  OutputTransaction out;
-  out.stage(context.stem() + ".md", page.markdown(), "out");
-  out.commit();
+  end_page(page, definition, context, table, {{}}, {}, "Every model's estimates: [`" + context.name + ".csv`](" + context.name + ".csv).");
 }
 
 }  // namespace geomsim::cli

@@ -9,6 +9,7 @@
 
 #include "experiment_progress.hpp"
 #include "geomsim/figures/embedding_heatmap.hpp"
+#include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 
@@ -62,6 +63,17 @@ TrainCommandOptions method_options(const TrainCommandOptions& base, const Traini
   TrainCommandOptions o = base;
   o.loss = method.loss;
   o.autoencoder = method.autoencoder;
+  return o;
+}
+
+TrainCommandOptions run_options(const TrainCommandOptions& base, const std::string& method, const std::string& encoder,
+                                std::uint64_t seed, const std::string& hierarchy, double alpha, double tau) {
+  TrainCommandOptions o = method_options(base, training_method(method));
+  o.model = encoder;
+  o.seed = seed;
+  o.data.hierarchy = hierarchy;
+  o.alpha = alpha;
+  o.tau = tau;
   return o;
 }
 
@@ -245,6 +257,40 @@ std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cach
   }
   progress.close();
   return rows;
+}
+
+ExperimentPage begin_page(const json& definition, const ExperimentContext& context) {
+  ExperimentPage page(context.title);
+  page.paragraph("Definition: [`" + context.definition_path + "`](../" + context.definition_path + ") · regenerate with `" +
+                 context.regenerate_command() + "`" + (context.smoke ? " · **smoke grid: not the real experiment**" : ""));
+  if (definition.contains("paper")) page.paragraph("**The paper.** " + definition.at("paper").get<std::string>());
+  return page;
+}
+
+void end_page(ExperimentPage& page, const json& definition, const ExperimentContext& context, const RunTable& table,
+              const std::vector<Selector>& scopes, const std::vector<std::pair<std::string, std::string>>& heatmaps,
+              const std::string& closing) {
+  if (!heatmaps.empty()) {
+    page.heading("Cosine heatmaps of trained test embeddings");
+    for (const auto& [file, caption] : heatmaps) page.image(file, caption);
+  }
+  if (definition.contains("claims") && !definition.at("claims").empty()) {
+    page.heading("Claims");
+    std::vector<ClaimOutcome> outcomes;
+    for (const auto& scope : scopes) {
+      for (const auto& claim : definition.at("claims")) outcomes.push_back(evaluate_claim(claim, table, scope));
+    }
+    page.claims(outcomes);
+  }
+  if (definition.contains("notes") && !context.smoke) page.paragraph("**Comparison.** " + definition.at("notes").get<std::string>());
+  page.paragraph(closing);
+  write_text_file(context.stem() + ".md", page.markdown());
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  OutputTransaction out;
+  out.stage(path, text, "out");
+  out.commit();
 }
 
 std::string plot_text(const std::string& label) {

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "experiment_claims.hpp"
+#include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/experiments/run_cache.hpp"
 #include "train_command.hpp"
 
@@ -44,6 +46,9 @@ const TrainingMethod& training_method(const std::string& name);
 
 // The options of one run of `method`: its loss and autoencoder on top of `base`.
 TrainCommandOptions method_options(const TrainCommandOptions& base, const TrainingMethod& method);
+// ... and the grid point: the method (by name), encoder, seed, hierarchy, alpha and tau.
+TrainCommandOptions run_options(const TrainCommandOptions& base, const std::string& method, const std::string& encoder,
+                                std::uint64_t seed, const std::string& hierarchy, double alpha, double tau);
 
 // The parameters every training run records (its cache row before metrics): the data,
 // hierarchy, encoder, method, loss, autoencoder, alpha, tau, augmentation, budget and recipe.
@@ -79,6 +84,18 @@ void add_transfer_metrics(const TrainedRun& run, RunRow& row);
 // its transfer metrics. Returns every planned run's row (cached or new), in plan order.
 std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cache, const ExperimentContext& context,
                              const std::function<void(const PlannedRun&, TrainedRun&, RunRow&)>& measure = {});
+
+// Every page starts alike: its title, the definition and the command that regenerates it (a
+// smoke grid says so), and the paper's words.
+ExperimentPage begin_page(const nlohmann::json& definition, const ExperimentContext& context);
+// ... and ends alike: the heatmaps (file, caption), the definition's claims evaluated in each
+// scope (one scope {} for none), its notes (not on smoke grids), a closing paragraph (where the
+// data are), and the page written atomically to NAME.md.
+void end_page(ExperimentPage& page, const nlohmann::json& definition, const ExperimentContext& context, const RunTable& table,
+              const std::vector<Selector>& scopes, const std::vector<std::pair<std::string, std::string>>& heatmaps,
+              const std::string& closing);
+// Writes a text file atomically (a figure's data, a page).
+void write_text_file(const std::string& path, const std::string& text);
 
 // A label as gnuplot text (titles and keys, enhanced mode): "L_spread" -> "L_{spread}" (a
 // subscript, not an underscore eating one letter), and quotes made typographic so that no

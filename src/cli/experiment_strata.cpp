@@ -21,7 +21,6 @@
 #include "experiment_progress.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
-#include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 #include "geomsim/theory/strata_subsampling.hpp"
@@ -120,12 +119,7 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
   for (const auto seed : seeds) {
     for (double t : fractions) {
       for (const auto& m : methods) {
-        TrainCommandOptions o = method_options(base, training_method(m));
-        o.model = encoder;
-        o.seed = seed;
-        o.data.hierarchy = hierarchy_name;
-        o.tau = tau;
-        o.alpha = alpha;
+        TrainCommandOptions o = run_options(base, m, encoder, seed, hierarchy_name, alpha, tau);
         o.train_samples = std::llround(t * static_cast<double>(base.train_samples));
         o.epochs = std::max<int64_t>(1, std::llround(static_cast<double>(base.epochs) / t));
         RunRow row = training_parameters(m, o);
@@ -208,16 +202,9 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
   against_t.line("set xlabel 'fraction t'; set ylabel 'δ (test embeddings)'; set logscale x; set grid; set key outside right");
   against_t.line(plot);
   against_t.render(context.stem() + "-by-t");
-  {
-    OutputTransaction out;
-    out.stage(context.stem() + "-subclasses.csv", csv, "out");
-    out.commit();
-  }
+  write_text_file(context.stem() + "-subclasses.csv", csv);
 
-  ExperimentPage page(context.title);
-  page.paragraph("Definition: [`" + context.definition_path + "`](../" + context.definition_path + ") · regenerate with `" +
-                 context.regenerate_command() + "`" + (context.smoke ? " · **smoke grid: not the real experiment**" : ""));
-  if (definition.contains("paper")) page.paragraph("**The paper.** " + definition.at("paper").get<std::string>());
+  ExperimentPage page = begin_page(definition, context);
   page.paragraph("**Setup.** Fashion-MNIST " + hierarchy_name + ", " + encoder + " encoder, a pool of " + std::to_string(base.train_samples) +
                  " training images per seed; a run at fraction t trains on the first t of them (a seeded subset) for about " +
                  std::to_string(base.epochs) + "/t epochs, so every run takes about as many steps; " + std::to_string(base.test_samples) +
@@ -258,18 +245,9 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
                  ") and a rare one (p(z') = " + format_number(std::round(p_rare * 1e4) / 1e4) + ") of the whole training distribution, "
                  "in tN draws (geomsim's `strata_appearance`):");
   page.table({"t", "tN", "Pr(both in D_t)", "Pr(only the common one)", "Pr(neither)"}, appear_rows);
-  if (definition.contains("claims") && !definition.at("claims").empty()) {
-    page.heading("Claims");
-    std::vector<ClaimOutcome> outcomes;
-    for (const auto& claim : definition.at("claims")) outcomes.push_back(evaluate_claim(claim, table, {}));
-    page.claims(outcomes);
-  }
-  if (definition.contains("notes") && !context.smoke) page.paragraph("**Comparison.** " + definition.at("notes").get<std::string>());
-  page.paragraph("Every run, with p(z|y), σ_f(z) and δ per subclass: [`" + context.name + ".csv`](" + context.name +
-                 ".csv); the per-subclass means: [`" + context.name + "-subclasses.csv`](" + context.name + "-subclasses.csv).");
-  OutputTransaction out;
-  out.stage(context.stem() + ".md", page.markdown(), "out");
-  out.commit();
+  end_page(page, definition, context, table, {{}}, {},
+           "Every run, with p(z|y), σ_f(z) and δ per subclass: [`" + context.name + ".csv`](" + context.name +
+               ".csv); the per-subclass means: [`" + context.name + "-subclasses.csv`](" + context.name + "-subclasses.csv).");
 }
 
 }  // namespace geomsim::cli

@@ -20,7 +20,6 @@
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/experiments/sweep.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
-#include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 
@@ -55,12 +54,7 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
   std::vector<PlannedRun> plan;
   for (const auto seed : seeds) {
     const auto plan_one = [&](const std::string& m, std::optional<double> alpha) {
-      TrainCommandOptions o = method_options(base, training_method(m));
-      o.model = encoder;
-      o.seed = seed;
-      o.data.hierarchy = hierarchy;
-      o.tau = tau;
-      if (alpha) o.alpha = *alpha;
+      const TrainCommandOptions o = run_options(base, m, encoder, seed, hierarchy, alpha.value_or(base.alpha), tau);
       RunRow row = training_parameters(m, o);
       if (!alpha) row.set("alpha", "none");
       plan.emplace_back(o, row, m + " seed " + std::to_string(seed) + (alpha ? " alpha " + format_number(*alpha) : std::string()));
@@ -117,16 +111,9 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
   fig.line("set yrange [0:*]");
   fig.line(plot);
   fig.render(context.stem());
-  {
-    OutputTransaction out;
-    out.stage(context.stem() + "-spread.csv", csv, "out");
-    out.commit();
-  }
+  write_text_file(context.stem() + "-spread.csv", csv);
 
-  ExperimentPage page(context.title);
-  page.paragraph("Definition: [`" + context.definition_path + "`](../" + context.definition_path + ") · regenerate with `" +
-                 context.regenerate_command() + "`" + (context.smoke ? " · **smoke grid: not the real experiment**" : ""));
-  if (definition.contains("paper")) page.paragraph("**The paper.** " + definition.at("paper").get<std::string>());
+  ExperimentPage page = begin_page(definition, context);
   const train::TrainOptions t = trainer_options(method_options(base, training_method("spread")));
   page.paragraph("**Setup.** Fashion-MNIST " + hierarchy + " (K = " + std::to_string(K) + " coarse classes), " + encoder + " encoder, " +
                  std::to_string(base.train_samples) + " training images per run (a seeded subset per seed), " +
@@ -153,22 +140,9 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
                            "—", "—"});
   }
   page.table({"α", "trained s_f(y)", "trained σ_f/s_f", "c2f linear probe %", "simulated spread", "simulated geometry"}, spread_rows);
-  if (!heatmaps.empty()) {
-    page.heading("Cosine heatmaps of trained test embeddings");
-    for (const auto& [file, caption] : heatmaps) page.image(file, caption);
-  }
-  if (definition.contains("claims") && !definition.at("claims").empty()) {
-    page.heading("Claims");
-    std::vector<ClaimOutcome> outcomes;
-    for (const auto& claim : definition.at("claims")) outcomes.push_back(evaluate_claim(claim, table, {}));
-    page.claims(outcomes);
-  }
-  if (definition.contains("notes") && !context.smoke) page.paragraph("**Comparison.** " + definition.at("notes").get<std::string>());
-  page.paragraph("Every run: [`" + context.name + ".csv`](" + context.name + ".csv); the curves: [`" + context.name + "-spread.csv`](" +
-                 context.name + "-spread.csv).");
-  OutputTransaction out;
-  out.stage(context.stem() + ".md", page.markdown(), "out");
-  out.commit();
+  end_page(page, definition, context, table, {{}}, heatmaps,
+           "Every run: [`" + context.name + ".csv`](" + context.name + ".csv); the curves: [`" + context.name + "-spread.csv`](" +
+               context.name + "-spread.csv).");
 }
 
 }  // namespace geomsim::cli

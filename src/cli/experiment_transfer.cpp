@@ -22,7 +22,6 @@
 #include "experiment_progress.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
-#include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 
@@ -137,12 +136,7 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
             for (const double tau : taus) {
               for (const bool augment : {true, false}) {
                 if (!augment && std::find(without_augmentation.begin(), without_augmentation.end(), m) == without_augmentation.end()) continue;
-                TrainCommandOptions o = method_options(base, training_method(m));
-                o.model = encoder;
-                o.seed = seed;
-                o.data.hierarchy = hierarchy;
-                o.alpha = alpha;
-                o.tau = tau;
+                TrainCommandOptions o = run_options(base, m, encoder, seed, hierarchy, alpha, tau);
                 o.no_augmentation = !augment;
                 PlannedRun run(o, training_parameters(m, o), m + " " + hierarchy + " " + encoder + " seed " + std::to_string(seed));
                 if (alphas.size() > 1) run.label += " alpha " + format_number(alpha);
@@ -189,10 +183,7 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   const std::vector<RunRow> rows = run_plan(plan, cache, context);
   const RunTable table(rows, kAxes);
 
-  ExperimentPage page(context.title);
-  page.paragraph("Definition: [`" + context.definition_path + "`](../" + context.definition_path + ") · regenerate with `" +
-                 context.regenerate_command() + "`" + (context.smoke ? " · **smoke grid: not the real experiment**" : ""));
-  if (definition.contains("paper")) page.paragraph("**The paper.** " + definition.at("paper").get<std::string>());
+  ExperimentPage page = begin_page(definition, context);
   const train::TrainOptions t = trainer_options(method_options(base, training_method(methods.front())));
   page.paragraph("**Setup.** Fashion-MNIST, " + std::to_string(base.train_samples) + " training images per run (a seeded "
                  "subset that differs between seeds; the imbalanced hierarchy keeps its subclass proportions), " +
@@ -299,23 +290,10 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
     if (definition.contains("figure")) draw_sweep(definition.at("figure"), table, context, encoder, page);
   }
 
-  if (!heatmaps.empty()) {
-    page.heading("Cosine heatmaps of trained test embeddings");
-    for (const auto& [file, caption] : heatmaps) page.image(file, caption);
-  }
-  if (definition.contains("claims") && !definition.at("claims").empty()) {
-    page.heading("Claims");
-    std::vector<ClaimOutcome> outcomes;
-    for (const auto& encoder : encoders) {
-      for (const auto& claim : definition.at("claims")) outcomes.push_back(evaluate_claim(claim, table, {{"encoder", encoder}}));
-    }
-    page.claims(outcomes);
-  }
-  if (definition.contains("notes") && !context.smoke) page.paragraph("**Comparison.** " + definition.at("notes").get<std::string>());
-  page.paragraph("Every run, with all its parameters and metrics: [`" + context.name + ".csv`](" + context.name + ".csv).");
-  OutputTransaction out;
-  out.stage(context.stem() + ".md", page.markdown(), "out");
-  out.commit();
+  std::vector<Selector> scopes;
+  for (const auto& encoder : encoders) scopes.push_back({{"encoder", encoder}});
+  end_page(page, definition, context, table, scopes, heatmaps,
+           "Every run, with all its parameters and metrics: [`" + context.name + ".csv`](" + context.name + ".csv).");
   std::cerr << "geomsim experiment " << context.name << ": " << rows.size() << " runs, page written to " << context.stem() << ".md\n";
 }
 
