@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   geomsim::cli::MeasureOptions measure_options;
   geomsim::cli::add_measure_options(*measure, measure_options);
   app.require_subcommand(1, 1);
+  geomsim::cli::refuse_empty_values(app);
 
   try {
     app.parse(argc, argv);
@@ -51,6 +52,9 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const geomsim::InvalidArgument& error) {
     return geomsim::cli::report_invalid_argument(error.argument(), error.requirement());
+  } catch (const geomsim::ComputationFailed& error) {
+    std::cerr << "geomsim: error: " << error.what() << "\n";
+    return 3;
   } catch (const std::exception& error) {
     std::cerr << "geomsim: internal error: " << error.what() << "\n";
     return 1;

@@ -108,10 +108,10 @@ expect_rejected() {  # expected-text, then arguments
 expect_rejected "--alpha must be in [0, 1], got 1.5" --alpha 1.5
 expect_rejected "--alpha must be in [0, 1], got -0.1" --alpha -0.1
 expect_rejected "--alpha must be in [0, 1], got nan" --alpha nan
-expect_rejected "--tau must be a finite number > 0, got 0" --tau 0
-expect_rejected "--tau must be a finite number > 0, got -1" --tau -1
-expect_rejected "--tau must be a finite number > 0, got inf" --tau inf
-expect_rejected "--tau must be a finite number > 0, got nan" --tau nan
+expect_rejected "--tau must be in [1e-06, 1000], got 0" --tau 0
+expect_rejected "--tau must be in [1e-06, 1000], got -1" --tau -1
+expect_rejected "--tau must be in [1e-06, 1000], got inf" --tau inf
+expect_rejected "--tau must be in [1e-06, 1000], got nan" --tau nan
 expect_rejected "--K must be >= 2, got 1" --K 1
 expect_rejected "--ny must be >= 1, got 0" --ny 0
 expect_rejected "--d must be >= 2, got 1" --d 1
@@ -185,12 +185,12 @@ expect_theory_rejected "--tau needs ranges lo:hi:step" --tau 1:0.5:0.1
 # --- geomsim sweep / merge ------------------------------------------------------------
 sweep_args=(--K 2 --d 2 --alpha 0.6,0.7,0.8 --tau 0.5 --seeds 0:1)
 "$geomsim" sweep "${sweep_args[@]}" --out "$work/full.csv" -q && pass || fail "sweep exited non-zero"
-[ "$(wc -l <"$work/full.csv")" -eq 4 ] && head -1 "$work/full.csv" | grep -q '^K,ny,d,alpha,tau,seeds,solver,loss,spread' && pass ||
+[ "$(wc -l <"$work/full.csv")" -eq 4 ] && head -1 "$work/full.csv" | grep -q '^K,ny,d,alpha,tau,seeds,solver,cluster_tol,loss,spread' && pass ||
   fail "sweep CSV has the wrong shape"
 "$geomsim" sweep "${sweep_args[@]}" --out "$work/full.csv" | grep -qF "3 already in" && pass || fail "a rerun did not skip the points already done"
 "$geomsim" sweep "${sweep_args[@]}" --shard 0/2 --out "$work/s0.csv" -q && "$geomsim" sweep "${sweep_args[@]}" --shard 1/2 --out "$work/s1.csv" -q &&
   "$geomsim" merge "$work/s1.csv" "$work/s0.csv" --out "$work/merged.csv" >/dev/null && pass || fail "shards or merge exited non-zero"
-diff <(cut -d, -f1-21 "$work/full.csv") <(cut -d, -f1-21 "$work/merged.csv") >/dev/null && pass || fail "merged shards differ from the full sweep"
+diff <(cut -d, -f1-22 "$work/full.csv") <(cut -d, -f1-22 "$work/merged.csv") >/dev/null && pass || fail "merged shards differ from the full sweep"
 expect_sweep_rejected() {  # expected-text, then arguments
   local expected=$1
   shift
