@@ -16,6 +16,28 @@ void validate(const EncoderOptions& o) {
   if (o.kind == "vit" && o.width % 4 != 0) throw InvalidArgument("width", "must be a multiple of 4 (attention heads) for vit");
 }
 
+double parameter_count(const EncoderOptions& o) {
+  const double c = static_cast<double>(o.channels), s = static_cast<double>(o.image_size), w = static_cast<double>(o.width),
+               d = static_cast<double>(o.embedding_dim);
+  const double head = w * d + d;
+  if (o.kind == "mlp") return (c * s * s * w + w) + (w * w + w) + head;
+  if (o.kind == "cnn") return (c * 32 * 9 + 32) + (32 * 64 * 9 + 64) + (64 * (s / 4) * (s / 4) * w + w) + head;
+  const double tokens = (s / 4) * (s / 4);
+  const double layer = (3 * w * w + 3 * w) + (w * w + w) + (w * 2 * w + 2 * w) + (2 * w * w + w) + 4 * w;  // attention, MLP, 2 norms
+  return (c * 16 * w + w) + tokens * w + 2 * layer + 2 * w + head;
+}
+
+double training_memory_bytes(const EncoderOptions& o, int64_t batch_size) {
+  const double c = static_cast<double>(o.channels), s = static_cast<double>(o.image_size), w = static_cast<double>(o.width),
+               d = static_cast<double>(o.embedding_dim);
+  double per_view = 0;  // activations of one view, in floats
+  if (o.kind == "mlp") per_view = c * s * s + 4 * w + 2 * d;
+  else if (o.kind == "cnn") per_view = c * s * s + 3 * 32 * s * s / 1 + 3 * 64 * s * s / 4 + 2 * w + 2 * d;
+  else per_view = c * s * s + (s / 4) * (s / 4) * (12 * w + 8 * (s / 4) * (s / 4)) + 2 * d;
+  const double views = 2.0 * static_cast<double>(batch_size);
+  return 4.0 * (4.0 * parameter_count(o) + 2.0 * views * per_view);
+}
+
 EncoderImpl::EncoderImpl(const EncoderOptions& o) : options_(o) {
   validate(o);
   namespace nn = torch::nn;

@@ -103,11 +103,19 @@ EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torc
   EmbeddingGeometry out;
   out.spread = g.spread.mean;
   out.class_spread = g.spread.per_class;
+  double ratio_sum = 0.0;
+  int ratios = 0;
   for (const auto& s : g.subclasses) {
     out.subclass_sigma += s.sigma / static_cast<double>(g.subclasses.size());
-    out.sigma_over_spread += s.sigma_over_spread / static_cast<double>(g.subclasses.size());
-    out.subclasses.push_back({s.subclass, s.label, static_cast<int64_t>(s.count), s.sigma, s.sigma_over_spread});
+    std::optional<double> ratio;
+    if (g.spread.per_class[static_cast<std::size_t>(s.label)] > 0.0) {  // else 0/0: the class is one point
+      ratio = s.sigma_over_spread;
+      ratio_sum += *ratio;
+      ++ratios;
+    }
+    out.subclasses.push_back({s.subclass, s.label, static_cast<int64_t>(s.count), s.sigma, ratio});
   }
+  if (ratios > 0) out.sigma_over_spread = ratio_sum / ratios;
   const bool own = !reference.defined();
   if (!own) check_pair(reference, reference_fine, "reference");
   const MeanClassifier classifier = own ? MeanClassifier(points, fine_labels) : MeanClassifier(to_points(reference), to_ints(reference_fine));

@@ -41,4 +41,12 @@ TORCH_MODULE(Encoder);
 // Throws InvalidArgument naming the field.
 void validate(const EncoderOptions& options);
 
+// The number of weights the encoder has (exactly: the sum of its parameters' sizes).
+double parameter_count(const EncoderOptions& options);
+// What training it with `batch_size` samples (two views each) needs at least, in bytes: the
+// weights, their gradients and AdamW's two moments (4 float32 copies), and one step's
+// activations with their gradients. A double, so absurd sizes do not overflow before they are
+// refused (require_memory).
+double training_memory_bytes(const EncoderOptions& options, int64_t batch_size);
+
 }  // namespace geomsim::train
