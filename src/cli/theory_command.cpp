@@ -29,7 +29,7 @@ std::string optional_text(const std::optional<double>& v, const std::string& mis
 
 void add_theory_options(CLI::App& command, TheoryOptions& o) {
   command.footer("The table has one row per (tau, d): at most " + std::to_string(static_cast<long>(kMaxTheoryRows)) + " rows.");
-  command.add_option("--tau", o.tau, "temperature(s) tau > 0: a value, a list 0.1,0.5 or a range 0.1:1:0.1")
+  command.add_option("--tau", o.tau, "temperature(s) tau >= 1/700 (the Bessel series' range): a value, a list 0.1,0.5 or a range 0.1:1:0.1")
       ->capture_default_str();
   command.add_option("--d", o.d, "dimension(s) d >= 2 of the ambient space (sphere S^{d-1}), e.g. 2,3,5,10,128")
       ->capture_default_str();
