@@ -2,7 +2,6 @@
 // nothing, neither when geomsim renders them nor when a user runs the saved NAME.gp, and the
 // figure shows the text as it is.
 #include <catch2/catch.hpp>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -11,16 +10,13 @@
 
 #include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/support/atomic_output.hpp"
+#include "scratch_folder.hpp"
 
 using geomsim::GnuplotFigure;
 namespace fs = std::filesystem;
 
 namespace {
-struct Scratch {
-  fs::path root = fs::temp_directory_path() / ("geomsim-figure-" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(root); }
-  ~Scratch() { fs::remove_all(root); }
-};
+using Scratch = geomsim::testing::ScratchFolder;
 
 std::string read(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -49,7 +45,7 @@ const std::vector<std::string> hostile_titles = {
 }  // namespace
 
 TEST_CASE("Hostile titles run nothing and the figure shows them literally", "[figures][security]") {
-  Scratch dir;
+  Scratch dir("figure");
   for (std::size_t k = 0; k < hostile_titles.size(); ++k) {
     const std::string& title = hostile_titles[k];
     GnuplotFigure fig(400, 300);
@@ -83,7 +79,7 @@ TEST_CASE("Hostile titles run nothing and the figure shows them literally", "[fi
 }
 
 TEST_CASE("Output stems with quotes, pipes and tildes are file names", "[figures][security]") {
-  Scratch dir;
+  Scratch dir("figure");
   const fs::path previous = fs::current_path();
   fs::current_path(dir.root);  // relative stems, as a user types them
   for (const std::string& stem : {std::string("it's"), std::string("|touch MARK7"), std::string("<touch MARK8"),
@@ -114,7 +110,7 @@ TEST_CASE("A script line that would substitute a command is refused before gnupl
 }
 
 TEST_CASE("A figure that cannot be written leaves no file and says which", "[figures][errors]") {
-  Scratch dir;
+  Scratch dir("figure");
   GnuplotFigure fig(300, 200);
   fig.datablock("d", {{0, 0}, {1, 1}});
   fig.line("plot $d using 1:2 with lines notitle");

@@ -2,7 +2,6 @@
 // go on: CRC-32 checks of the archive, the description against the weights, a resume with other
 // options, a non-finite loss, and the memory an encoder needs.
 #include "catch_with_torch.hpp"
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -14,6 +13,7 @@
 #include "geomsim/train/archive_integrity.hpp"
 #include "geomsim/train/model_checkpoint.hpp"
 #include "geomsim/train/trainer.hpp"
+#include "scratch_folder.hpp"
 #include "tiny_models.hpp"
 
 using namespace geomsim;
@@ -21,12 +21,7 @@ using namespace geomsim::train;
 namespace fs = std::filesystem;
 
 namespace {
-struct Scratch {
-  fs::path root = fs::temp_directory_path() / ("geomsim-integrity-" + std::to_string(::getpid()));
-  Scratch() { fs::create_directories(root); }
-  ~Scratch() { fs::remove_all(root); }
-  std::string operator()(const std::string& name) const { return (root / name).string(); }
-};
+using Scratch = geomsim::testing::ScratchFolder;
 
 std::string bytes_of(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -52,24 +47,16 @@ TrainOptions quick(const std::string& checkpoint) {
   return o;
 }
 
-TrainResult train_once(const Data& data, const TrainOptions& o, const EncoderOptions& model = testing::tiny_encoder("mlp", 8, 16)) {
+TrainResult train_once(const Data& data, const TrainOptions& o, const EncoderOptions& model = train::testing::tiny_encoder("mlp", 8, 16)) {
   torch::manual_seed(o.seed);
   Encoder encoder(model);
   return train_encoder(encoder, data.images, data.labels, 2, o, AugmentationOptions{});
 }
 
-std::string refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InvalidArgument& error) {
-    return "--" + error.argument() + " " + error.requirement();
-  }
-  return "";
-}
 }  // namespace
 
 TEST_CASE("A checkpoint whose bytes changed after it was written is refused by its CRC-32", "[train][checkpoint][integrity]") {
-  Scratch dir;
+  Scratch dir("integrity");
   const Data data;
   train_once(data, quick(dir("m.pt")));
   CHECK(verify_archive(dir("m.pt"), "checkpoint") == ArchiveCheck::verified);
@@ -118,8 +105,8 @@ TEST_CASE("A checkpoint whose bytes changed after it was written is refused by i
 }
 
 TEST_CASE("A description that disagrees with the weights is refused, naming the tensor", "[train][checkpoint][integrity]") {
-  Scratch dir;
-  const EncoderOptions eight = testing::tiny_encoder("mlp", 8, 16);
+  Scratch dir("integrity");
+  const EncoderOptions eight = train::testing::tiny_encoder("mlp", 8, 16);
   Encoder encoder(eight);
   const auto save = [&](const ModelDescription& description, const std::string& path) {
     torch::serialize::OutputArchive archive, part;
@@ -134,7 +121,7 @@ TEST_CASE("A description that disagrees with the weights is refused, naming the 
   EncoderOptions nine = eight;
   nine.embedding_dim = 9;  // libtorch's Module::load would take the 8-wide weights as they are
   save({nine, std::nullopt, "{}"}, dir("nine.pt"));
-  CHECK_THAT(refusal([&] { load_checkpoint_model(dir("nine.pt")); }),
+  CHECK_THAT(geomsim::testing::refusal([&] { load_checkpoint_model(dir("nine.pt")); }),
              Catch::Contains("the weights do not match the stored description: encoder.body.5.weight is [8, 16] where the "
                              "description needs [9, 16]"));
 
@@ -146,28 +133,28 @@ TEST_CASE("A description that disagrees with the weights is refused, naming the 
     REQUIRE(at != std::string::npos);
     return text.replace(at, from.size(), to);
   };
-  CHECK_THAT(refusal([&] { model_description_from_json(with("\"width\":16", "\"width\":16.5"), "checkpoint"); }),
+  CHECK_THAT(geomsim::testing::refusal([&] { model_description_from_json(with("\"width\":16", "\"width\":16.5"), "checkpoint"); }),
              Catch::Contains("width must be a whole number, got 16.5"));
-  CHECK_THAT(refusal([&] { model_description_from_json(with("\"width\":16", "\"width\":\"16\""), "checkpoint"); }),
+  CHECK_THAT(geomsim::testing::refusal([&] { model_description_from_json(with("\"width\":16", "\"width\":\"16\""), "checkpoint"); }),
              Catch::Contains("width must be a whole number, got \"16\""));
-  CHECK_THAT(refusal([&] { model_description_from_json(with("\"kind\":\"mlp\"", "\"kind\":7"), "checkpoint"); }),
+  CHECK_THAT(geomsim::testing::refusal([&] { model_description_from_json(with("\"kind\":\"mlp\"", "\"kind\":7"), "checkpoint"); }),
              Catch::Contains("kind must be a string, got 7"));
-  CHECK_THAT(refusal([&] { model_description_from_json(with("\"run\":{}", "\"run\":[1]"), "checkpoint"); }),
+  CHECK_THAT(geomsim::testing::refusal([&] { model_description_from_json(with("\"run\":{}", "\"run\":[1]"), "checkpoint"); }),
              Catch::Contains("run must be an object"));
-  CHECK_THAT(refusal([&] { model_description_from_json(with("\"width\":16", "\"width\":100000000000"), "checkpoint"); }),
+  CHECK_THAT(geomsim::testing::refusal([&] { model_description_from_json(with("\"width\":16", "\"width\":100000000000"), "checkpoint"); }),
              Catch::Contains("width must be in [1, 16777216]"));
 }
 
 TEST_CASE("A resume with other options than the checkpoint's is refused, naming the option and both values",
           "[train][checkpoint][resume]") {
-  Scratch dir;
+  Scratch dir("integrity");
   const Data data;
   const TrainOptions base = quick(dir("run.pt"));
   train_once(data, base);
   const std::string before = bytes_of(dir("run.pt"));
-  const auto resume = [&](TrainOptions o, const EncoderOptions& model = testing::tiny_encoder("mlp", 8, 16)) {
+  const auto resume = [&](TrainOptions o, const EncoderOptions& model = train::testing::tiny_encoder("mlp", 8, 16)) {
     o.stop_after = 0;
-    return refusal([&] { train_once(data, o, model); });
+    return geomsim::testing::refusal([&] { train_once(data, o, model); });
   };
   TrainOptions o = base;
   o.alpha = 0.7;
@@ -184,13 +171,13 @@ TEST_CASE("A resume with other options than the checkpoint's is refused, naming 
   o = base;
   o.run_description = R"({"hierarchy": "fmnist-4"})";
   CHECK_THAT(resume(o), Catch::StartsWith("--hierarchy is \"fmnist-4\" but") && Catch::Contains("was trained with null"));
-  CHECK_THAT(resume(base, testing::tiny_encoder("mlp", 8, 32)), Catch::StartsWith("--width is 32 but") && Catch::Contains("was trained with 16"));
+  CHECK_THAT(resume(base, train::testing::tiny_encoder("mlp", 8, 32)), Catch::StartsWith("--width is 32 but") && Catch::Contains("was trained with 16"));
   CHECK(bytes_of(dir("run.pt")) == before);  // every refusal left the checkpoint as it was
   CHECK(resume(base).empty());               // the same options resume
 }
 
 TEST_CASE("A non-finite loss ends training before the weights see it, keeping the last checkpoint", "[train][trainer][diverged]") {
-  Scratch dir;
+  Scratch dir("integrity");
   Data data;
   const TrainOptions first = quick(dir("run.pt"));
   train_once(data, first);
@@ -211,23 +198,23 @@ TEST_CASE("A non-finite loss ends training before the weights see it, keeping th
 
   TrainOptions lr = first;
   lr.learning_rate = 1e30;
-  CHECK_THAT(refusal([&] { validate(lr); }), Catch::Contains("--lr must be in (0, 1]"));
+  CHECK_THAT(geomsim::testing::refusal([&] { validate(lr); }), Catch::Contains("--lr must be in (0, 1]"));
   lr.learning_rate = 1.0;
-  CHECK(refusal([&] { validate(lr); }).empty());
+  CHECK(geomsim::testing::refusal([&] { validate(lr); }).empty());
   TrainOptions epochs = first;
   epochs.epochs = 1000000000000;
-  CHECK_THAT(refusal([&] { validate(epochs); }), Catch::Contains("--epochs must be in [1, 100000]"));
+  CHECK_THAT(geomsim::testing::refusal([&] { validate(epochs); }), Catch::Contains("--epochs must be in [1, 100000]"));
 }
 
 TEST_CASE("The encoder's parameter count is exact, so its memory estimate is not a guess", "[train][models][memory]") {
   for (const std::string kind : {"mlp", "cnn", "vit"}) {
-    const EncoderOptions o = testing::tiny_encoder(kind, 12, 32);
+    const EncoderOptions o = train::testing::tiny_encoder(kind, 12, 32);
     Encoder e(o);
     int64_t count = 0;
     for (const auto& p : e->parameters()) count += p.numel();
     CHECK(parameter_count(o) == static_cast<double>(count));
     CHECK(training_memory_bytes(o, 64) > 16.0 * static_cast<double>(count));
   }
-  EncoderOptions huge = testing::tiny_encoder("mlp", 100000000, 128);
+  EncoderOptions huge = train::testing::tiny_encoder("mlp", 100000000, 128);
   CHECK(training_memory_bytes(huge, 256) > 1e11);  // 10^8 x 128 weights, 4 copies of 4 bytes each
 }

@@ -85,6 +85,7 @@ TEST_CASE("Corrupt IDX files are refused with the file named", "[train][data][er
   // A gzip bomb: a valid 2 x 2 header followed by 64 MB of zeros that compress to 64 kB. It is
   // refused after inflating 5 bytes past the data, not 64 MB.
   expect("bomb.gz", gzip(good + std::string(64 << 20, '\0')), "more bytes after the data the header describes");
+  const auto img = dir.write("img", idx_bytes({2, 1, 1}, {1, 2}));
   const auto lab = dir.write("lab", idx_bytes({3}, {1, 2, 3}));
   CHECK_THROWS_WITH(read_idx_pair(img, lab, "data"), Catch::Contains("holds 2 images but") && Catch::Contains("3 labels"));
 }
