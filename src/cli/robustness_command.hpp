@@ -18,8 +18,8 @@ struct RobustnessCommandOptions {
   std::string method;
   std::string model = "mlp";
   int64_t width = 128, embedding_dim = 32;
-  int64_t epochs = 10, batch_size = 64;
-  double learning_rate = 0.05, momentum = 0.9, l2 = 1e-3;
+  int64_t epochs = 20, batch_size = 64;
+  double learning_rate = 0.01, momentum = 0.9, l2 = 0.01;
   double dro_eta = 0.01, dro_adjustment = 0.0;
   int64_t jtt_epochs = 2, jtt_upweight = 20;
   int64_t encoder_epochs = 10, encoder_batch_size = 128;

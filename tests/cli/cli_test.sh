@@ -389,7 +389,7 @@ PY
     shift
     expect_refused "$expected" "$work/badrobust.json" robustness "${robust_args[@]}" "$@" --json "$work/badrobust.json"
   }
-  expect_robust_rejected "was written by a run with other options (l2 0.001 (now 0.01))" --dataset spurious --method supcon --l2 0.01 --checkpoint "$work/robust.pt"
+  expect_robust_rejected "was written by a run with other options (l2 0.01 (now 0.1))" --dataset spurious --method supcon --l2 0.1 --checkpoint "$work/robust.pt"
   expect_robust_rejected "--method must be one of erm, jtt" --dataset spurious --method dro
   expect_robust_rejected "--method cclk-fair conditions on the background attribute" --method cclk-fair --dataset undersampled
   expect_robust_rejected "--dataset must be undersampled or spurious" --method erm --dataset waterbirds

@@ -47,11 +47,11 @@ torch::Tensor predict(Classifier& model, const torch::Tensor& images, int64_t ba
 
 struct EndModelOptions {
   std::string objective = "erm";  // "erm" or "groupdro"
-  int64_t epochs = 10;
+  int64_t epochs = 20;
   int64_t batch_size = 64;
-  double learning_rate = 0.05;
+  double learning_rate = 0.01;
   double momentum = 0.9;
-  double l2 = 1e-3;  // SGD weight decay: the penalty (l2 / 2) |theta|^2
+  double l2 = 0.01;  // SGD weight decay: the penalty (l2 / 2) |theta|^2
   GroupDroOptions dro;
   uint64_t seed = 0;  // the epochs' random order
   bool keep_last = false;  // return the last epoch's weights instead of the selected ones (JTT's first model)
