@@ -1,7 +1,8 @@
 #pragma once
 // Encoders with an L2-normalised embedding head, for 1 x 28 x 28 (or C x S x S) images:
 //   mlp   flatten, two hidden layers of `width` with ReLU, linear to the embedding
-//   cnn   conv(32) - pool - conv(64) - pool - linear(width) - ReLU - linear
+//   cnn   conv(32) - pool - ReLU - conv(64) - pool - ReLU - linear(width) - ReLU - linear
+//         (channels-last convolution weights; see encoders.cpp)
 //   vit   4 x 4 patches (as seed 004's encoder, scaled down): patch embedding of `width`,
 //         learned positions, two pre-norm transformer layers with 4 heads, mean pooling
 // forward() returns unit rows (N x embedding_dim); features() the same before normalisation.
