@@ -115,10 +115,13 @@ void add_transfer_metrics(const TrainedRun& run, RunRow& row) {
   row.set("fine_mean", e.fine_accuracy_mean);
   row.set("spread", e.geometry.spread);
   row.set("sigma", e.geometry.subclass_sigma);
-  row.set("sigma_over_spread", e.geometry.sigma_over_spread);
-  double worst = 0.0;
-  for (const auto& s : e.geometry.subclasses) worst = std::max(worst, s.sigma_over_spread);
-  row.set("sigma_over_spread_max", worst);
+  // sigma_f/s_f is 0/0 for a class collapsed to a point (a constant encoder): left empty then.
+  if (e.geometry.sigma_over_spread) row.set("sigma_over_spread", *e.geometry.sigma_over_spread);
+  std::optional<double> worst;
+  for (const auto& s : e.geometry.subclasses) {
+    if (s.sigma_over_spread) worst = std::max(worst.value_or(0.0), *s.sigma_over_spread);
+  }
+  if (worst) row.set("sigma_over_spread_max", *worst);
   row.set("subgroup_f1", e.subgroup_f1);
   row.set("margin_error", e.geometry.margin_error);
   if (e.geometry.theorem3_bound) row.set("theorem3_bound", *e.geometry.theorem3_bound);
@@ -158,7 +161,7 @@ void write_heatmap(const TrainedRun& run, const PlannedRun& plan, const Experime
     classes.push_back(static_cast<int>(run.test.coarse[i].item<int64_t>()));
     subclasses.push_back(static_cast<int>(fine[i].item<int64_t>()));
   }
-  draw_embedding_heatmap(points, classes, subclasses, plot_text(plan.heatmap_title),
+  draw_embedding_heatmap(points, classes, subclasses, plan.heatmap_title,
                          (std::filesystem::path(context.out_dir) / plan.heatmap_stem).string());
 }
 
@@ -293,24 +296,9 @@ void write_text_file(const std::string& path, const std::string& text) {
   out.commit();
 }
 
-std::string plot_text(const std::string& label) {
-  std::string out;
-  for (std::size_t i = 0; i < label.size(); ++i) {
-    const char c = label[i];
-    if (c == '\'') {
-      out += "\u2019";
-    } else if (c == '"') {
-      out += "\u201d";
-    } else if (c == '_' && i + 1 < label.size() && std::isalnum(static_cast<unsigned char>(label[i + 1]))) {
-      std::size_t end = i + 1;
-      while (end < label.size() && std::isalnum(static_cast<unsigned char>(label[end]))) ++end;
-      out += "_{" + label.substr(i + 1, end - i - 1) + "}";
-      i = end - 1;
-    } else {
-      out += c;
-    }
-  }
-  return out;
+std::string cell_text(const RunTable& table, const Selector& where, const std::string& metric, double scale, int decimals) {
+  const auto summary = table.cell(where, metric);
+  return summary ? mean_sd_text(*summary, scale, decimals) : "—";
 }
 
 double total_seconds(const std::vector<RunRow>& rows) {

@@ -97,10 +97,8 @@ void end_page(ExperimentPage& page, const nlohmann::json& definition, const Expe
 // Writes a text file atomically (a figure's data, a page).
 void write_text_file(const std::string& path, const std::string& text);
 
-// A label as gnuplot text (titles and keys, enhanced mode): "L_spread" -> "L_{spread}" (a
-// subscript, not an underscore eating one letter), and quotes made typographic so that no
-// label ends a gnuplot string.
-std::string plot_text(const std::string& label);
+// The cell's mean ± sd over seeds (scaled, with `decimals` decimals), or "—" without runs.
+std::string cell_text(const RunTable& table, const Selector& where, const std::string& metric, double scale, int decimals);
 
 // The training seconds of the rows (their "seconds" metric summed).
 double total_seconds(const std::vector<RunRow>& rows);

@@ -163,19 +163,20 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
         if (d) delta_points.push_back({pz.mean, d->mean, d->sd});
       }
       if (ft != full) continue;
-      const std::string label = plot_text(training_method(m).label);
+      const std::string label = GnuplotFigure::text(training_method(m).label);
       scatter.datablock("s" + std::to_string(block), sigma_points);
       scatter.datablock("d" + std::to_string(block), delta_points);
-      left += std::string(left.empty() ? "" : ", ") + "$s" + std::to_string(block) + " using 1:2:3 with yerrorbars pt 7 ps 1.3 title '" + label + "'";
-      right += std::string(right.empty() ? "" : ", ") + "$d" + std::to_string(block) + " using 1:2:3 with yerrorbars pt 7 ps 1.3 title '" + label + "'";
+      left += std::string(left.empty() ? "" : ", ") + "$s" + std::to_string(block) + " using 1:2:3 with yerrorbars pt 7 ps 1.3 title " + label;
+      right += std::string(right.empty() ? "" : ", ") + "$d" + std::to_string(block) + " using 1:2:3 with yerrorbars pt 7 ps 1.3 title " + label;
       ++block;
     }
   }
-  scatter.line("set multiplot layout 1,2 title \"" + hierarchy_name + ", " + encoder + ", t = " + full + ": each subclass, mean ± sd over seeds\"");
-  scatter.line("set xlabel 'p(z|y) in training'; set grid; set key top right");
-  scatter.line("set ylabel 'σ_f(z) (test)'; set title 'subclass scatter'");
+  scatter.line("set multiplot layout 1,2 title " + GnuplotFigure::text(hierarchy_name + ", " + encoder + ", t = " + full + ": each subclass, mean ± sd over seeds"));
+  scatter.line("set xlabel " + GnuplotFigure::text("p(z|y) in training") + "; set grid; set key top right");
+  scatter.line("set ylabel " + GnuplotFigure::text("σ_f(z) (test)") + "; set title " + GnuplotFigure::text("subclass scatter"));
   scatter.line("plot " + left);
-  scatter.line("set ylabel '‖E_z f − E_{common} f‖ (test)'; set title 'distance to the common subclass of its class (rare z only)'");
+  scatter.line("set ylabel " + GnuplotFigure::text("‖E_z f − E_common f‖ (test)") + "; set title " +
+               GnuplotFigure::text("distance to the common subclass of its class (rare z only)"));
   scatter.line("plot " + right);
   scatter.line("unset multiplot");
   scatter.render(context.stem() + "-by-p");
@@ -194,12 +195,14 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
       if (points.empty()) continue;
       const std::string name = "t" + std::to_string(series++);
       against_t.datablock(name, points);
-      plot += std::string(plot.empty() ? "plot " : ", ") + "$" + name + " using 1:2:3 with yerrorlines lw 2 title '" + plot_text(training_method(m).label) +
-              (std::string(metric) == "delta_common_rare" ? ": common–rare" : ": rare–rare") + "'";
+      plot += std::string(plot.empty() ? "plot " : ", ") + "$" + name + " using 1:2:3 with yerrorlines lw 2 title " +
+              GnuplotFigure::text(training_method(m).label + (std::string(metric) == "delta_common_rare" ? ": common–rare" : ": rare–rare"));
     }
   }
-  against_t.line("set title \"δ(f_t, z, z') = ‖E_z f − E_{z'} f‖ against the fraction t of the data trained on (" + hierarchy_name + ", " + encoder + ")\"");
-  against_t.line("set xlabel 'fraction t'; set ylabel 'δ (test embeddings)'; set logscale x; set grid; set key outside right");
+  against_t.line("set title " + GnuplotFigure::text("δ(f_t, z, z') = ‖E_z f − E_z' f‖ against the fraction t of the data trained on (" +
+                                                   hierarchy_name + ", " + encoder + ")"));
+  against_t.line("set xlabel " + GnuplotFigure::text("fraction t") + "; set ylabel " + GnuplotFigure::text("δ (test embeddings)") +
+                 "; set logscale x; set grid; set key outside right");
   against_t.line(plot);
   against_t.render(context.stem() + "-by-t");
   write_text_file(context.stem() + "-subclasses.csv", csv);

@@ -85,29 +85,32 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
     const std::string a = format_number(alphas[k]);
     const auto s = table.cell({{"method", "spread"}, {"alpha", a}}, "spread");
     const auto r = table.cell({{"method", "spread"}, {"alpha", a}}, "sigma_over_spread");
-    if (!s || !r) throw std::logic_error("trained_spread: a planned run has no spread");
+    if (!s) throw std::logic_error("trained_spread: a planned run has no spread");
     trained_points.push_back({alphas[k], s->mean, s->sd});
     simulated_points.push_back({alphas[k], simulated[k].spread});
-    csv += a + "," + format_number(s->mean) + "," + format_number(s->sd) + "," + std::to_string(s->n) + "," + format_number(r->mean) +
+    csv += a + "," + format_number(s->mean) + "," + format_number(s->sd) + "," + std::to_string(s->n) + "," + (r ? format_number(r->mean) : std::string()) +
            "," + format_number(simulated[k].spread) + "," + simulated[k].geometry + "\n";
   }
   GnuplotFigure fig(900, 560);
   fig.datablock("trained", trained_points);
   fig.datablock("simulated", simulated_points);
-  std::string plot = "plot $trained using 1:2:3 with yerrorlines lw 2 pt 7 title 'trained L_{spread} (test set), mean ± sd over " +
-                     std::to_string(seeds.size()) + " seeds', $simulated using 1:2 with linespoints lw 2 pt 5 dt 2 title 'simulated optimum, n_y = " +
-                     std::to_string(sim_ny) + "'";
+  std::string plot = "plot $trained using 1:2:3 with yerrorlines lw 2 pt 7 title " +
+                     GnuplotFigure::text("trained L_spread (test set), mean ± sd over " + std::to_string(seeds.size()) + " seeds") +
+                     ", $simulated using 1:2 with linespoints lw 2 pt 5 dt 2 title " +
+                     GnuplotFigure::text("simulated optimum, n_y = " + std::to_string(sim_ny));
   int reference_index = 0;
   for (const auto& m : references) {
     const auto s = table.cell({{"method", m}, {"alpha", "none"}}, "spread");
     if (!s) continue;
     const std::string block = "reference" + std::to_string(reference_index++);
     fig.datablock(block, {{alphas.front(), s->mean}, {alphas.back(), s->mean}});
-    plot += ", $" + block + " using 1:2 with lines lw 2 dt 3 title '" + plot_text(training_method(m).label) + " (no α)'";
+    plot += ", $" + block + " using 1:2 with lines lw 2 dt 3 title " + GnuplotFigure::text(training_method(m).label + " (no α)");
   }
-  fig.line("set title \"Spread against α: trained " + encoder + " on Fashion-MNIST " + hierarchy + " vs the simulated optimum (K = " +
-           std::to_string(K) + ", d = " + std::to_string(base.embedding_dim) + ", τ = " + format_number(tau) + ")\"");
-  fig.line("set xlabel 'α (weight of cNCE)'; set ylabel 'spread s_f(y)'; set grid; set key top left box opaque");
+  fig.line("set title " + GnuplotFigure::text("Spread against α: trained " + encoder + " on Fashion-MNIST " + hierarchy +
+                                              " vs the simulated optimum (K = " + std::to_string(K) + ", d = " +
+                                              std::to_string(base.embedding_dim) + ", τ = " + format_number(tau) + ")"));
+  fig.line("set xlabel " + GnuplotFigure::text("α (weight of cNCE)") + "; set ylabel " + GnuplotFigure::text("spread s_f(y)") +
+           "; set grid; set key top left box opaque");
   fig.line("set yrange [0:*]");
   fig.line(plot);
   fig.render(context.stem());
@@ -129,15 +132,14 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
   for (std::size_t k = 0; k < alphas.size(); ++k) {
     const std::string a = format_number(alphas[k]);
     const Selector where = {{"method", "spread"}, {"alpha", a}};
-    spread_rows.push_back({a, mean_sd_text(*table.cell(where, "spread"), 1, 3), mean_sd_text(*table.cell(where, "sigma_over_spread"), 1, 3),
-                           mean_sd_text(*table.cell(where, "fine_probe"), 100, 1), format_number(std::round(simulated[k].spread * 1e4) / 1e4),
+    spread_rows.push_back({a, cell_text(table, where, "spread", 1, 3), cell_text(table, where, "sigma_over_spread", 1, 3),
+                           cell_text(table, where, "fine_probe", 100, 1), format_number(std::round(simulated[k].spread * 1e4) / 1e4),
                            simulated[k].geometry + (simulated[k].atoms.empty() ? "" : " " + simulated[k].atoms)});
   }
   for (const auto& m : references) {
     const Selector where = {{"method", m}, {"alpha", "none"}};
-    spread_rows.push_back({training_method(m).label, mean_sd_text(*table.cell(where, "spread"), 1, 3),
-                           mean_sd_text(*table.cell(where, "sigma_over_spread"), 1, 3), mean_sd_text(*table.cell(where, "fine_probe"), 100, 1),
-                           "—", "—"});
+    spread_rows.push_back({training_method(m).label, cell_text(table, where, "spread", 1, 3),
+                           cell_text(table, where, "sigma_over_spread", 1, 3), cell_text(table, where, "fine_probe", 100, 1), "—", "—"});
   }
   page.table({"α", "trained s_f(y)", "trained σ_f/s_f", "c2f linear probe %", "simulated spread", "simulated geometry"}, spread_rows);
   end_page(page, definition, context, table, {{}}, heatmaps,

@@ -46,11 +46,6 @@ const std::vector<Metric> kMetrics = {
     {"subgroup_f1", "subgroup F1", 1, 3},         {"seconds", "s per run", 1, 0},
 };
 
-std::string cell_text(const RunTable& table, const Selector& where, const std::string& metric, double scale, int decimals) {
-  const auto summary = table.cell(where, metric);
-  return summary ? mean_sd_text(*summary, scale, decimals) : "—";
-}
-
 std::string clock_minutes(double seconds) { return clock_text(seconds) + " (" + format_number(std::round(seconds)) + " s)"; }
 
 // The swept axes (more than one value) other than those in `except`.
@@ -87,13 +82,14 @@ void draw_sweep(const json& spec, const RunTable& table, const ExperimentContext
       std::sort(rows.begin(), rows.end());
       const std::string block = "s" + std::to_string(series++);
       fig.datablock(block, rows);
-      plot += std::string(plot.empty() ? "plot " : ", ") + "$" + block + " using 1:2:3 with yerrorlines lw 2 title '" +
-              plot_text(training_method(method).label + ", " + hierarchy) + "'";
+      plot += std::string(plot.empty() ? "plot " : ", ") + "$" + block + " using 1:2:3 with yerrorlines lw 2 title " +
+              GnuplotFigure::text(training_method(method).label + ", " + hierarchy);
     }
   }
   if (plot.empty()) return;
-  fig.line("set title \"" + plot_text(context.title) + " (" + encoder + ", mean ± sd over seeds)\"");
-  fig.line("set xlabel '" + x + "'; set ylabel '" + metric + " (×" + format_number(scale) + ")'; set grid; set key outside right");
+  fig.line("set title " + GnuplotFigure::text(context.title + " (" + encoder + ", mean ± sd over seeds)"));
+  fig.line("set xlabel " + GnuplotFigure::text(x) + "; set ylabel " + GnuplotFigure::text(metric + " (×" + format_number(scale) + ")") +
+           "; set grid; set key outside right");
   if (x == "tau") fig.line("set logscale x");
   fig.line(plot);
   const std::string file = context.name + "-" + encoder;

@@ -35,38 +35,15 @@ void add_report_options(CLI::App& command, ReportOptions& o) {
       "only the runs missing there. Without the training module they are skipped, with a note.");
 }
 
+namespace {
+namespace fs = std::filesystem;
 
-int run_report(const ReportOptions& o) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_directory(o.sims, ec)) throw InvalidArgument("sims", "must be a folder of *.json definitions, got " + o.sims);
-  std::vector<std::string> paths;
-  for (const auto& entry : fs::directory_iterator(o.sims)) {
-    if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
-  }
-  std::sort(paths.begin(), paths.end());
-  std::vector<std::string> training_kinds;
-  for (const auto& kind : training_experiment_kinds()) training_kinds.emplace_back(kind.name);
-  std::vector<SimDefinition> definitions;
-  for (const auto& path : paths) {
-    SimDefinition def = load_sim_definition(path, training_kinds);
-    if (o.only.empty() || std::find(o.only.begin(), o.only.end(), def.name) != o.only.end()) definitions.push_back(def);
-  }
-  // A definition that measures another's models (its parameters name a "source") runs after
-  // the others, so that the source's runs and kept checkpoints exist by then.
-  std::stable_partition(definitions.begin(), definitions.end(), [](const SimDefinition& d) {
-    const auto parameters = nlohmann::json::parse(d.parameters_json, nullptr, false);
-    return !(parameters.is_object() && parameters.contains("source"));
-  });
-  for (const auto& name : o.only) {
-    if (std::none_of(definitions.begin(), definitions.end(), [&](const SimDefinition& d) { return d.name == name; })) {
-      throw InvalidArgument("only", "names no definition in " + o.sims + ": " + name);
-    }
-  }
-  if (definitions.empty()) throw InvalidArgument("sims", "holds no *.json definitions: " + o.sims);
-  fs::create_directories(o.out, ec);
-  require_writable_path((fs::path(o.out) / "README.md").string(), "out");
-
+// Runs every definition: the simulation kinds here, each one's files (NAME.csv, .png, .svg, .gp
+// and NAME.md) landing together when it has finished, so a failing definition leaves none of
+// its files behind; the training kinds in geomsim-torch (`geomsim experiment`), which writes
+// their cache as it goes and their page at the end. Returns the exit status: 0, or a failed
+// training definition's (2 for bad input, else 1).
+int write_report(const ReportOptions& o, const std::vector<SimDefinition>& definitions) {
   const auto start = std::chrono::steady_clock::now();
   std::ostringstream index;
   index << "# geomsim: reproduction report\n\n"
@@ -75,6 +52,7 @@ int run_report(const ReportOptions& o) {
         << ", on " << omp_get_max_threads() << " threads. Training kinds run in geomsim-torch; their pages give the "
            "training time of every run they hold (runs cached in NAME.csv are not trained again, so the seconds here "
            "count only what this regeneration trained).\n\n| page | kind | seconds |\n|---|---|---|\n";
+  std::error_code ec;
   for (const auto& def : definitions) {
     if (is_training_experiment_kind(def.kind)) {
       const std::string page_link = "[" + def.title + "](" + def.name + ".md)";
@@ -102,7 +80,8 @@ int run_report(const ReportOptions& o) {
       continue;
     }
     std::cerr << "geomsim report: " << def.name << " (" << def.kind << ") ..." << std::flush;
-    const SimResult result = run_sim(def, o.out, o.smoke);
+    OutputTransaction outputs;
+    const SimResult result = run_sim(def, o.out, o.smoke, outputs);
     std::cerr << " " << fixed(result.seconds, 3) << " s\n";
     std::ostringstream page;
     page << "# " << def.title << "\n\n"
@@ -112,9 +91,8 @@ int run_report(const ReportOptions& o) {
     if (!def.paper.empty()) page << "**The paper.** " << def.paper << "\n\n";
     page << "**Measured.**\n\n" << result.markdown << "\n";
     if (!def.notes.empty() && !o.smoke) page << "**Comparison.** " << def.notes << "\n";
-    OutputTransaction out;
-    out.stage((fs::path(o.out) / (def.name + ".md")).string(), page.str(), "out");
-    out.commit();
+    outputs.stage((fs::path(o.out) / (def.name + ".md")).string(), page.str(), "out");
+    outputs.commit();
     index << "| [" << def.title << "](" << def.name << ".md) | " << def.kind << " | " << fixed(result.seconds, 3)
           << " |\n";
   }
@@ -129,6 +107,54 @@ int run_report(const ReportOptions& o) {
   std::cout << "geomsim report: " << definitions.size() << " figures in " << fixed(seconds, 3) << " s, written to " << o.out
             << "\n";
   return 0;
+}
+
+}  // namespace
+
+int run_report(const ReportOptions& o) {
+  std::error_code ec;
+  if (!fs::is_directory(o.sims, ec)) throw InvalidArgument("sims", "must be a folder of *.json definitions, got " + o.sims);
+  // The report writes NAME.md/.csv/.png/.svg/.gp and README.md into --out: never into the definitions' folder.
+  require_distinct_files({{"sims", o.sims}, {"out", o.out}});
+  std::vector<std::string> paths;
+  for (const auto& entry : fs::directory_iterator(o.sims)) {
+    if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  std::vector<std::string> training_kinds;
+  for (const auto& kind : training_experiment_kinds()) training_kinds.emplace_back(kind.name);
+  std::vector<SimDefinition> definitions;
+  for (const auto& path : paths) {
+    SimDefinition def = load_sim_definition(path, training_kinds);
+    if (o.only.empty() || std::find(o.only.begin(), o.only.end(), def.name) != o.only.end()) definitions.push_back(def);
+  }
+  // A definition that measures another's models (its parameters name a "source") runs after
+  // the others, so that the source's runs and kept checkpoints exist by then.
+  std::stable_partition(definitions.begin(), definitions.end(), [](const SimDefinition& d) {
+    const auto parameters = nlohmann::json::parse(d.parameters_json, nullptr, false);
+    return !(parameters.is_object() && parameters.contains("source"));
+  });
+  for (const auto& name : o.only) {
+    if (std::none_of(definitions.begin(), definitions.end(), [&](const SimDefinition& d) { return d.name == name; })) {
+      throw InvalidArgument("only", "names no definition in " + o.sims + ": " + name);
+    }
+  }
+  if (definitions.empty()) throw InvalidArgument("sims", "holds no *.json definitions: " + o.sims);
+  // A folder this run creates is removed again when the run fails before anything lands in it.
+  const bool created = !fs::exists(o.out, ec);
+  if (created) {
+    fs::create_directories(o.out, ec);
+    if (ec) throw InvalidArgument("out", "cannot create the folder '" + o.out + "': " + ec.message());
+  }
+  try {
+    require_writable_path((fs::path(o.out) / "README.md").string(), "out");
+    const int status = write_report(o, definitions);
+    if (status != 0 && created && fs::is_empty(o.out, ec)) fs::remove(o.out, ec);
+    return status;
+  } catch (...) {
+    if (created && fs::is_empty(o.out, ec)) fs::remove(o.out, ec);
+    throw;
+  }
 }
 
 }  // namespace geomsim::cli

@@ -1,11 +1,12 @@
 // geomsim-torch: the training commands of geomsim (train, train-sweep, eval, lipschitz,
-// measure, experiment), the only program that links libtorch. Users run them as `geomsim train ...`:
+// measure, robustness, experiment), the only program that links libtorch. Users run them as `geomsim train ...`:
 // geomsim hands the command line over (training_program.hpp); running geomsim-torch
 // directly works the same way.
 #include <iostream>
 
 #include "checkpoint_commands.hpp"
 #include "experiment_kinds.hpp"
+#include "robustness_command.hpp"
 #include "cli_support.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/allocator_settings.hpp"
@@ -43,7 +44,11 @@ int main(int argc, char** argv) {
   CLI::App* experiment = app.add_subcommand("experiment", description("experiment"));
   geomsim::cli::ExperimentCommandOptions experiment_options;
   geomsim::cli::add_experiment_options(*experiment, experiment_options);
+  CLI::App* robustness = app.add_subcommand("robustness", description("robustness"));
+  geomsim::cli::RobustnessCommandOptions robustness_options;
+  geomsim::cli::add_robustness_options(*robustness, robustness_options);
   app.require_subcommand(1, 1);
+  geomsim::cli::refuse_empty_values(app);
 
   try {
     app.parse(argc, argv);
@@ -57,9 +62,13 @@ int main(int argc, char** argv) {
     if (lipschitz->parsed()) return geomsim::cli::run_lipschitz(lipschitz_options);
     if (measure->parsed()) return geomsim::cli::run_measure(measure_options);
     if (experiment->parsed()) return geomsim::cli::run_experiment_command(experiment_options);
+    if (robustness->parsed()) return geomsim::cli::run_robustness_command(robustness_options);
     return 2;
   } catch (const geomsim::InvalidArgument& error) {
     return geomsim::cli::report_invalid_argument(error.argument(), error.requirement());
+  } catch (const geomsim::ComputationFailed& error) {
+    std::cerr << "geomsim: error: " << error.what() << "\n";
+    return 3;
   } catch (const std::exception& error) {
     std::cerr << "geomsim: internal error: " << error.what() << "\n";
     return 1;

@@ -38,6 +38,9 @@ const std::vector<TrainingCommand>& training_commands() {
                   "ratio, Theorem 3's bound (libtorch)"},
       {"experiment", "run one training experiment of sims/ (a definition of a training kind): its runs, cached in "
                      "NAME.csv, and its page NAME.md (geomsim report runs it for you; libtorch)"},
+      {"robustness", "worst-group robustness (seed 004 Table 4) on an undersampled or spurious Fashion-MNIST: ERM, JTT, "
+                     "GEORGE, SupCon, THANOS, CCL-K Fair or Group DRO with true groups; per-group accuracy, clusters, "
+                     "subgroup F1 (libtorch)"},
   };
   return commands;
 }

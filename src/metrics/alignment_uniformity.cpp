@@ -105,7 +105,10 @@ double uniformity(const PointsRef& points, double t) {
       }
       ScaledSum tile;
       tile.top = exponent.maxCoeff();
-      tile.scaled = (exponent > -std::numeric_limits<double>::infinity()).select((exponent - tile.top).exp(), 0.0).sum();
+      // The masked entries must add exactly 0 (Eigen's vectorised exp does not return 0 for
+      // -inf); the select costs twice the exponentials, so only diagonal tiles pay for it.
+      tile.scaled = I == J ? (exponent > -std::numeric_limits<double>::infinity()).select((exponent - tile.top).exp(), 0.0).sum()
+                           : (exponent - tile.top).exp().sum();
       sum.add(tile);
     }
     row_sums[static_cast<std::size_t>(I)] = sum;
