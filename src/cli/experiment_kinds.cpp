@@ -16,6 +16,7 @@ const std::vector<ExperimentKindEntry>& experiment_kind_registry() {
       {"trained_spread", run_trained_spread_experiment},
       {"strata", run_strata_experiment},
       {"lipschitz", run_lipschitz_experiment},
+      {"robustness", run_robustness_experiment},
   };
   return kinds;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "experiment_runs.hpp"
+#include "robustness_command.hpp"
 
 namespace geomsim::cli {
 
@@ -30,11 +31,30 @@ const std::vector<ExperimentKindEntry>& experiment_kind_registry();
 std::vector<PlannedRun> plan_transfer_runs(const nlohmann::json& parameters);
 std::string run_checkpoint_path(const std::string& out_dir, const std::string& name, const RunRow& parameters);
 
+// The runs of a robustness definition's parameters: every data set, method (cclk-fair only on a
+// data set with a background; the others are listed in `skipped`) and seed, each as the options
+// of `geomsim robustness` (the command's defaults, replaced by the definition's parameters of the
+// same names; the seed is also the data seed) and as its cache row (every option). Throws
+// InvalidArgument("definition") for an unknown method, data set or parameter, a value of the
+// wrong type, or options that the command would refuse.
+struct RobustnessRun {
+  RobustnessCommandOptions options;
+  RunRow parameters;
+  std::string label;  // "thanos spurious seed 1"
+};
+struct RobustnessPlan {
+  std::vector<std::string> datasets, methods, skipped;
+  std::vector<std::uint64_t> seeds;
+  std::vector<RobustnessRun> runs;
+};
+RobustnessPlan plan_robustness_runs(const nlohmann::json& parameters);
+
 // The runners, one file each (experiment_transfer.cpp, ...).
 void run_transfer_experiment(const nlohmann::json& definition, const ExperimentContext& context);
 void run_trained_spread_experiment(const nlohmann::json& definition, const ExperimentContext& context);
 void run_strata_experiment(const nlohmann::json& definition, const ExperimentContext& context);
 void run_lipschitz_experiment(const nlohmann::json& definition, const ExperimentContext& context);
+void run_robustness_experiment(const nlohmann::json& definition, const ExperimentContext& context);
 
 struct ExperimentCommandOptions {
   std::string definition;  // sims/NAME.json

@@ -222,10 +222,7 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
   for (const auto& m : methods) {
     for (double t : fractions) {
       const Selector where = {{"method", m}, {"fraction", format_number(t)}};
-      const auto text = [&](const char* metric, double scale, int decimals) {
-        const auto s = table.cell(where, metric);
-        return s ? mean_sd_text(*s, scale, decimals) : std::string("—");
-      };
+      const auto text = [&](const char* metric, double scale, int decimals) { return cell_text(table, where, metric, scale, decimals); };
       table_rows.push_back({training_method(m).label, format_number(t), std::to_string(std::llround(t * static_cast<double>(base.train_samples))),
                             text("sigma_common", 1, 3), text("sigma_rare", 1, 3), text("delta_common_rare", 1, 3),
                             text("delta_rare_rare", 1, 3), text("fine_probe", 100, 1)});

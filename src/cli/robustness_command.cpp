@@ -73,10 +73,7 @@ void add_robustness_options(CLI::App& c, RobustnessCommandOptions& o) {
   c.add_flag("--quiet,-q", o.quiet, "print nothing on stdout");
 }
 
-namespace {
-
-// Every option that changes the result (not threads, output paths or stop-after).
-json parameters_json(const RobustnessCommandOptions& o) {
+json robustness_parameters(const RobustnessCommandOptions& o) {
   const auto& d = o.dataset;
   return {{"dataset", d.dataset},
           {"method", o.method},
@@ -115,7 +112,7 @@ json parameters_json(const RobustnessCommandOptions& o) {
           {"seed", o.seed}};
 }
 
-train::RobustnessOptions library_options(const RobustnessCommandOptions& o, const json& parameters) {
+train::RobustnessOptions robustness_library_options(const RobustnessCommandOptions& o) {
   train::RobustnessOptions r;
   r.method = o.method;
   r.model.kind = o.model;
@@ -145,9 +142,11 @@ train::RobustnessOptions library_options(const RobustnessCommandOptions& o, cons
   r.seed = o.seed;
   r.checkpoint = o.checkpoint;
   r.stop_after = o.stop_after;
-  r.run_description = parameters.dump();
+  r.run_description = robustness_parameters(o).dump();
   return r;
 }
+
+namespace {
 
 json accuracy_json(const GroupAccuracy& a, const train::GroupedData& d) {
   json groups = json::array();
@@ -198,7 +197,7 @@ json dataset_json(const train::GroupedData& d, const train::RobustnessDataOption
 json robustness_run(const RobustnessCommandOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   train::validate(o.dataset);
-  const json parameters = parameters_json(o);
+  const json parameters = robustness_parameters(o);
   const std::string folder = o.data.empty() ? train::kFashionMnistDir : o.data;
   std::vector<NamedPath> paths = {{"json", o.json_path}, {"checkpoint", o.checkpoint},
                                   {"checkpoint", train::first_stage_checkpoint(o.checkpoint)}};
@@ -210,7 +209,7 @@ json robustness_run(const RobustnessCommandOptions& o) {
   }
   require_distinct_files(paths);
   if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
-  const train::RobustnessOptions options = library_options(o, parameters);
+  const train::RobustnessOptions options = robustness_library_options(o);
   train::validate(options, o.dataset.dataset == "spurious");
   set_torch_threads(o.threads);
   const train::LabelledImages train_source = train::load_fashion_mnist(folder, true);

@@ -35,6 +35,12 @@ struct RobustnessCommandOptions {
 
 void add_robustness_options(CLI::App& command, RobustnessCommandOptions& options);
 
+// Every option that changes the result (not threads, output paths or stop-after), by the
+// option's name with '_' for '-': the JSON's "parameters", stored in the checkpoints.
+nlohmann::json robustness_parameters(const RobustnessCommandOptions& options);
+// The library's options for the command's (run_description set from robustness_parameters).
+train::RobustnessOptions robustness_library_options(const RobustnessCommandOptions& options);
+
 // The run as the JSON object `geomsim robustness --json` writes (for other commands too, e.g.
 // an experiment definition's runner). Validates everything before any work.
 nlohmann::json robustness_run(const RobustnessCommandOptions& options);

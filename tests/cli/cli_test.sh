@@ -449,6 +449,51 @@ PY
   "$geomsim" report --sims "$work/sims" --out "$work/exp" >/dev/null 2>&1 && grep -qF "[A tiny transfer experiment](tiny.md)" "$work/exp/README.md" &&
     pass || fail "report did not run the training definition into its index"
   expect_refused "--definition" "$work/none.md" experiment --definition "$work/no-such.json" --out "$work/none"
+  # The robustness kind (seed 004 Table 4): every run is `geomsim robustness` with the definition's options.
+  mkdir -p "$work/rsims"
+  cat >"$work/rsims/rob.json" <<'JSON'
+{"name": "rob", "title": "A tiny robustness experiment", "kind": "robustness",
+ "claims": [{"claim": "THANOS beats ERM's worst group", "source": "test", "metric": "worst_group", "test": "greater",
+             "a": {"method": "thanos"}, "b": {"method": "erm"}}],
+ "paper_table": {"columns": ["Waterbirds"], "analogue": {"spurious": "Waterbirds"}, "rows": {"thanos": {"worst_group": [88.6]}}},
+ "parameters": {"datasets": ["spurious"], "methods": ["erm", "thanos"], "seeds": "0:1", "train_per_subclass": 30,
+                "validation_per_subclass": 10, "test_per_subclass": 20, "epochs": 1, "encoder_epochs": 1, "width": 16,
+                "embedding_dim": 8, "threads": 1}}
+JSON
+  "$geomsim" experiment --definition "$work/rsims/rob.json" --out "$work/rob" 2>"$work/rob-err.txt" && pass ||
+    fail "robustness experiment exited non-zero: $(tail -3 "$work/rob-err.txt")"
+  "$geomsim" robustness --dataset spurious --method thanos --seed 1 --data-seed 1 --train-per-subclass 30 --validation-per-subclass 10 \
+    --test-per-subclass 20 --epochs 1 --encoder-epochs 1 --width 16 --embedding-dim 8 --threads 1 --json "$work/rob-thanos1.json" -q &&
+    pass || fail "robustness thanos seed 1"
+  python3 - "$work/rob/rob.csv" "$work/rob/rob.md" "$work/rob-thanos1.json" <<'PY' && pass || fail "robustness experiment CSV or page is not as documented"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert sorted((r["method"], r["seed"]) for r in rows) == [("erm", "0"), ("erm", "1"), ("thanos", "0"), ("thanos", "1")], rows
+# A run of the definition is the command with the same options: the same result.
+command = json.load(open(sys.argv[3]))
+thanos1 = [r for r in rows if r["method"] == "thanos" and r["seed"] == "1"][0]
+assert float(thanos1["worst_group"]) == command["test"]["worst_group_accuracy"], (thanos1["worst_group"], command["test"])
+assert float(thanos1["subgroup_f1"]) == command["subgroup_f1"]["train"]
+for key, value in command["parameters"].items():
+    if isinstance(value, (str, int)):
+        assert thanos1[key] == str(value), (key, thanos1[key], value)
+assert thanos1["train_per_subclass"] == "30" and thanos1["data_seed"] == "1"
+page = open(sys.argv[2]).read()
+for text in ("# A tiny robustness experiment", "Labels each method saw", "± ", "Table 4 analogue: spurious (beside the paper's Waterbirds)",
+             "88.6 (Waterbirds)", "THANOS beats ERM's worst group [dataset=spurious]", "Measured wall time"):
+    assert text in page, text
+assert any(v in page for v in ("**holds**", "**does not hold**", "**within noise**")), page
+PY
+  cp "$work/rob/rob.csv" "$work/rob-before.csv"
+  "$geomsim" experiment --definition "$work/rsims/rob.json" --out "$work/rob" 2>"$work/rob-err.txt" &&
+    grep -qF "4 runs, 4 cached" "$work/rob-err.txt" && cmp -s "$work/rob/rob.csv" "$work/rob-before.csv" && pass ||
+    fail "a robustness rerun trained again or changed the cache: $(cat "$work/rob-err.txt")"
+  sed 's/"epochs": 1,/"epochs": 2,/' "$work/rsims/rob.json" >"$work/rob2.json"
+  "$geomsim" experiment --definition "$work/rob2.json" --out "$work/rob" >/dev/null 2>"$work/err.txt"
+  [ $? -eq 2 ] && grep -qF "epochs = 2" "$work/err.txt" && cmp -s "$work/rob/rob.csv" "$work/rob-before.csv" &&
+    pass || fail "a cached robustness run with other epochs was not refused: $(cat "$work/err.txt")"
+  sed 's/"epochs": 1,/"epoch": 1,/' "$work/rsims/rob.json" >"$work/rob3.json"
+  expect_refused "'epoch', which the robustness kind does not know" "$work/none.md" experiment --definition "$work/rob3.json" --out "$work/none"
   echo '{"name": "k", "title": "t", "kind": "quantum", "parameters": {}}' >"$work/kind.json"
   expect_refused "the kind \"quantum\" is not a training kind" "$work/none.md" experiment --definition "$work/kind.json" --out "$work/none"
 fi

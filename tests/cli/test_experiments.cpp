@@ -180,3 +180,60 @@ TEST_CASE("Method labels and titles reach gnuplot only as escaped text", "[cli][
   CHECK_NOTHROW(fig.line("set title " + GnuplotFigure::text("Table 9's `rm -rf x` system(\"ls\")\nsecond line")));
   CHECK(GnuplotFigure::text("Table 9's text") == "'Table 9''s text' noenhanced");
 }
+
+TEST_CASE("A robustness definition plans every data set, method and seed as geomsim robustness options", "[cli][experiments][robustness]") {
+  const json p = {{"datasets", {"undersampled", "spurious"}},
+                  {"methods", {"erm", "thanos", "cclk-fair"}},
+                  {"seeds", "3:4"},
+                  {"train_per_subclass", 30},
+                  {"lr", 0.05},
+                  {"model", "cnn"},
+                  {"threads", 1}};
+  const RobustnessPlan plan = plan_robustness_runs(p);
+  // cclk-fair needs the background attribute, which only the spurious set has.
+  REQUIRE(plan.runs.size() == (2 + 3) * 2u);
+  REQUIRE(plan.skipped == std::vector<std::string>{"cclk-fair on undersampled"});
+  std::set<std::string> keys;
+  for (const auto& run : plan.runs) {
+    const RobustnessCommandOptions& o = run.options;
+    CAPTURE(run.label);
+    // The definition's values reach the command's options; the rest are its defaults.
+    CHECK(o.dataset.train_per_subclass == 30);
+    CHECK(o.learning_rate == 0.05);
+    CHECK(o.model == "cnn");
+    CHECK(o.threads == 1);
+    CHECK(o.quiet);
+    CHECK(o.epochs == RobustnessCommandOptions{}.epochs);
+    CHECK(o.dataset.validation_per_subclass == RobustnessCommandOptions{}.dataset.validation_per_subclass);
+    // The seed draws the data set and the training.
+    CHECK(o.dataset.seed == o.seed);
+    // The cache row holds the key and every option, as the command's --json records them.
+    CHECK(run.parameters.text("dataset") == o.dataset.dataset);
+    CHECK(run.parameters.text("method") == o.method);
+    CHECK(run.parameters.text("seed") == std::to_string(o.seed));
+    CHECK(run.parameters.text("train_per_subclass") == std::optional<std::string>("30"));
+    CHECK(run.parameters.number("lr") == 0.05);
+    CHECK(run.parameters.cells().size() == robustness_parameters(o).size());
+    CHECK(keys.insert(*run.parameters.text("dataset") + " " + *run.parameters.text("method") + " " + *run.parameters.text("seed")).second);
+  }
+  CHECK(plan.runs.front().options.dataset.dataset == "undersampled");
+  CHECK(plan.runs.front().options.method == "erm");
+  CHECK(plan.runs.front().options.seed == 3u);
+  CHECK(plan.runs.back().options.method == "cclk-fair");
+  CHECK(plan.runs.back().options.seed == 4u);
+
+  const auto with = [&](const std::string& key, const json& value) {
+    json q = p;
+    q[key] = value;
+    return q;
+  };
+  CHECK_THROWS_WITH(plan_robustness_runs(with("methods", {"thanos", "dro"})), Catch::Contains("names the method 'dro'"));
+  CHECK_THROWS_WITH(plan_robustness_runs(with("datasets", {"waterbirds"})), Catch::Contains("names the data set 'waterbirds'"));
+  CHECK_THROWS_WITH(plan_robustness_runs(with("epoch", 3)), Catch::Contains("'epoch', which the robustness kind does not know"));
+  CHECK_THROWS_WITH(plan_robustness_runs(with("data_seed", 3)), Catch::Contains("'data_seed', which the robustness kind does not know"));
+  CHECK_THROWS_WITH(plan_robustness_runs(with("epochs", 2.5)), Catch::Contains("parameter 'epochs' must be a whole number"));
+  CHECK_THROWS_WITH(plan_robustness_runs(with("lr", "fast")), Catch::Contains("parameter 'lr' must be a number"));
+  // What the command itself would refuse is refused before any training, naming its option.
+  CHECK_THROWS_WITH(plan_robustness_runs(with("rare_fraction", 0.0)), Catch::Contains("rare-fraction"));
+  CHECK_THROWS_WITH(plan_robustness_runs(with("epochs", 0)), Catch::Contains("epochs"));
+}
