@@ -20,7 +20,7 @@ python3 - "$sims/$name.json" "$work" "$name" <<'PY'
 import csv, json, os, sys
 definition, out, name = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
 page = open(os.path.join(out, name + ".md")).read()
-assert "smoke grid: not the real experiment" in page, "the page does not say it is a smoke grid"
+assert " --smoke`" in page, "the page does not say it comes from the smoke grid (its regenerate command)"
 if definition.get("claims"):
     verdicts = sum(page.count(v) for v in ("**holds**", "**does not hold**", "**within noise**", "**untestable**"))
     assert verdicts >= len(definition["claims"]), f"{verdicts} verdicts for {len(definition['claims'])} claims"
