@@ -1,5 +1,6 @@
 #include "evaluation_output.hpp"
 
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -10,18 +11,25 @@ namespace geomsim::cli {
 
 using nlohmann::json;
 
-json geometry_json(const train::EmbeddingGeometry& g) {
+json geometry_json(const EmbeddingGeometry& g) {
+  const auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
   json out = {{"spread", g.spread},
               {"subclass_sigma", g.subclass_sigma},
               {"sigma_over_spread", g.sigma_over_spread},
+              {"sigma_over_spread_max", g.sigma_over_spread_max},
               {"gamma", g.gamma},
               {"subclass_pairs", g.pairs},
-              {"margin_error", g.margin_error},
+              {"margin_error", optional(g.margin_error)},
               {"theorem3_bounded_pairs", g.bounded_pairs},
-              {"theorem3_bound", nullptr},
+              {"theorem3_bound", optional(g.theorem3_bound)},
               {"theorem3_bound_holds", g.bound_holds}};
-  if (g.theorem3_bound) out["theorem3_bound"] = *g.theorem3_bound;
   out["class_spread"] = g.class_spread;
+  json classes = json::array();
+  for (const auto& c : g.theorem3_classes) {
+    classes.push_back({{"class", c.label}, {"subclasses", c.subclasses}, {"theorem3_applies", c.applies},
+                       {"reason", c.applies ? json(nullptr) : json(c.reason)}});
+  }
+  out["theorem3_classes"] = classes;
   json subclasses = json::array();
   for (const auto& s : g.subclasses) {
     subclasses.push_back({{"subclass", s.subclass}, {"class", s.label}, {"count", s.count}, {"sigma", s.sigma},
@@ -30,8 +38,8 @@ json geometry_json(const train::EmbeddingGeometry& g) {
   out["subclasses"] = subclasses;
   json pairs = json::array();
   for (const auto& p : g.pair_details) {
-    pairs.push_back({{"z", p.z}, {"z_prime", p.z_prime}, {"margin_error", p.margin_error}, {"r", p.r},
-                     {"theorem3_bound", p.bound ? json(*p.bound) : json(nullptr)}});
+    pairs.push_back({{"z", p.z}, {"z_prime", p.z_prime}, {"margin_error", p.margin_error}, {"delta", p.delta}, {"r", p.r},
+                     {"theorem3_bound", optional(p.bound)}});
   }
   out["pairs"] = pairs;
   return out;
@@ -61,15 +69,31 @@ std::string evaluation_text(const json& e) {
     text << "  " << name << std::string(name.size() < 40 ? 40 - name.size() : 1, ' ') << value << "\n";
   };
   for (const auto& [key, name] : rows) {
-    if (e.contains(key)) line(name, fixed(e[key].get<double>(), 4));
+    if (e.contains(key) && e[key].is_number()) line(name, fixed(e[key].get<double>(), 4));
   }
+  if (e.contains("sigma_over_spread_max")) line("sigma_f(z) / s_f(y), max over subclasses", fixed(e["sigma_over_spread_max"].get<double>(), 4));
   if (e.contains("theorem3_bound")) {
-    const std::string pairs = std::to_string(e["theorem3_bounded_pairs"].get<int>()) + " of " +
-                              std::to_string(e["subclass_pairs"].get<int>()) + " pairs";
-    line("Theorem 3 bound, gamma " + format_number(e["gamma"].get<double>()),
-         e["theorem3_bound"].is_null() ? "vacuous for all " + std::to_string(e["subclass_pairs"].get<int>()) + " pairs"
-                                       : fixed(e["theorem3_bound"].get<double>(), 4) + " (mean over " + pairs + "; holds for " +
-                                             std::to_string(e["theorem3_bound_holds"].get<int>()) + ")");
+    const int pairs = e["subclass_pairs"].get<int>();
+    const std::string counted = std::to_string(e["theorem3_bounded_pairs"].get<int>()) + " of " + std::to_string(pairs) + " pairs";
+    std::string value;
+    if (pairs == 0) {
+      value = "not applicable: no class has exactly two subclasses";
+    } else if (e["theorem3_bound"].is_null()) {
+      value = "vacuous for all " + std::to_string(pairs) + " pairs";
+    } else {
+      value = fixed(e["theorem3_bound"].get<double>(), 4) + " (mean over " + counted + "; holds for " +
+              std::to_string(e["theorem3_bound_holds"].get<int>()) + ")";
+    }
+    line("Theorem 3 bound, gamma " + format_number(e["gamma"].get<double>()), value);
+    if (e.contains("theorem3_classes")) {
+      std::map<std::string, std::string> classes_by_reason;  // one line per reason
+      for (const auto& c : e["theorem3_classes"]) {
+        if (c["theorem3_applies"].get<bool>()) continue;
+        auto& classes = classes_by_reason[c["reason"].get<std::string>()];
+        classes += (classes.empty() ? "" : ", ") + std::to_string(c["class"].get<int>());
+      }
+      for (const auto& [reason, classes] : classes_by_reason) text << "    not for class " << classes << ": " << reason << "\n";
+    }
   }
   return text.str();
 }

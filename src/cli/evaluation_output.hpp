@@ -8,8 +8,9 @@
 
 namespace geomsim::cli {
 
-// s_f(y), sigma_f(z), their ratio, and Theorem 3 at gamma (null bound when vacuous for every pair).
-nlohmann::json geometry_json(const train::EmbeddingGeometry& geometry);
+// s_f(y), sigma_f(z), their ratio (mean and max), and Theorem 3 at gamma for the classes with two
+// subclasses (null bound when vacuous for every pair; null margin error when no class has two).
+nlohmann::json geometry_json(const EmbeddingGeometry& geometry);
 nlohmann::json evaluation_json(const train::TransferEvaluation& evaluation);
 
 // Aligned "  name    value" lines for the fields of evaluation_json or geometry_json that are present.

@@ -8,6 +8,7 @@
 
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/label_hierarchy.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -120,12 +121,57 @@ LabelledImages read_cifar_binary(const std::vector<std::string>& paths, int labe
     }
     for (std::size_t offset = 0; offset < bytes.size(); offset += record) {
       out.labels.push_back(static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(label_index)]));
+      if (label_bytes == 2) out.other_labels.push_back(static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(1 - label_index)]));
       out.images.data.insert(out.images.data.end(), bytes.begin() + static_cast<std::ptrdiff_t>(offset + label_bytes),
                              bytes.begin() + static_cast<std::ptrdiff_t>(offset + record));
     }
   }
   out.images.shape[0] = static_cast<std::uint32_t>(out.labels.size());
   return out;
+}
+
+CifarData load_cifar(const std::string& dir, bool train_split) {
+  namespace fs = std::filesystem;
+  const auto all_exist = [](const fs::path& folder, const std::vector<std::string>& names) {
+    for (const auto& n : names) {
+      if (!fs::is_regular_file(folder / n)) return false;
+    }
+    return true;
+  };
+  const std::vector<std::string> ten_train{"data_batch_1.bin", "data_batch_2.bin", "data_batch_3.bin", "data_batch_4.bin", "data_batch_5.bin"};
+  for (const fs::path& folder : {fs::path(dir), fs::path(dir) / "cifar-10-batches-bin", fs::path(dir) / "cifar-100-binary"}) {
+    std::vector<std::string> paths;
+    if (all_exist(folder, ten_train) && all_exist(folder, {"test_batch.bin"})) {
+      for (const auto& n : train_split ? ten_train : std::vector<std::string>{"test_batch.bin"}) paths.push_back((folder / n).string());
+      CifarData out{"cifar-10", read_cifar_binary(paths, 1, 0, "cifar")};
+      // A file of another layout (or a shifted one) shows up as label bytes out of range.
+      for (std::size_t i = 0; i < out.data.labels.size(); ++i) {
+        if (out.data.labels[i] > 9) {
+          throw InvalidArgument("cifar", folder.string() + ": record " + std::to_string(i) + " has label " + std::to_string(out.data.labels[i]) +
+                                             "; CIFAR-10's labels are 0..9 (is this CIFAR-10's binary version?)");
+        }
+      }
+      return out;
+    }
+    if (all_exist(folder, {"train.bin", "test.bin"})) {
+      const std::string path = (folder / (train_split ? "train.bin" : "test.bin")).string();
+      CifarData out{"cifar-100", read_cifar_binary({path}, 2, 1, "cifar")};
+      // Each record holds its superclass beside its class: they must agree with the data set's grouping.
+      const std::vector<int> superclass = builtin_hierarchy("cifar100-20").coarse_of_fine;
+      for (std::size_t i = 0; i < out.data.labels.size(); ++i) {
+        const int fine = out.data.labels[i], coarse = out.data.other_labels[i];
+        if (fine > 99 || coarse != superclass[static_cast<std::size_t>(fine)]) {
+          throw InvalidArgument("cifar", path + ": record " + std::to_string(i) + " has coarse label " + std::to_string(coarse) +
+                                             " and fine label " + std::to_string(fine) +
+                                             ", which CIFAR-100 never pairs (is this CIFAR-100's binary version?)");
+        }
+      }
+      return out;
+    }
+  }
+  throw InvalidArgument("cifar", dir + " holds neither CIFAR-10's binary batches (data_batch_1..5.bin, test_batch.bin) nor CIFAR-100's "
+                                       "(train.bin, test.bin), nor a cifar-10-batches-bin or cifar-100-binary folder with them; get the "
+                                       "\"binary version\" of either from https://www.cs.toronto.edu/~kriz/cifar.html and unpack it");
 }
 
 }  // namespace geomsim::train
