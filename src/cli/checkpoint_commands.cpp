@@ -347,7 +347,7 @@ int run_measure_embeddings(const MeasureOptions& o) {
   std::vector<int> reference_subclasses;
   if (!o.reference_embeddings.empty()) {
     reference = train::read_embeddings(o.reference_embeddings, "reference-embeddings");
-    reference_subclasses = train::read_labels(o.reference_subclasses, "reference-subclasses", o.subclasses_column);
+    reference_subclasses = train::read_labels(o.reference_subclasses, "reference-subclasses");
     require_rows("reference-subclasses", reference_subclasses.size(), "reference-embeddings", reference.cols());
   }
   json geometry = measured_geometry_json(points, labels, subclasses, o.gamma, o.common.seed, reference.size() ? &reference : nullptr,

@@ -126,6 +126,7 @@ class HeaderParser {
   }
   void dtype(NpyHeader& h) const {
     const std::string& d = h.descr;
+    if (d.size() >= 2 && d[1] == 'O') fail("holds Python objects (dtype '" + d + "'), not numbers; save a float or integer array");
     if (d.size() < 3) fail("dtype '" + d + "' is not a numeric dtype NumPy writes");
     const char order = d[0], kind = d[1];
     std::size_t size = 0;
