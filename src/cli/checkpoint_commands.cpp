@@ -259,6 +259,8 @@ void add_measure_options(CLI::App& c, MeasureOptions& o) {
   c.add_option("--reference-embeddings", o.reference_embeddings,
                "with --embeddings: a labelled set D_s the mean classifier is fit on (default: the embeddings themselves)");
   c.add_option("--reference-subclasses", o.reference_subclasses, "the subclass of each row of --reference-embeddings");
+  c.add_option("--predictions", o.predictions,
+               "with --embeddings: a classifier's class prediction per row, for NC4 (agreement with the nearest class mean)");
   c.add_option("--out", o.out, "write the cosine heat map: STEM.csv, STEM.png, STEM.svg, STEM.gp");
   c.add_option("--heatmap-points", o.heatmap_points, "points in the heat map (a seeded sample when there are more)")->capture_default_str();
 }
@@ -315,7 +317,8 @@ int run_measure_embeddings(const MeasureOptions& o) {
   // Inputs may share a file (labels and subclasses as two CSV columns); no output may be any of them.
   for (const NamedPath& input : std::vector<NamedPath>{{"embeddings", o.embeddings}, {"labels", data.labels}, {"subclasses", o.subclasses},
                                                        {"reference-embeddings", o.reference_embeddings},
-                                                       {"reference-subclasses", o.reference_subclasses}}) {
+                                                       {"reference-subclasses", o.reference_subclasses},
+                                                       {"predictions", o.predictions}}) {
     std::vector<NamedPath> paths = {input};
     paths.insert(paths.end(), outputs.begin(), outputs.end());
     require_distinct_files(paths);
@@ -350,8 +353,11 @@ int run_measure_embeddings(const MeasureOptions& o) {
     reference_subclasses = train::read_labels(o.reference_subclasses, "reference-subclasses");
     require_rows("reference-subclasses", reference_subclasses.size(), "reference-embeddings", reference.cols());
   }
+  std::vector<int> predictions;
+  if (!o.predictions.empty()) predictions = train::read_labels(o.predictions, "predictions");
   json geometry = measured_geometry_json(points, labels, subclasses, o.gamma, o.common.seed, reference.size() ? &reference : nullptr,
-                                         reference.size() ? &reference_subclasses : nullptr);
+                                         reference.size() ? &reference_subclasses : nullptr,
+                                         o.predictions.empty() ? nullptr : &predictions);
   json out = {{"command", "measure"},
               {"input",
                {{"embeddings", o.embeddings},
@@ -387,6 +393,7 @@ int run_measure(const MeasureOptions& o) {
   for (const auto& [given, name] : std::vector<std::pair<bool, const char*>>{{!o.subclasses.empty(), "subclasses"},
                                                                               {!o.reference_embeddings.empty(), "reference-embeddings"},
                                                                               {!o.reference_subclasses.empty(), "reference-subclasses"},
+                                                                              {!o.predictions.empty(), "predictions"},
                                                                               {!o.labels_column.empty(), "labels-column"},
                                                                               {!o.subclasses_column.empty(), "subclasses-column"}}) {
     if (given) throw InvalidArgument(name, "applies with --embeddings only");

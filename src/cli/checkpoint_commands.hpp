@@ -51,6 +51,7 @@ struct MeasureOptions {
   // Saved embeddings instead of a model (common.data.labels is then their class labels):
   std::string embeddings, subclasses, labels_column, subclasses_column;
   std::string reference_embeddings, reference_subclasses;  // D_s for the mean classifier (optional)
+  std::string predictions;         // a model's class prediction per row, for NC4 (optional)
   std::string out;                 // STEM of the cosine heat map (csv, png, svg, gp)
   int64_t heatmap_points = 1000;
 };

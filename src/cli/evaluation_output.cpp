@@ -63,13 +63,23 @@ std::string evaluation_text(const json& e) {
       {"subclass_sigma", "subclass sigma_f(z)"},
       {"sigma_over_spread", "sigma_f(z) / s_f(y)"},
       {"margin_error", "gamma-margin error L_gamma (mean clf.)"},
-      {"subgroup_recovery_f1", "subgroup recovery (k-means macro F1)"}};
+      {"subgroup_recovery_f1", "subgroup recovery (k-means macro F1)"},
+      {"uniformity", "uniformity L_unif (t = 2)"},
+      {"alignment_same_class", "alignment, same-class pairs"},
+      {"nc4_agreement", "NC4: nearest class mean = prediction"}};
   std::ostringstream text;
   const auto line = [&](const std::string& name, const std::string& value) {
     text << "  " << name << std::string(name.size() < 40 ? 40 - name.size() : 1, ' ') << value << "\n";
   };
   for (const auto& [key, name] : rows) {
     if (e.contains(key) && e[key].is_number()) line(name, fixed(e[key].get<double>(), 4));
+  }
+  for (const char* key : {"neural_collapse_classes", "neural_collapse_subclasses"}) {
+    if (!e.contains(key) || e[key].is_null()) continue;
+    const auto& nc = e[key];
+    const auto value = [&](const char* k) { return nc[k].is_null() ? std::string("n/a") : fixed(nc[k].get<double>(), 4); };
+    line(std::string("NC1 / NC2 equinorm, angle (") + (key[16] == 'c' ? "classes" : "subclasses") + ")",
+         value("nc1") + " / " + value("nc2_equinorm") + ", " + value("nc2_equiangularity"));
   }
   if (e.contains("sigma_over_spread_max")) line("sigma_f(z) / s_f(y), max over subclasses", fixed(e["sigma_over_spread_max"].get<double>(), 4));
   if (e.contains("theorem3_bound")) {

@@ -11,10 +11,14 @@
 
 namespace geomsim::cli {
 
-// geometry_json of measure_embedding_geometry, plus "subgroup_recovery_f1". `points` d x N.
+// geometry_json of measure_embedding_geometry, plus "subgroup_recovery_f1", Wang & Isola's
+// "uniformity" (t = 2) and same-class/-subclass "alignment", Papyan et al.'s NC1/NC2 of the
+// classes and of the subclasses, and NC4 ("nc4_agreement") when predictions are given.
+// `points` d x N.
 nlohmann::json measured_geometry_json(const Matrix& points, const std::vector<int>& labels, const std::vector<int>& subclasses,
                                       double gamma, std::uint64_t seed, const Matrix* reference = nullptr,
-                                      const std::vector<int>* reference_subclasses = nullptr);
+                                      const std::vector<int>* reference_subclasses = nullptr,
+                                      const std::vector<int>* predictions = nullptr);
 
 // "embedding_norm": {"min", "max"} of the columns.
 nlohmann::json norm_json(const Matrix& points);
