@@ -1,5 +1,7 @@
 #include "evaluation_output.hpp"
 
+#include <sched.h>
+
 #include <map>
 #include <sstream>
 #include <thread>
@@ -15,8 +17,8 @@ json geometry_json(const EmbeddingGeometry& g) {
   const auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
   json out = {{"spread", g.spread},
               {"subclass_sigma", g.subclass_sigma},
-              {"sigma_over_spread", g.sigma_over_spread},
-              {"sigma_over_spread_max", g.sigma_over_spread_max},
+              {"sigma_over_spread", optional(g.sigma_over_spread)},
+              {"sigma_over_spread_max", optional(g.sigma_over_spread_max)},
               {"gamma", g.gamma},
               {"subclass_pairs", g.pairs},
               {"margin_error", optional(g.margin_error)},
@@ -33,7 +35,7 @@ json geometry_json(const EmbeddingGeometry& g) {
   json subclasses = json::array();
   for (const auto& s : g.subclasses) {
     subclasses.push_back({{"subclass", s.subclass}, {"class", s.label}, {"count", s.count}, {"sigma", s.sigma},
-                          {"sigma_over_spread", s.sigma_over_spread}});
+                          {"sigma_over_spread", optional(s.sigma_over_spread)}});
   }
   out["subclasses"] = subclasses;
   json pairs = json::array();
@@ -72,7 +74,12 @@ std::string evaluation_text(const json& e) {
     text << "  " << name << std::string(name.size() < 40 ? 40 - name.size() : 1, ' ') << value << "\n";
   };
   for (const auto& [key, name] : rows) {
-    if (e.contains(key) && e[key].is_number()) line(name, fixed(e[key].get<double>(), 4));
+    if (!e.contains(key)) continue;
+    if (e[key].is_number()) {
+      line(name, fixed(e[key].get<double>(), 4));
+    } else if (std::string(key) == "sigma_over_spread" && e[key].is_null()) {  // the one ratio that can be 0/0
+      line(name, "n/a (every class is collapsed to a point: s_f(y) = 0)");
+    }
   }
   for (const char* key : {"neural_collapse_classes", "neural_collapse_subclasses"}) {
     if (!e.contains(key) || e[key].is_null()) continue;
@@ -81,7 +88,7 @@ std::string evaluation_text(const json& e) {
     line(std::string("NC1 / NC2 equinorm, angle (") + (key[16] == 'c' ? "classes" : "subclasses") + ")",
          value("nc1") + " / " + value("nc2_equinorm") + ", " + value("nc2_equiangularity"));
   }
-  if (e.contains("sigma_over_spread_max")) line("sigma_f(z) / s_f(y), max over subclasses", fixed(e["sigma_over_spread_max"].get<double>(), 4));
+  if (e.contains("sigma_over_spread_max") && e["sigma_over_spread_max"].is_number()) line("sigma_f(z) / s_f(y), max over subclasses", fixed(e["sigma_over_spread_max"].get<double>(), 4));
   if (e.contains("theorem3_bound")) {
     const int pairs = e["subclass_pairs"].get<int>();
     const std::string counted = std::to_string(e["theorem3_bounded_pairs"].get<int>()) + " of " + std::to_string(pairs) + " pairs";
@@ -109,8 +116,18 @@ std::string evaluation_text(const json& e) {
 }
 
 void set_torch_threads(int threads) {
-  require_at_least("threads", threads, 0);
-  torch::set_num_threads(threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  // More threads than cores never speeds up this CPU work, and libtorch would start every one
+  // (--threads 100000 did not come back).
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  const int cores = sched_getaffinity(0, sizeof allowed, &allowed) == 0
+                        ? CPU_COUNT(&allowed)
+                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (threads < 0 || threads > cores) {
+    throw InvalidArgument("threads", "must be in [0, " + std::to_string(cores) + "] (0: all " + std::to_string(cores) +
+                                         " cores this process may use), got " + std::to_string(threads));
+  }
+  torch::set_num_threads(threads > 0 ? threads : cores);
 }
 
 }  // namespace geomsim::cli

@@ -116,7 +116,7 @@ Index write_cosine_heatmap(const std::string& stem, const Matrix& points, const 
   GnuplotFigure fig(680, 620);
   fig.datablock("m", rows);
   const double last = static_cast<double>(n) - 0.5;
-  fig.line("set title \"" + title + "\"");
+  fig.line("set title " + GnuplotFigure::text(title));
   fig.line("set size ratio -1; set xrange [-0.5:" + format_number(last) + "]; set yrange [" + format_number(last) + ":-0.5]");
   fig.line("set xlabel 'point (sorted by class, then subclass)'; set ylabel 'point'");
   fig.line("set cbrange [-1:1]; set cblabel 'cosine similarity'");

@@ -27,14 +27,21 @@ EmbeddingGeometry measure_embedding_geometry(const Matrix& points, const std::ve
   out.spread = g.spread.mean;
   out.class_spread = g.spread.per_class;
   std::vector<int> subclasses_of(g.spread.per_class.size(), 0);
+  double ratio_sum = 0.0;
+  int ratios = 0;
   for (const auto& s : g.subclasses) {
-    const double n = static_cast<double>(g.subclasses.size());
-    out.subclass_sigma += s.sigma / n;
-    out.sigma_over_spread += s.sigma_over_spread / n;
-    out.sigma_over_spread_max = std::max(out.sigma_over_spread_max, s.sigma_over_spread);
-    out.subclasses.push_back({s.subclass, s.label, static_cast<long long>(s.count), s.sigma, s.sigma_over_spread});
+    out.subclass_sigma += s.sigma / static_cast<double>(g.subclasses.size());
+    std::optional<double> ratio;
+    if (g.spread.per_class[static_cast<std::size_t>(s.label)] > 0.0) {  // else 0/0: the class is one point
+      ratio = s.sigma_over_spread;
+      ratio_sum += *ratio;
+      ++ratios;
+      out.sigma_over_spread_max = std::max(out.sigma_over_spread_max.value_or(*ratio), *ratio);
+    }
+    out.subclasses.push_back({s.subclass, s.label, static_cast<long long>(s.count), s.sigma, ratio});
     ++subclasses_of[static_cast<std::size_t>(s.label)];
   }
+  if (ratios > 0) out.sigma_over_spread = ratio_sum / ratios;
   for (std::size_t y = 0; y < subclasses_of.size(); ++y) {
     EmbeddingGeometry::ClassTheorem3 c;
     c.label = static_cast<int>(y);

@@ -5,6 +5,7 @@
 
 #include "geomsim/metrics/subgroup_recovery.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/tensor_points.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -13,17 +14,6 @@ void check_pair(const torch::Tensor& embeddings, const torch::Tensor& labels, co
   if (embeddings.dim() != 2 || labels.dim() != 1 || embeddings.size(0) != labels.size(0) || embeddings.size(0) == 0) {
     throw InvalidArgument(what, "needs N x d embeddings and N labels, N >= 1");
   }
-}
-
-std::vector<int> to_ints(const torch::Tensor& t) {
-  const auto c = t.to(torch::kLong).contiguous();
-  return std::vector<int>(c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel());
-}
-
-// N x d row-major is d x N column-major: the core's layout.
-Matrix to_points(const torch::Tensor& embeddings) {
-  const auto e = embeddings.to(torch::kDouble).contiguous();
-  return Eigen::Map<const Matrix>(e.data_ptr<double>(), e.size(1), e.size(0));
 }
 
 }  // namespace

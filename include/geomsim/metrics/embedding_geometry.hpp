@@ -20,8 +20,11 @@ namespace geomsim {
 struct EmbeddingGeometry {
   double spread = 0.0;                 // s_f(y), mean over classes
   double subclass_sigma = 0.0;         // sigma_f(z), mean over subclasses
-  double sigma_over_spread = 0.0;      // sigma_f(z) / s_f(y), mean over subclasses
-  double sigma_over_spread_max = 0.0;  // and its maximum (section 4.3.4 reports the maximum)
+  // sigma_f(z) / s_f(y), mean over the subclasses of classes with s_f(y) > 0, and its maximum
+  // (section 4.3.4 reports the maximum); empty when every class is collapsed to a point (a
+  // constant encoder), where the ratio is 0/0.
+  std::optional<double> sigma_over_spread;
+  std::optional<double> sigma_over_spread_max;
   // Theorem 3 at margin gamma over the ordered pairs (z, z') of the two subclasses of a class:
   double gamma = 0.0;
   int pairs = 0;
@@ -36,7 +39,8 @@ struct EmbeddingGeometry {
   struct Subclass {
     int subclass = 0, label = 0;
     long long count = 0;
-    double sigma = 0.0, sigma_over_spread = 0.0;
+    double sigma = 0.0;
+    std::optional<double> sigma_over_spread;  // empty when its class has s_f(y) = 0
   };
   std::vector<Subclass> subclasses;
   // Whether Theorem 3 applies to each class, and why not when it does not.

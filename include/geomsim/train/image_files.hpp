@@ -38,6 +38,9 @@ LabelledImages read_idx_pair(const std::string& images_path, const std::string& 
 // (Debian's dataset-fashion-mnist installs them in kFashionMnistDir).
 inline constexpr const char* kFashionMnistDir = "/usr/share/datasets/fashion-mnist";
 LabelledImages load_fashion_mnist(const std::string& dir, bool train_split);
+// The files load_fashion_mnist reads from `dir` (both splits; those that exist), e.g. for
+// checking that no output overwrites one.
+std::vector<std::string> fashion_mnist_files(const std::string& dir);
 
 // CIFAR binary batches: records of `label_bytes` label bytes (1 for CIFAR-10; 2 for CIFAR-100,
 // coarse then fine) and 3072 image bytes (3 x 32 x 32, channel-major). `label_index` picks which
@@ -54,5 +57,13 @@ struct CifarData {
   LabelledImages data;
 };
 CifarData load_cifar(const std::string& dir, bool train_split);
+
+// The batch files load_cifar reads from `dir` (the same search, the same refusal), so that a
+// command can check them against its outputs before reading anything.
+struct CifarFiles {
+  std::string kind;  // "cifar-10" or "cifar-100"
+  std::vector<std::string> train, test;
+};
+CifarFiles find_cifar_files(const std::string& dir);
 
 }  // namespace geomsim::train
