@@ -13,40 +13,6 @@ namespace geomsim::cli {
 
 using nlohmann::json;
 
-json geometry_json(const EmbeddingGeometry& g) {
-  const auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
-  json out = {{"spread", g.spread},
-              {"subclass_sigma", g.subclass_sigma},
-              {"sigma_over_spread", optional(g.sigma_over_spread)},
-              {"sigma_over_spread_max", optional(g.sigma_over_spread_max)},
-              {"gamma", g.gamma},
-              {"subclass_pairs", g.pairs},
-              {"margin_error", optional(g.margin_error)},
-              {"theorem3_bounded_pairs", g.bounded_pairs},
-              {"theorem3_bound", optional(g.theorem3_bound)},
-              {"theorem3_bound_holds", g.bound_holds}};
-  out["class_spread"] = g.class_spread;
-  json classes = json::array();
-  for (const auto& c : g.theorem3_classes) {
-    classes.push_back({{"class", c.label}, {"subclasses", c.subclasses}, {"theorem3_applies", c.applies},
-                       {"reason", c.applies ? json(nullptr) : json(c.reason)}});
-  }
-  out["theorem3_classes"] = classes;
-  json subclasses = json::array();
-  for (const auto& s : g.subclasses) {
-    subclasses.push_back({{"subclass", s.subclass}, {"class", s.label}, {"count", s.count}, {"sigma", s.sigma},
-                          {"sigma_over_spread", optional(s.sigma_over_spread)}});
-  }
-  out["subclasses"] = subclasses;
-  json pairs = json::array();
-  for (const auto& p : g.pair_details) {
-    pairs.push_back({{"z", p.z}, {"z_prime", p.z_prime}, {"margin_error", p.margin_error}, {"delta", p.delta}, {"r", p.r},
-                     {"theorem3_bound", optional(p.bound)}});
-  }
-  out["pairs"] = pairs;
-  return out;
-}
-
 json evaluation_json(const train::TransferEvaluation& e) {
   json out = {{"coarse_accuracy_linear_probe", e.coarse_accuracy},
               {"fine_accuracy_linear_probe", e.fine_accuracy_probe},

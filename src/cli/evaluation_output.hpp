@@ -5,12 +5,10 @@
 #include <string>
 
 #include "geomsim/train/evaluation.hpp"
+#include "measure_json.hpp"
 
 namespace geomsim::cli {
 
-// s_f(y), sigma_f(z), their ratio (mean and max), and Theorem 3 at gamma for the classes with two
-// subclasses (null bound when vacuous for every pair; null margin error when no class has two).
-nlohmann::json geometry_json(const EmbeddingGeometry& geometry);
 nlohmann::json evaluation_json(const train::TransferEvaluation& evaluation);
 
 // Aligned "  name    value" lines for the fields of evaluation_json or geometry_json that are present.

@@ -6,13 +6,8 @@
 #include <sstream>
 
 #include "cli_support.hpp"
-#include "evaluation_output.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
-#include "geomsim/metrics/alignment_uniformity.hpp"
 #include "geomsim/metrics/cosine_similarity.hpp"
-#include "geomsim/metrics/neural_collapse.hpp"
-#include "geomsim/metrics/embedding_geometry.hpp"
-#include "geomsim/metrics/subgroup_recovery.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/memory_budget.hpp"
@@ -21,55 +16,6 @@
 namespace geomsim::cli {
 
 using nlohmann::json;
-
-namespace {
-json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
-// Papyan et al.'s NC1 and NC2 of the classes given by `ids` (null when fewer than two).
-json neural_collapse_json(const Matrix& points, const std::vector<int>& ids) {
-  if (*std::max_element(ids.begin(), ids.end()) < 1) return nullptr;
-  const NeuralCollapse nc = neural_collapse(points, ids);
-  return {{"classes", nc.num_classes},
-          {"between_rank", nc.between_rank},
-          {"nc1", optional_json(nc.nc1)},
-          {"nc2_equinorm", optional_json(nc.equinorm)},
-          {"nc2_equiangularity", optional_json(nc.equiangularity)},
-          {"nc2_max_cosine_deviation", optional_json(nc.max_cosine_deviation)},
-          {"nc2_cosine_sd", optional_json(nc.cosine_sd)}};
-}
-}  // namespace
-
-json measured_geometry_json(const Matrix& points, const std::vector<int>& labels, const std::vector<int>& subclasses, double gamma,
-                            std::uint64_t seed, const Matrix* reference, const std::vector<int>* reference_subclasses,
-                            const std::vector<int>* predictions) {
-  json out = geometry_json(measure_embedding_geometry(points, labels, subclasses, gamma, reference, reference_subclasses));
-  out["subgroup_recovery_f1"] = subgroup_recovery(points, labels, subclasses, seed).macro_f1;
-  // Wang & Isola (t = 2); alignment over every ordered same-class pair (no augmented pairs here).
-  out["uniformity"] = points.cols() >= 2 ? json(uniformity(points)) : json(nullptr);
-  const auto alignment_of = [&](const std::vector<int>& ids) {
-    std::vector<int> size(static_cast<std::size_t>(*std::max_element(ids.begin(), ids.end())) + 1, 0);
-    for (int id : ids) ++size[static_cast<std::size_t>(id)];
-    return *std::max_element(size.begin(), size.end()) >= 2 ? json(same_class_alignment(points, ids)) : json(nullptr);
-  };
-  out["alignment_same_class"] = alignment_of(labels);
-  out["alignment_same_subclass"] = alignment_of(subclasses);
-  out["neural_collapse_classes"] = neural_collapse_json(points, labels);
-  out["neural_collapse_subclasses"] = neural_collapse_json(points, subclasses);
-  out["nc4_agreement"] = nullptr;
-  if (predictions) {
-    if (predictions->size() != labels.size()) {
-      throw InvalidArgument("predictions", "holds " + std::to_string(predictions->size()) + " labels but there are " +
-                                               std::to_string(labels.size()) + " embeddings");
-    }
-    out["nc4_agreement"] = nearest_class_mean_agreement(points, labels, *predictions);
-  }
-  return out;
-}
-
-json norm_json(const Matrix& points) {
-  const Eigen::ArrayXd norms = points.colwise().norm().transpose().array();
-  return {{"min", norms.minCoeff()}, {"max", norms.maxCoeff()}};
-}
 
 std::vector<std::string> heatmap_files(const std::string& stem) { return {stem + ".csv", stem + ".png", stem + ".svg", stem + ".gp"}; }
 
