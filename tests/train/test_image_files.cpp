@@ -120,7 +120,7 @@ std::string cifar_record(std::vector<int> labels, int record) {
 }
 }  // namespace
 
-TEST_CASE("CIFAR-10 and CIFAR-100 folders round-trip in the real byte layout; truncated batches are refused", "[train][data]") {
+TEST_CASE("CIFAR-10 and CIFAR-100 folders round-trip in the real byte layout, and truncated batches are refused", "[train][data]") {
   SECTION("CIFAR-10: five training batches and a test batch, in cifar-10-batches-bin") {
     const TempDir dir;
     fs::create_directory(dir.path / "cifar-10-batches-bin");
