@@ -117,13 +117,10 @@ void add_transfer_metrics(const TrainedRun& run, RunRow& row) {
   row.set("sigma", e.geometry.subclass_sigma);
   // sigma_f/s_f is 0/0 for a class collapsed to a point (a constant encoder): left empty then.
   if (e.geometry.sigma_over_spread) row.set("sigma_over_spread", *e.geometry.sigma_over_spread);
-  std::optional<double> worst;
-  for (const auto& s : e.geometry.subclasses) {
-    if (s.sigma_over_spread) worst = std::max(worst.value_or(0.0), *s.sigma_over_spread);
-  }
-  if (worst) row.set("sigma_over_spread_max", *worst);
+  if (e.geometry.sigma_over_spread_max) row.set("sigma_over_spread_max", *e.geometry.sigma_over_spread_max);
   row.set("subgroup_f1", e.subgroup_f1);
-  row.set("margin_error", e.geometry.margin_error);
+  // Theorem 3 only for classes with two subclasses: no margin error where no class has two.
+  if (e.geometry.margin_error) row.set("margin_error", *e.geometry.margin_error);
   if (e.geometry.theorem3_bound) row.set("theorem3_bound", *e.geometry.theorem3_bound);
   row.set("theorem3_boundary_pairs", static_cast<double>(e.geometry.boundary_holds));
   double boundary = 0.0;

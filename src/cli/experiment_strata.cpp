@@ -104,7 +104,7 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
   const auto seeds = seed_list(p, "seeds");
   const double tau = number_parameter(p, "tau"), alpha = number_parameter(p, "alpha");
   const TrainCommandOptions base = base_training_options(p);
-  const train::LabelHierarchy hierarchy = train::fashion_mnist_hierarchy(hierarchy_name);
+  const train::LabelHierarchy hierarchy = train::resolve_hierarchy(hierarchy_name);
   const train::TrainOptions recipe = trainer_options(method_options(base, training_method(methods.front())));
   for (double t : fractions) {
     if (!(t > 0.0 && t <= 1.0)) throw InvalidArgument("definition", "fractions must be in (0, 1], got " + format_number(t));

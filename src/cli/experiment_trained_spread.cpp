@@ -48,7 +48,7 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
   const int sim_ny = simulation.contains("ny") ? static_cast<int>(integer_parameter(simulation, "ny", 2)) : 8;
   const std::string sim_seeds = string_parameter(simulation, "seeds", "0:4");
   const TrainCommandOptions base = base_training_options(p);
-  const int K = train::fashion_mnist_hierarchy(hierarchy).num_coarse();
+  const int K = train::resolve_hierarchy(hierarchy).num_coarse();
   validate_claims(definition, kAxes);
 
   std::vector<PlannedRun> plan;

@@ -122,7 +122,7 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
       throw InvalidArgument("definition", "sweeps tau, which the method " + m + " does not use");
     }
   }
-  for (const auto& h : hierarchies) train::fashion_mnist_hierarchy(h);  // refuses unknown names now, not after hours
+  for (const auto& h : hierarchies) train::resolve_hierarchy(h);  // refuses unknown names now, not after hours
   std::vector<PlannedRun> plan;
   for (const auto& encoder : encoders) {
     for (const auto seed : seeds) {

@@ -43,7 +43,7 @@ void add_train_options(CLI::App& c, TrainCommandOptions& o) {
       "  002's conditional InfoNCE (eqs. 3-5): --loss weaksup-infonce | fair-infonce | hardneg-infonce\n"
       "  triplet (000 eq. A7): --loss triplet;  Table 9: --loss clip-positives --clip-cosine 0.5 |\n"
       "             weighted-positives --positive-weight 0.5 | upweighted-negatives --negative-weight 2\n"
-      "Coarse labels come from --hierarchy; the fine labels (the 10 classes) are the subclasses of\n"
+      "Coarse labels come from --hierarchy; the fine labels (the data set's classes) are the subclasses of\n"
       "the coarse-to-fine evaluation. --train-samples and --epochs set the budget. With --checkpoint the\n"
       "model is saved every epoch; `geomsim eval`, `measure` and `lipschitz` read it. A resume must repeat the options\n"
       "the checkpoint was trained with (the other --stop-after excepted).\n"
@@ -144,10 +144,12 @@ train::TrainOptions trainer_options(const TrainCommandOptions& o) {
   return t;
 }
 
-TrainedRun train_run(const TrainCommandOptions& o, const std::function<void(const train::StepReport&)>& on_step) {
+TrainedRun train_run(const TrainCommandOptions& given, const std::function<void(const train::StepReport&)>& on_step) {
   const auto start = std::chrono::steady_clock::now();
+  TrainCommandOptions o = given;
+  o.data.hierarchy = data_hierarchy(given.data);  // the data's default when not given
   TrainedRun run;
-  run.hierarchy = train::fashion_mnist_hierarchy(o.data.hierarchy);
+  run.hierarchy = train::resolve_hierarchy(o.data.hierarchy);
   train::EncoderOptions model;
   model.kind = o.model;
   model.embedding_dim = o.embedding_dim;
@@ -165,6 +167,7 @@ TrainedRun train_run(const TrainCommandOptions& o, const std::function<void(cons
   set_torch_threads(o.threads);
   run.training = load_split(o.data, true, o.train_samples, o.seed, "train-samples");
   run.test = load_split(o.data, false, o.test_samples, o.seed + 7, "test-samples");
+  model.channels = run.training.images.size(1);  // 3 for CIFAR
   model.image_size = run.training.images.size(3);
   if (run.training.images.size(2) != model.image_size) throw InvalidArgument("images", "must be square");
   train::validate(model);
@@ -180,13 +183,14 @@ TrainedRun train_run(const TrainCommandOptions& o, const std::function<void(cons
     ae.classes = run.hierarchy.num_coarse();
     ae.mode = mode;
     ae.image_size = model.image_size;
+    ae.channels = model.channels;
     ae.dropout = o.autoencoder_dropout;
     ae.label_smoothing = o.label_smoothing;
     train::validate(ae);
     run.autoencoder = train::Autoencoder(ae);
   }
-  train::AugmentationOptions augmentation;
-  if (o.no_augmentation) augmentation = train::no_augmentation();
+  const train::AugmentationOptions augmentation =
+      o.no_augmentation ? train::no_augmentation() : train::default_augmentations(model.channels, model.image_size);
   const bool progress = !o.quiet && isatty(fileno(stderr)) != 0;
   const auto train_start = std::chrono::steady_clock::now();
   run.result = train::train_encoder(run.encoder, run.training.images, run.training.coarse, run.hierarchy.num_coarse(), t,
@@ -221,7 +225,7 @@ json train_and_evaluate(const TrainCommandOptions& o) {
   const bool finished = static_cast<int64_t>(result.epochs.size()) == o.epochs;
   json out = {{"command", "train"},
               {"parameters",
-               {{"data", data_source(o.data)}, {"hierarchy", o.data.hierarchy}, {"model", o.model}, {"loss", o.loss},
+               {{"data", data_source(o.data)}, {"hierarchy", data_hierarchy(o.data)}, {"model", o.model}, {"loss", o.loss},
                 {"alpha", o.alpha}, {"tau", o.tau}, {"include_partner", !o.exclude_partner},
                 {"reconstruction_weight", o.reconstruction_weight}, {"autoencoder", autoencoder_mode(o)},
                 {"autoencoder_dropout", o.autoencoder_dropout}, {"label_smoothing", o.label_smoothing},
@@ -256,7 +260,7 @@ int run_train(const TrainCommandOptions& o) {
   if (!o.quiet) {
     const json& p = out["parameters"];
     std::ostringstream text;
-    text << "geomsim train: " << o.model << " on " << p["data"].get<std::string>() << ", " << o.data.hierarchy << " (" << p["train_samples"].get<int64_t>()
+    text << "geomsim train: " << o.model << " on " << p["data"].get<std::string>() << ", " << p["hierarchy"].get<std::string>() << " (" << p["train_samples"].get<int64_t>()
          << " train, " << p["test_samples"].get<int64_t>() << " test images), loss " << o.loss << ", tau " << o.tau;
     if (o.loss == "spread" || o.loss == "thanos") text << ", alpha " << o.alpha;
     if (autoencoder_mode(o) != "none") text << ", " << autoencoder_mode(o) << " autoencoder";
@@ -298,7 +302,7 @@ int run_train_sweep(const TrainSweepOptions& o) {
   for (auto& file : stem_files("out", o.out, {".csv", ".png", ".svg", ".gp"})) files.push_back(file);
   require_distinct_files(files);
   require_writable_path(o.out + ".csv", "out");
-  const int K = train::fashion_mnist_hierarchy(o.train.data.hierarchy).num_coarse();
+  const int K = train::resolve_hierarchy(data_hierarchy(o.train.data)).num_coarse();
   const int d = static_cast<int>(o.train.embedding_dim);
 
   // The simulation: the core's optimum at the same K, d and tau.
@@ -337,7 +341,7 @@ int run_train_sweep(const TrainSweepOptions& o) {
   fig.datablock("trained", trained_rows);
   fig.datablock("simulated", simulated_rows);
   fig.line("set title " + GnuplotFigure::text("Spread against α: trained " + o.train.model + " on " + data_source(o.train.data) +
-                                               ", " + o.train.data.hierarchy + " vs the simulated optimum (K = " +
+                                               ", " + data_hierarchy(o.train.data) + " vs the simulated optimum (K = " +
                                                std::to_string(K) + ", d = " + std::to_string(d) + ", τ = " +
                                                format_number(o.train.tau) + ")"));
   fig.line("set xlabel 'α (weight of cNCE)'; set ylabel 'spread s_f(y)'; set grid; set key top left box opaque");
