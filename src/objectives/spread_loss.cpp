@@ -8,6 +8,7 @@
 #include "geomsim/manifold/pairwise_kernels.hpp"
 #include "geomsim/support/errors.hpp"
 #include "manifold/class_order.hpp"
+#include "objectives/streamed_spread_loss.hpp"
 
 namespace geomsim {
 namespace {
@@ -15,8 +16,8 @@ namespace {
 constexpr Index kParallelRows = 256;
 }  // namespace
 
-SpreadLoss::SpreadLoss(std::vector<int> labels, double alpha, double tau)
-    : labels_(std::move(labels)), alpha_(alpha), tau_(tau) {
+SpreadLoss::SpreadLoss(std::vector<int> labels, double alpha, double tau, PairEvaluation evaluation)
+    : labels_(std::move(labels)), evaluation_(evaluation), alpha_(alpha), tau_(tau) {
   require_in_closed_range("alpha", alpha, 0.0, 1.0);
   require_positive("tau", tau);
   num_classes_ = validate_labels(labels_);
@@ -29,6 +30,30 @@ void SpreadLoss::check_shape(const Eigen::Ref<const Matrix>& U) const {
                                         "), got " + std::to_string(U.cols()));
   }
   if (U.rows() < 1) throw InvalidArgument("points", "must have at least one row (d >= 1)");
+}
+
+PairEvaluation SpreadLoss::path_for(PairEvaluation requested, Index num_points, double max_squared_norm, double tau) {
+  if (!detail::shared_shift_fits(max_squared_norm, tau, num_points)) return PairEvaluation::kStored;
+  if (requested != PairEvaluation::kAuto) return requested;
+  return num_points >= kStreamedFromPoints ? PairEvaluation::kStreamed : PairEvaluation::kStored;
+}
+
+double SpreadLoss::evaluation_bytes(Index num_points, Index dim, double tau, PairEvaluation requested, int threads) {
+  const double n = static_cast<double>(num_points), d = static_cast<double>(dim);
+  // Labels (int) and the class order (an Index and an int per point): 16 N. The points and
+  // the gradient in class order, and the sorted gradient before its scatter: 3 N d doubles.
+  const double common = 16.0 * n + 8.0 * 3.0 * n * d;
+  if (path_for(requested, num_points, 1.0, tau) == PairEvaluation::kStored) {
+    return common + 8.0 * n * n + 8.0 * 3.0 * n;  // the N x N matrix; three row vectors
+  }
+  // One tile per thread; the product accumulator (N d); six row vectors.
+  const double tile = 8.0 * static_cast<double>(kBlock) * static_cast<double>(kBlock);
+  return common + tile * std::max(threads, 1) + 8.0 * n * d + 8.0 * 7.0 * n;
+}
+
+double SpreadLoss::hessian_bytes(Index num_points, Index dim) {
+  const double n = static_cast<double>(num_points), d = static_cast<double>(dim);
+  return 8.0 * 3.0 * n * n + 8.0 * 6.0 * n * d;  // weights, S and one product's T; U and five d x N
 }
 
 double SpreadLoss::evaluate(const Eigen::Ref<const Matrix>& U) const { return compute(U, nullptr).total(); }
@@ -96,6 +121,13 @@ SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eige
   }
 
   const Matrix Us = class_order_->gather(U);
+  if (path_for(evaluation_, N, Us.colwise().squaredNorm().maxCoeff(), tau_) == PairEvaluation::kStreamed) {
+    if (!want_gradient) return detail::streamed_spread_loss(Us, *class_order_, alpha_, tau_, nullptr);
+    Matrix g;
+    const SpreadLossComponents out = detail::streamed_spread_loss(Us, *class_order_, alpha_, tau_, &g);
+    class_order_->scatter(g, *gradient);
+    return out;
+  }
   Matrix W;  // Gram matrix, then coefficients (column i = row i)
   gram_matrix(Us, W);
   Vector neg_lse(N), pos_lse(N), align(N);

@@ -99,8 +99,11 @@ void BM_ObjectiveAndGradient(benchmark::State& state) {
   const int K = static_cast<int>(state.range(0));
   const int ny = static_cast<int>(state.range(1));
   const int d = static_cast<int>(state.range(2));
+  const auto path = state.range(3) == 1 ? PairEvaluation::kStored
+                    : state.range(3) == 2 ? PairEvaluation::kStreamed
+                                          : PairEvaluation::kAuto;
   const auto labels = balanced_labels(K, ny);
-  const SpreadLoss loss(labels, 0.7, 0.5);
+  const SpreadLoss loss(labels, 0.7, 0.5, path);
   const Matrix U = random_uniform_sphere(d, K * ny, 1);
   Matrix G(d, K * ny);
   for (auto _ : state) benchmark::DoNotOptimize(loss.evaluate_with_gradient(U, G));
@@ -187,12 +190,17 @@ BENCHMARK(BM_DefaultCommandSolve)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)
 // N = 24, 240, 2400 at d = 3, 32, 128 (the foundation's sizes), then N = 100, 1000,
 // 10000 at d = 128 (the scale targets).
 BENCHMARK(BM_ObjectiveAndGradient)
-    ->Args({3, 8, 3})
-    ->Args({10, 24, 32})
-    ->Args({10, 240, 128})
-    ->Args({10, 10, 128})
-    ->Args({10, 100, 128})
-    ->Args({10, 1000, 128})
+    ->Args({3, 8, 3, 0})
+    ->Args({10, 24, 32, 0})
+    ->Args({10, 240, 128, 0})
+    ->Args({10, 10, 128, 0})
+    ->Args({10, 100, 128, 0})
+    ->Args({10, 1000, 128, 0})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+// Stored (1) against streamed (2) evaluation, for kAuto's switch.
+BENCHMARK(BM_ObjectiveAndGradient)
+    ->ArgsProduct({{8}, {64, 128, 256, 512, 1024}, {3, 32, 128}, {1, 2}})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
