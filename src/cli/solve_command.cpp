@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli_support.hpp"
+#include "geomsim/experiments/solve_memory.hpp"
 #include "geomsim/metrics/cosine_similarity.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
 #include "geomsim/support/atomic_output.hpp"
@@ -180,6 +181,14 @@ int run_solve(const SolveOptions& o) {
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
   if (!o.points_path.empty()) require_writable_path(o.points_path, "points");
   if (!o.cosines_path.empty()) require_writable_path(o.cosines_path, "cosines");
+
+  // Everything the solve and its outputs will hold, checked before anything is allocated.
+  SolveMemory memory = estimate_solve_memory(o.problem, settings);
+  const double N = memory.num_points, d = memory.dim;
+  constexpr double kCsvNumber = 25.0;  // bytes of one number in the CSVs (17 digits, sign, exponent, comma)
+  if (!o.points_path.empty()) memory.outputs += kCsvNumber * N * (d + 1.0);
+  if (!o.cosines_path.empty()) memory.outputs += (8.0 + kCsvNumber) * N * N + 8.0 * N * d;  // matrix and text
+  memory.require();
 
   const SpreadSolution solution = solve_spread_problem(o.problem, settings);
 

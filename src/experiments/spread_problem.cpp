@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "geomsim/experiments/solve_memory.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
 #include "geomsim/support/errors.hpp"
 
@@ -22,6 +23,7 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   const auto start = std::chrono::steady_clock::now();
   problem.validate();
   require_positive("cluster-tol", settings.cluster_tolerance);
+  estimate_solve_memory(problem, settings).require();  // before anything of size N is allocated
   const int dim = problem.dim();
   const std::vector<int> labels = balanced_labels(problem.K, problem.ny);
   const SpreadLoss loss(labels, problem.alpha, problem.tau);

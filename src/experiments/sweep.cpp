@@ -1,11 +1,14 @@
 #include "geomsim/experiments/sweep.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <charconv>
 #include <map>
 #include <sstream>
 #include <tuple>
 
+#include "geomsim/experiments/solve_memory.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/theory/reference_losses.hpp"
 #include "geomsim/theory/symmetric_split.hpp"
@@ -168,6 +171,12 @@ std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, const Sol
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (!by_key.count(points[i].key())) todo.push_back(i);
+  }
+  // Every point must fit with as many others beside it as there are threads.
+  const int at_once = static_cast<int>(std::min<std::size_t>(todo.size(), static_cast<std::size_t>(std::max(1, omp_get_max_threads()))));
+  for (std::size_t i : todo) {
+    const SweepPoint& p = points[i];
+    estimate_solve_memory({p.K, p.ny, p.d, p.alpha, p.tau}, settings, at_once).require();
   }
   std::vector<SweepRow> fresh(todo.size());
   std::size_t completed = 0;

@@ -1,5 +1,8 @@
 #include "geomsim/solvers/multi_start.hpp"
 
+#include <omp.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -7,6 +10,13 @@
 #include "geomsim/support/errors.hpp"
 
 namespace geomsim {
+
+int concurrent_seeds(Index num_points, std::size_t seeds, int threads) {
+  if (omp_in_parallel() || threads <= 1 || seeds <= 1) return 1;
+  const bool busy_inside = num_points >= kObjectiveParallelPoints;
+  if (busy_inside && seeds < static_cast<std::size_t>(kSeedsPerThread) * static_cast<std::size_t>(threads)) return 1;
+  return static_cast<int>(std::min<std::size_t>(seeds, static_cast<std::size_t>(threads)));
+}
 
 MultiStartResult multi_start(const Solver& solver, const Objective& objective, int dim,
                              const std::vector<std::uint64_t>& seeds) {
@@ -17,7 +27,8 @@ MultiStartResult multi_start(const Solver& solver, const Objective& objective, i
   std::vector<MultiStartRun> runs(seeds.size());
   std::vector<std::exception_ptr> errors(seeds.size());
 
-#pragma omp parallel for schedule(dynamic, 1)
+  const int concurrent = concurrent_seeds(objective.num_points(), seeds.size(), omp_get_max_threads());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(concurrent) if (concurrent > 1)
   for (Index k = 0; k < count; ++k) {
     const auto s = static_cast<std::size_t>(k);
     try {

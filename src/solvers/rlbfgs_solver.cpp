@@ -1,5 +1,6 @@
 #include "geomsim/solvers/rlbfgs_solver.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <deque>
@@ -45,6 +46,10 @@ std::vector<std::pair<std::string, double>> RlbfgsSolver::settings() const {
           {"max_iterations", options_.max_iterations},
           {"max_seconds", options_.max_seconds},
           {"stationarity_tolerance", options_.stationarity_tolerance}};
+}
+
+double RlbfgsSolver::state_bytes(Index num_points, Index dim) const {
+  return 8.0 * static_cast<double>(num_points) * static_cast<double>(dim) * (2.0 * std::max(options_.memory, 1) + 12.0);
 }
 
 SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const {

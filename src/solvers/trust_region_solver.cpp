@@ -107,6 +107,10 @@ std::vector<std::pair<std::string, double>> TrustRegionSolver::settings() const 
           {"stationarity_tolerance", options_.stationarity_tolerance}};
 }
 
+double TrustRegionSolver::state_bytes(Index num_points, Index dim) const {
+  return 8.0 * 14.0 * static_cast<double>(num_points) * static_cast<double>(dim);
+}
+
 SolveSummary TrustRegionSolver::minimize(const Objective& objective, Matrix& U) const {
   const auto start = std::chrono::steady_clock::now();
   require_positive("radius_per_sqrt_point", options_.radius_per_sqrt_point);

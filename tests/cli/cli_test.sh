@@ -124,6 +124,16 @@ expect_rejected "--solver must be one of: auto, slsqp, rlbfgs, rtr; got 'newton'
 expect_rejected "--cluster-tol must be a finite number > 0, got 0" --cluster-tol 0
 expect_rejected "--max-seconds must be a finite number >= 0, got -1" --max-seconds -1
 expect_rejected "--solver slsqp handles at most" --solver slsqp --K 2 --ny 1000 --d 8
+# Sizes that cannot fit are refused from their estimate (experiments/solve_memory.hpp), before
+# anything of that size is allocated, naming the size to lower and both byte counts.
+expect_rejected "--d would need" --d 100000000
+expect_rejected "for N = 24 points in R^100000000" --d 100000000
+expect_rejected "--ny would need" --K 100000 --ny 100000
+expect_rejected "--ny would need" --K 10 --ny 100000000
+expect_rejected "exact Hessian 24 TB" --K 10 --ny 100000 --solver rtr
+"$geomsim" --K 10 --ny 10000 --d 10 --cosines "$work/huge.csv" >/dev/null 2>"$work/err.txt"
+[ $? -eq 2 ] && grep -qF -- "--ny would need" "$work/err.txt" && grep -qF "outputs 3" "$work/err.txt" && [ ! -e "$work/huge.csv" ] &&
+  pass || fail "a cosine matrix of 10^5 x 10^5 was not refused by its size: $(cat "$work/err.txt")"
 
 "$geomsim" --K 2 --ny 4 --json "$work/no/such/dir/x.json" >/dev/null 2>"$work/err.txt"
 [ $? -eq 2 ] && grep -qF -- "--json cannot write" "$work/err.txt" && pass || fail "unwritable --json not rejected with exit 2"

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "geomsim/objectives/gradient_check.hpp"
+#include "geomsim/manifold/pairwise_kernels.hpp"
 #include "geomsim/objectives/spread_loss.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/random.hpp"
@@ -291,17 +292,19 @@ TEST_CASE("The streamed evaluation equals the stored one and a literal long-doub
   // One tile (N = 24); 2 blocks (N = 300, an even count: a round of diagonal tiles); 3 blocks
   // (N = 700: byes), unbalanced and shuffled; 200 classes of 3, whose boundaries cut tiles
   // (256 = 3 * 85 + 1); a temperature at which the shared shift is not 0 (2 / tau = 667 > 600);
+  // temperatures below the shared shift's range (2 / tau > 1300 - log N: a shift per row);
   // points off the sphere; alpha at both ends.
   const Case c = GENERATE(Case{{8, 8, 8}, 3, 0.64, 0.5, 1.0, 0}, Case{{75, 75, 75, 75}, 6, 0.7, 0.3, 1.0, 0},
                           Case{{90, 60, 150, 400}, 5, 0.7, 0.3, 1.0, 3},
                           Case{std::vector<int>(200, 3), 4, 0.8, 0.2, 1.0, 4},
-                          Case{{150, 150}, 3, 0.9, 0.003, 1.0, 0}, Case{{100, 250}, 4, 0.6, 0.5, 1.15, 5},
-                          Case{{120, 180}, 3, 0.0, 1.0, 1.0, 6}, Case{{120, 180}, 3, 1.0, 0.1, 0.9, 7});
+                          Case{{150, 150}, 3, 0.9, 0.003, 1.0, 0}, Case{{150, 150}, 3, 0.9, 0.001, 1.0, 0},
+                          Case{{90, 60, 150, 400}, 4, 0.7, 0.0012, 1.0, 8},
+                          Case{{100, 250}, 4, 0.6, 0.5, 1.15, 5}, Case{{120, 180}, 3, 0.0, 1.0, 1.0, 6},
+                          Case{{120, 180}, 3, 1.0, 0.1, 0.9, 7});
   const auto labels = labels_of_sizes(c.sizes, c.shuffle);
   const Index N = static_cast<Index>(labels.size());
   const SpreadLoss stored(labels, c.alpha, c.tau, PairEvaluation::kStored);
   const SpreadLoss streamed(labels, c.alpha, c.tau, PairEvaluation::kStreamed);
-  REQUIRE(SpreadLoss::path_for(PairEvaluation::kStreamed, N, c.scale * c.scale, c.tau) == PairEvaluation::kStreamed);
   Matrix U = c.scale * random_uniform_sphere(c.d, N, 21);
   if (c.tau < 0.01) U = 0.05 * U + collapsed_simplex(labels, c.d);  // near collapse, as at small tau
   normalize_columns(U);
@@ -337,7 +340,8 @@ TEST_CASE("The streamed gradient agrees with central finite differences", "[spre
 TEST_CASE("The streamed value and gradient are identical whatever the number of threads",
           "[spread_loss][streamed][determinism]") {
   const auto labels = labels_of_sizes({300, 200, 400, 250}, 10);  // N = 1150: 5 blocks
-  const SpreadLoss loss(labels, 0.7, 0.3, PairEvaluation::kStreamed);
+  const double tau = GENERATE(0.3, 0.001);  // one shared shift; a shift per row
+  const SpreadLoss loss(labels, 0.7, tau, PairEvaluation::kStreamed);
   const Matrix U = random_uniform_sphere(16, 1150, 3);
   Matrix g1(16, 1150), g2(16, 1150);
   const double v1 = testing::with_threads(1, [&] { return loss.evaluate_with_gradient(U, g1); });
@@ -346,20 +350,19 @@ TEST_CASE("The streamed value and gradient are identical whatever the number of 
   CHECK(g1 == g2);
 }
 
-TEST_CASE("The evaluation path: streamed from kStreamedFromPoints points, stored below or at tiny tau",
+TEST_CASE("The evaluation path: streamed from kStreamedFromPoints points on, with O(N d) memory",
           "[spread_loss][streamed]") {
   const Index large = SpreadLoss::kStreamedFromPoints;
-  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, large - 1, 1.0, 0.5) == PairEvaluation::kStored);
-  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, large, 1.0, 0.5) == PairEvaluation::kStreamed);
-  CHECK(SpreadLoss::path_for(PairEvaluation::kStored, large, 1.0, 0.5) == PairEvaluation::kStored);
-  CHECK(SpreadLoss::path_for(PairEvaluation::kStreamed, 10, 1.0, 0.5) == PairEvaluation::kStreamed);
-  // One shared shift needs 2 r^2 / tau <= 1300 - log N: tau = 0.0015 on the sphere is below it.
-  CHECK(SpreadLoss::path_for(PairEvaluation::kStreamed, large, 1.0, 0.0015) == PairEvaluation::kStored);
-  CHECK(SpreadLoss::path_for(PairEvaluation::kStreamed, large, 1.0, 0.0016) == PairEvaluation::kStreamed);
-  // The stored path needs its 8 N^2 bytes; the streamed one O(N d).
+  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, large - 1) == PairEvaluation::kStored);
+  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, large) == PairEvaluation::kStreamed);
+  CHECK(SpreadLoss::path_for(PairEvaluation::kStored, large) == PairEvaluation::kStored);
+  CHECK(SpreadLoss::path_for(PairEvaluation::kStreamed, 10) == PairEvaluation::kStreamed);
+  // The stored path needs its 8 N^2 bytes; the streamed one O(N d), also at a tiny tau
+  // (a shift per row: one more tile per thread).
   const double stored = SpreadLoss::evaluation_bytes(100000, 10, 0.5, PairEvaluation::kStored, 2);
   const double streamed = SpreadLoss::evaluation_bytes(100000, 10, 0.5, PairEvaluation::kStreamed, 2);
+  const double per_row = SpreadLoss::evaluation_bytes(100000, 10, 0.001, PairEvaluation::kStreamed, 2);
   CHECK(stored > 8e10);
-  CHECK(streamed < 1e9);
-  CHECK(SpreadLoss::evaluation_bytes(100000, 10, 0.001, PairEvaluation::kStreamed, 2) == stored);
+  CHECK(streamed < 5e7);
+  CHECK(per_row == Approx(streamed + 2 * 8.0 * kBlock * kBlock));
 }

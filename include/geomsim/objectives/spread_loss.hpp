@@ -37,8 +37,7 @@ struct SpreadLossComponents {
 //   kStreamed: tile by tile, twice (objectives/streamed_spread_loss.hpp), with no N x N
 //              matrix: O(N d) memory and one 512 KiB tile per thread.
 //   kAuto:     kStreamed from kStreamedFromPoints points on (where it is as fast or faster),
-//              kStored below; kStored whenever tau is so small that the streamed path's
-//              one shared shift would not fit (tau < ~0.0016 on the unit sphere).
+//              kStored below.
 enum class PairEvaluation { kAuto, kStored, kStreamed };
 
 class SpreadLoss final : public Objective {
@@ -49,12 +48,11 @@ class SpreadLoss final : public Objective {
 
   // kAuto's switch to the streamed path (measured: tests/benchmarks, BM_SpreadLossPaths).
   static constexpr Index kStreamedFromPoints = 2048;
-  // The path an evaluation takes: `requested` unless it is kAuto (see PairEvaluation), for
-  // N points whose largest squared norm is max_squared_norm (1 on the sphere).
-  static PairEvaluation path_for(PairEvaluation requested, Index num_points, double max_squared_norm, double tau);
-  // Bytes that building this loss and one evaluation with gradient allocate, on the path
-  // path_for(requested, N, 1, tau) takes for unit vectors, with `threads` OpenMP threads;
-  // a function of the sizes alone, so a caller can check it before allocating anything.
+  // The path an evaluation of N points takes: `requested` unless it is kAuto.
+  static PairEvaluation path_for(PairEvaluation requested, Index num_points);
+  // Bytes that building this loss and one evaluation with gradient allocate on the path
+  // path_for(requested, N) takes, with `threads` OpenMP threads: a function of the sizes
+  // alone, so that a caller can check it before allocating anything.
   static double evaluation_bytes(Index num_points, Index dim, double tau, PairEvaluation requested, int threads);
   // Bytes the exact Hessian (hessian()) keeps and uses per product: 24 N^2 plus O(N d).
   static double hessian_bytes(Index num_points, Index dim);

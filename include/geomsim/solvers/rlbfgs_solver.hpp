@@ -36,6 +36,9 @@ class RlbfgsSolver final : public Solver {
   std::string name() const override { return "rlbfgs"; }
   std::vector<std::pair<std::string, double>> settings() const override;
   SolveSummary minimize(const Objective& objective, Matrix& U) const override;
+  // 2 memory + 12 d x N matrices: the stored pairs, and the iterate, gradients, direction,
+  // trial point and the recursion's temporaries.
+  double state_bytes(Index num_points, Index dim) const override;
   const Options& options() const { return options_; }
 
  private:

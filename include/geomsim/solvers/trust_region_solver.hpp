@@ -40,6 +40,10 @@ class TrustRegionSolver final : public Solver {
   std::string name() const override { return "rtr"; }
   std::vector<std::pair<std::string, double>> settings() const override;
   SolveSummary minimize(const Objective& objective, Matrix& U) const override;
+  // 14 d x N matrices (iterate, gradients, the CG vectors and the trial point); the exact
+  // Hessian is the objective's (SpreadLoss::hessian_bytes).
+  double state_bytes(Index num_points, Index dim) const override;
+  bool uses_exact_hessian() const override { return true; }
   const Options& options() const { return options_; }
 
  private:
