@@ -74,6 +74,16 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
       {"geometry",
        {{"kind", to_string(s.geometry.kind)}, {"description", s.geometry.describe()}, {"classes", classes}}},
       {"collapsed_simplex_loss", s.collapsed_simplex_loss ? json(*s.collapsed_simplex_loss) : json(nullptr)},
+      {"certificate", s.certificate ? json{{"kind", to_string(s.certificate->kind)},
+                                           {"smallest_eigenvalue", s.certificate->smallest_eigenvalue},
+                                           {"largest_eigenvalue", s.certificate->largest_eigenvalue},
+                                           {"tolerance", s.certificate->tolerance},
+                                           {"residual", s.certificate->residual},
+                                           {"lanczos_steps", s.certificate->steps},
+                                           {"converged", s.certificate->converged},
+                                           {"rotation_modes", s.certificate->rotation_modes},
+                                           {"dimension", s.certificate->dimension}}
+                                      : json(nullptr)},
       {"best_seed", s.runs[s.best_run].seed},
       {"runs", runs}};
   // Everything that may differ between identical runs lives here and only here.
@@ -137,6 +147,7 @@ void print_report(std::ostream& out, const SpreadSolution& s) {
   for (double v : s.spread.per_class) per_class += (per_class.empty() ? "" : ", ") + fixed(v, 6);
   line("spread s(y)", fixed(s.spread.mean, 8) + "  (per class: " + per_class + ")");
   line("geometry", s.geometry.describe() + " at tolerance " + fixed(s.geometry.tolerance, 3));
+  if (s.certificate) line("second order", s.certificate->describe());
   out << "\n  runs:  seed  loss                 iterations  evaluations  stationarity  stop\n";
   for (std::size_t k = 0; k < s.runs.size(); ++k) {
     const auto& r = s.runs[k];
@@ -163,6 +174,9 @@ void add_solve_options(CLI::App& app, SolveOptions& o) {
   app.add_option("--cluster-tol", o.cluster_tolerance,
                  "points of a class closer than this are one atom in the geometry summary")
       ->capture_default_str();
+  app.add_flag("--certify", o.certify,
+               "certify the best run to second order: the smallest eigenvalue of the exact Riemannian Hessian beyond the "
+               "rotation modes (Lanczos), and whether that makes it a local minimum, a saddle or flat");
   app.add_option("--json", o.json_path, "write one JSON object with every parameter and result to FILE");
   app.add_option("--points", o.points_path, "write the optimal points as CSV (x1..xd, class) to FILE");
   app.add_option("--cosines", o.cosines_path, "write the cosine-similarity matrix, sorted by class, as CSV to FILE");
@@ -176,6 +190,7 @@ int run_solve(const SolveOptions& o) {
   settings.solver = o.solver;
   settings.cluster_tolerance = o.cluster_tolerance;
   settings.max_seconds = o.max_seconds;
+  settings.certify = o.certify;
   require_positive("cluster-tol", settings.cluster_tolerance);
   make_solver(settings.solver, 0, 0, settings.max_seconds);  // reject an unknown name or a negative cap before solving
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");

@@ -13,6 +13,7 @@ struct SolveOptions {
   std::string solver = "auto";
   double cluster_tolerance = kDefaultAtomTolerance;
   double max_seconds = 0.0;
+  bool certify = false;
   std::string json_path;
   std::string points_path;
   std::string cosines_path;

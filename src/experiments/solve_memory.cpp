@@ -7,6 +7,7 @@
 
 #include "geomsim/objectives/spread_loss.hpp"
 #include "geomsim/solvers/multi_start.hpp"
+#include "geomsim/solvers/second_order_certificate.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
 #include "geomsim/support/memory_budget.hpp"
 
@@ -47,6 +48,8 @@ SolveMemory estimate_solve_memory(const SpreadProblem& problem, const SolveSetti
                           : "streamed";
   m.solver = runs * solver->state_bytes(N, d);
   if (solver->uses_exact_hessian()) m.hessian = runs * SpreadLoss::hessian_bytes(N, d);
+  // After the solve, while the best run's points are kept: one Hessian and the Lanczos basis.
+  if (settings.certify) m.certificate = problems * (SpreadLoss::hessian_bytes(N, d) + certificate_bytes(N, d));
   if (N == 0) m.points = m.evaluation = m.solver = 8.0 * nd * nd;  // beyond any machine
   return m;
 }
@@ -57,6 +60,7 @@ std::string SolveMemory::describe() const {
   text += ": spread loss (" + evaluation_path + ") " + format_bytes(evaluation) + ", " + solver_name + " state " +
           format_bytes(solver);
   if (hessian > 0) text += ", exact Hessian " + format_bytes(hessian);
+  if (certificate > 0) text += ", certificate " + format_bytes(certificate);
   text += ", points " + format_bytes(points);
   if (outputs > 0) text += ", outputs " + format_bytes(outputs);
   return text;
@@ -66,7 +70,7 @@ void SolveMemory::require() const {
   // The part that dominates says which size to lower: the N x N parts (stored evaluation,
   // Hessian) only through n_y; the N d parts through the larger of the two.
   const bool square_in_points = (evaluation_path == "stored" && evaluation >= std::max(points, solver)) ||
-                                hessian >= std::max({points, solver, evaluation});
+                                std::max(hessian, certificate) >= std::max({points, solver, evaluation});
   const std::string argument = !square_in_points && dim > num_points ? "d" : "ny";
   require_memory(argument, total(), describe());
 }

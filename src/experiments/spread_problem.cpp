@@ -44,6 +44,7 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   out.spread = class_spread(out.points.points, labels);
   out.geometry = summarize_geometry(out.points.points, labels, settings.cluster_tolerance);
   if (problem.K <= dim + 1) out.collapsed_simplex_loss = loss.evaluate(collapsed_simplex(labels, dim));
+  if (settings.certify) out.certificate = certify_second_order(loss, out.points.points);
   out.runs = std::move(best.runs);
   out.best_run = best.best_run;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -17,11 +17,12 @@ struct SolveMemory {
   double evaluation = 0;  // the spread loss and one evaluation with gradient (stored or streamed path)
   double solver = 0;      // the solver's own state (Solver::state_bytes)
   double hessian = 0;     // the exact Hessian, for solvers that build it (rtr)
+  double certificate = 0; // the exact Hessian and the Lanczos basis of the certificate (--certify)
   double outputs = 0;     // what the caller will write (set by the caller, e.g. the CLI's CSVs)
   std::string solver_name;
   std::string evaluation_path;  // "stored" or "streamed"
 
-  double total() const { return points + evaluation + solver + hessian + outputs; }
+  double total() const { return points + evaluation + solver + hessian + certificate + outputs; }
   // What the memory is for, with each part, e.g. "N = 1000000 points in R^10, 5 seeds, 2 at
   // once: spread loss (streamed) 300 MB, rlbfgs state 2.6 GB, points 400 MB".
   std::string describe() const;

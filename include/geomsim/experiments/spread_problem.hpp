@@ -11,6 +11,7 @@
 #include "geomsim/metrics/class_spread.hpp"
 #include "geomsim/objectives/spread_loss.hpp"
 #include "geomsim/solvers/multi_start.hpp"
+#include "geomsim/solvers/second_order_certificate.hpp"
 
 namespace geomsim {
 
@@ -31,6 +32,7 @@ struct SolveSettings {
   std::string solver = "auto";
   double cluster_tolerance = kDefaultAtomTolerance;
   double max_seconds = 0.0;  // wall-time cap per seed (0: none), see make_solver
+  bool certify = false;      // certify the best run to second order (solvers/second_order_certificate.hpp)
 };
 
 struct SpreadSolution {
@@ -45,6 +47,7 @@ struct SpreadSolution {
   GeometrySummary geometry;
   // L(delta_v): the loss of the collapsed regular simplex, when K <= d + 1.
   std::optional<double> collapsed_simplex_loss;
+  std::optional<SecondOrderCertificate> certificate;  // when settings.certify
   std::vector<MultiStartRun> runs;
   std::size_t best_run = 0;
   double seconds = 0.0;
