@@ -7,10 +7,14 @@
 #include "checkpoint_commands.hpp"
 #include "cli_support.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/allocator_settings.hpp"
 #include "train_command.hpp"
 #include "training_program.hpp"
 
 int main(int argc, char** argv) {
+  // Before any tensor: freed tensor buffers stay in the process instead of being unmapped and
+  // faulted in again every step (allocator_settings.hpp). Elsewhere than glibc, nothing changes.
+  geomsim::train::keep_freed_memory_for_tensors();
   CLI::App app{"geomsim's training commands (libtorch). Run them as 'geomsim COMMAND'; 'geomsim --help' lists the rest.",
                "geomsim"};
   app.set_version_flag("--version", "geomsim 0.1.0");

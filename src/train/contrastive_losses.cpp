@@ -3,6 +3,7 @@
 #include <limits>
 #include <string>
 
+#include "fused_spread_loss.hpp"
 #include "geomsim/support/errors.hpp"
 
 namespace geomsim::train {
@@ -15,7 +16,7 @@ struct Batch {
   torch::Tensor diff;      // different label
 };
 
-Batch prepare(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
+void check_batch(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
   require_positive("tau", tau);
   if (z.dim() != 2) throw InvalidArgument("embeddings", "must be N x d, got " + std::to_string(z.dim()) + " dimensions");
   if (!z.is_floating_point()) throw InvalidArgument("embeddings", "must be a floating-point tensor");
@@ -24,6 +25,11 @@ Batch prepare(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
   if (labels.dim() != 1 || labels.size(0) != n) {
     throw InvalidArgument("labels", "must hold one label per row (" + std::to_string(n) + ")");
   }
+}
+
+Batch prepare(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
+  check_batch(z, labels, tau);
+  const int64_t n = z.size(0);
   Batch b;
   b.s = torch::matmul(z, z.t()) / tau;
   const auto eye = torch::eye(n, torch::TensorOptions().dtype(torch::kBool).device(z.device()));
@@ -52,13 +58,28 @@ torch::Tensor mean_over(const torch::Tensor& per_anchor, const torch::Tensor& va
   return torch::where(valid, per_anchor, torch::zeros_like(per_anchor)).sum() / static_cast<double>(count);
 }
 
-torch::Tensor check_partner(const torch::Tensor& partner, int64_t n, const torch::Device& device) {
+// The partner indices as int64 CPU indices, checked: one per row, in [0, N), never the row
+// itself and, with labels, of the row's label. One copy to the CPU and a loop (rather than a
+// reduction and a read-back per check).
+torch::Tensor checked_partner(const torch::Tensor& partner, int64_t n, const torch::Tensor& labels = {}) {
   if (partner.dim() != 1 || partner.size(0) != n) {
     throw InvalidArgument("partner", "must hold one index per row (" + std::to_string(n) + ")");
   }
-  const auto p = partner.to(device).to(torch::kLong);
-  if (p.min().item<int64_t>() < 0 || p.max().item<int64_t>() >= n) throw InvalidArgument("partner", "indices must be in [0, N)");
-  if (p.eq(torch::arange(n, p.options())).any().item<bool>()) throw InvalidArgument("partner", "a row cannot be its own partner");
+  const auto p = partner.to(torch::kCPU).to(torch::kLong).contiguous();
+  const auto* index = p.data_ptr<int64_t>();
+  for (int64_t i = 0; i < n; ++i) {
+    if (index[i] < 0 || index[i] >= n) throw InvalidArgument("partner", "indices must be in [0, N)");
+    if (index[i] == i) throw InvalidArgument("partner", "a row cannot be its own partner");
+  }
+  if (labels.defined()) {
+    const auto l = labels.to(torch::kCPU).contiguous();
+    AT_DISPATCH_ALL_TYPES_AND3(torch::kBool, torch::kHalf, torch::kBFloat16, l.scalar_type(), "checked_partner", [&] {
+      const auto* label = l.data_ptr<scalar_t>();
+      for (int64_t i = 0; i < n; ++i) {
+        if (label[index[i]] != label[i]) throw InvalidArgument("partner", "must have the label of its row (a(x) is a view of x)");
+      }
+    });
+  }
   return p;
 }
 
@@ -90,7 +111,7 @@ torch::Tensor supcon_in_loss(const torch::Tensor& z, const torch::Tensor& labels
 torch::Tensor info_nce_loss(const torch::Tensor& z, const torch::Tensor& partner, double tau) {
   const auto labels = torch::arange(z.size(0), torch::kLong);  // every row its own class
   const Batch b = prepare(z, labels, tau);
-  const auto p = check_partner(partner, z.size(0), z.device());
+  const auto p = checked_partner(partner, z.size(0)).to(z.device());
   const auto positive = b.s.gather(1, p.unsqueeze(1)).squeeze(1);
   return (-(positive - masked_logsumexp(b.s, b.not_self))).mean();
 }
@@ -109,11 +130,7 @@ torch::Tensor spread_cnce_loss(const torch::Tensor& z, const torch::Tensor& labe
                                double tau, bool include_partner) {
   const Batch b = prepare(z, labels, tau);
   const int64_t n = z.size(0);
-  const auto p = check_partner(partner, n, z.device());
-  const auto l = labels.to(z.device());
-  if (!l.index_select(0, p).eq(l).all().item<bool>()) {
-    throw InvalidArgument("partner", "must have the label of its row (a(x) is a view of x)");
-  }
+  const auto p = checked_partner(partner, n, labels).to(z.device());
   auto denominator = b.same;
   if (!include_partner) {
     const auto is_partner = torch::zeros({n, n}, b.same.options()).scatter_(1, p.unsqueeze(1), true);
@@ -127,6 +144,10 @@ torch::Tensor spread_cnce_loss(const torch::Tensor& z, const torch::Tensor& labe
 torch::Tensor spread_loss(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner, double tau,
                           double alpha, bool include_partner) {
   require_in_closed_range("alpha", alpha, 0.0, 1.0);
+  if (detail::fused_spread_loss_applies(z, labels)) {  // CPU: one kernel, no masks, no read-backs
+    check_batch(z, labels, tau);
+    return detail::fused_spread_loss(z, labels, checked_partner(partner, z.size(0), labels), tau, alpha, include_partner);
+  }
   return (1.0 - alpha) * spread_sup_loss(z, labels, tau) + alpha * spread_cnce_loss(z, labels, partner, tau, include_partner);
 }
 

@@ -18,6 +18,8 @@
 #include <memory>
 
 #include "geomsim/experiments/spread_problem.hpp"
+#include "geomsim/metrics/alignment_uniformity.hpp"
+#include "geomsim/metrics/neural_collapse.hpp"
 #include "geomsim/objectives/pair_energy.hpp"
 #include "geomsim/objectives/spread_loss.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
@@ -175,8 +177,33 @@ void BM_LargeSolve(benchmark::State& state) {
   solve_once(state, 10, 200, 32, static_cast<double>(state.range(1)) / 1000.0, 120.0);
 }
 
+// Wang & Isola's uniformity of N unit embeddings in d = 128 (N(N-1)/2 pairs, blocked): the
+// pair rate, and its GEMM-equivalent rate (the Gram tiles' 2 d flops per pair).
+void BM_Uniformity(benchmark::State& state) {
+  const auto N = static_cast<Index>(state.range(0));
+  const Matrix U = random_uniform_sphere(128, N, 1);
+  for (auto _ : state) benchmark::DoNotOptimize(uniformity(U));
+  const double pairs = static_cast<double>(N) * static_cast<double>(N - 1) / 2.0;
+  state.counters["pairs_per_s"] = benchmark::Counter(pairs, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["gram_gflops"] = benchmark::Counter(pairs * 2.0 * 128 / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// NC1, NC2 and NC4 of N embeddings in d = 128 with K = 100 classes.
+void BM_NeuralCollapse(benchmark::State& state) {
+  const auto N = static_cast<Index>(state.range(0));
+  const Matrix U = random_uniform_sphere(128, N, 1);
+  std::vector<int> labels(static_cast<std::size_t>(N));
+  for (Index i = 0; i < N; ++i) labels[static_cast<std::size_t>(i)] = static_cast<int>(i % 100);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(neural_collapse(U, labels));
+    benchmark::DoNotOptimize(nearest_class_mean_agreement(U, labels, labels));
+  }
+}
+
 }  // namespace
 
+BENCHMARK(BM_Uniformity)->Arg(10000)->Arg(100000)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_NeuralCollapse)->Arg(10000)->Arg(100000)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MidSizeSolve)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_LargeSolve)
     ->Args({1, 700})

@@ -13,6 +13,9 @@ namespace geomsim {
 using Matrix = Eigen::MatrixXd;
 using Vector = Eigen::VectorXd;
 using Index = Eigen::Index;
+// A read-only view of a d x N point set: binds a Matrix, a block of its columns, or a
+// column-major Map of memory owned elsewhere (a numpy array) without copying.
+using PointsRef = Eigen::Ref<const Matrix>;
 
 struct PointSet {
   Matrix points;                     // d x N, columns are unit vectors

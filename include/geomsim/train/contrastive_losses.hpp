@@ -19,6 +19,9 @@
 // where D(i) = P(i), which holds a(x_i) in a two-view batch: eq. (10)'s form, the default.
 // With include_partner = false, D(i) = P(i) minus a(x_i) (eq. (3) read with a(x_i) outside
 // the batch); anchors with no other positive are then skipped.
+// On the CPU (float or double z, integer labels) L_spread runs as one kernel with its own
+// gradient (src/train/fused_spread_loss.hpp), differentiable once; elsewhere it is the
+// composition (1 - alpha) spread_sup_loss + alpha spread_cnce_loss, which the tests hold it to.
 #include <torch/torch.h>
 
 namespace geomsim::train {

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""PyTorch (Python) peers of geomsim's training benchmarks (tests/benchmarks/bench_train.cpp).
+
+The benchmark starts this script once and talks to it over a pipe, so that each geomsim
+timing is taken right beside the PyTorch timing of the same work, in the same run. One
+request per line on stdin, one JSON answer per line on stdout:
+
+  threads T
+      torch.set_num_threads(T).
+  spread N D CLASSES TAU ALPHA SEED
+      seconds per forward + backward of the L_spread batch loss below on an N x D float32
+      batch (N = 2B: two views of B samples, labels drawn from CLASSES), the median of five
+      timed batches of calls; with the loss and the gradient's norm, so that the benchmark
+      checks both sides computed the same thing.
+  supcon N D CLASSES TAU SEED
+      the same for SupCon L_out.
+  cnn SAMPLES BATCH SEED
+      one epoch of the CNN recipe of geomsim train on SAMPLES random 1 x 28 x 28 images with two
+      coarse labels: the same encoder, augmentations, L_spread (alpha 0.5, tau 0.5), AdamW with
+      the cosine schedule and a loss.item() per step. Answers samples per second.
+
+The embeddings of `spread` and `supcon` are drawn as geomsim's benchmark draws them
+(torch.manual_seed, randn, row-normalise, randint labels), and libtorch's generator is the same
+in both, so the two sides see the same batch.
+
+This is the vectorised loss a PyTorch user writes: the similarity matrix once, the masks once,
+logsumexp over masked rows, autograd for the gradient. It assumes every anchor has at least one
+negative and one positive, as the benchmark's batches do (geomsim's own loss also handles the
+rest).
+"""
+import json
+import math
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+
+def two_view_batch(n, d, classes, seed):
+    torch.manual_seed(seed)
+    z = F.normalize(torch.randn(n, d), dim=1)
+    b = n // 2
+    sample_labels = torch.randint(0, classes, (b,))
+    labels = torch.cat([sample_labels, sample_labels])
+    partner = torch.remainder(torch.arange(n) + b, n)
+    return z, labels, partner
+
+
+def spread_loss(z, labels, partner, tau, alpha):
+    """seed 004's L_spread = (1 - alpha) L_sup + alpha L_cNCE, with D(i) = P(i) (eq. 10)."""
+    n = z.shape[0]
+    s = z @ z.T / tau
+    eye = torch.eye(n, dtype=torch.bool)
+    same = labels[:, None] == labels[None, :]
+    positive = same & ~eye
+    negative = ~same
+    neg_inf = float("-inf")
+    negatives = torch.logsumexp(s.masked_fill(~negative, neg_inf), dim=1, keepdim=True)
+    log_ratio = s - torch.logaddexp(s, negatives)
+    count = positive.sum(1)
+    sup = -(log_ratio * positive).sum(1) / count
+    cnce = torch.logsumexp(s.masked_fill(~positive, neg_inf), dim=1) - s.gather(1, partner[:, None]).squeeze(1)
+    return (1 - alpha) * sup.mean() + alpha * cnce.mean()
+
+
+def supcon_loss(z, labels, tau):
+    """SupCon L_out (seed 001) over all anchors a != i."""
+    n = z.shape[0]
+    s = z @ z.T / tau
+    eye = torch.eye(n, dtype=torch.bool)
+    positive = (labels[:, None] == labels[None, :]) & ~eye
+    log_prob = s - torch.logsumexp(s.masked_fill(eye, float("-inf")), dim=1, keepdim=True)
+    return (-(log_prob * positive).sum(1) / positive.sum(1)).mean()
+
+
+def seconds_per_call(step):
+    """The median of five timed batches of calls, each at least 0.05 s (as the C++ side)."""
+    times = []
+    for _ in range(5):
+        calls = 0
+        start = time.perf_counter()
+        while True:
+            step()
+            calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= 0.05:
+                break
+        times.append(elapsed / calls)
+    return sorted(times)[2]
+
+
+def time_loss(loss_of, z0):
+    z = z0.clone().requires_grad_(True)
+
+    def step():
+        z.grad = None
+        loss_of(z).backward()
+
+    seconds = seconds_per_call(step)
+    z.grad = None
+    loss = loss_of(z)
+    loss.backward()
+    return {"seconds": seconds, "loss": loss.item(), "grad_norm": z.grad.norm().item()}
+
+
+# ---- the CNN recipe of geomsim train (src/train/encoders.cpp, augmentations.cpp, trainer.cpp) ----
+
+def cnn_encoder(embedding_dim=128, width=128, side=28):
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(1, 32, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+        torch.nn.Conv2d(32, 64, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+        torch.nn.Flatten(), torch.nn.Linear(64 * (side // 4) ** 2, width), torch.nn.ReLU(),
+        torch.nn.Linear(width, embedding_dim))
+
+
+def augment(images, max_shift=2, brightness=0.2, contrast=0.2, noise_std=0.02):
+    b, _, h, w = images.shape
+    s = max_shift
+    padded = F.pad(images, (s, s, s, s))
+    offset = torch.randint(0, (2 * s + 1) ** 2, (b,))
+    x = torch.empty_like(images)
+    for k in range((2 * s + 1) ** 2):  # one crop per distinct offset
+        members = offset.eq(k).nonzero().squeeze(1)
+        if members.numel() == 0:
+            continue
+        dy, dx = divmod(k, 2 * s + 1)
+        x.index_copy_(0, members, padded.index_select(0, members)[:, :, dy:dy + h, dx:dx + w])
+
+    def per_sample(lo, hi):
+        return torch.rand(b, 1, 1, 1) * (hi - lo) + lo
+
+    flip = torch.rand(b, 1, 1, 1).lt(0.5)
+    x = torch.where(flip, x.flip(3), x)
+    mean = x.mean((1, 2, 3), keepdim=True)
+    x = (x - mean) * per_sample(1 - contrast, 1 + contrast) + mean
+    x = x + per_sample(-brightness, brightness)
+    x = x + noise_std * torch.randn_like(x)
+    return x.clamp(0.0, 1.0)
+
+
+def cnn_epoch(samples, batch, seed, lr=1e-3, weight_decay=1e-4, tau=0.5, alpha=0.5):
+    torch.manual_seed(seed)
+    images = torch.rand(samples, 1, 28, 28)
+    labels = torch.randint(0, 2, (samples,))
+    encoder = cnn_encoder()
+    optimizer = torch.optim.AdamW(encoder.parameters(), lr=lr, weight_decay=weight_decay)
+    partner = torch.remainder(torch.arange(2 * batch) + batch, 2 * batch)
+    steps = samples // batch
+    start = time.perf_counter()
+    encoder.train()
+    order = torch.randperm(samples)
+    total = 0.0
+    for step in range(steps):
+        for group in optimizer.param_groups:
+            group["lr"] = 0.5 * lr * (1 + math.cos(math.pi * step / steps))
+        idx = order[step * batch:(step + 1) * batch]
+        x = images.index_select(0, idx)
+        y = labels.index_select(0, idx)
+        views = torch.cat([augment(x), augment(x)])
+        z = F.normalize(encoder(views), dim=1)
+        loss = spread_loss(z, torch.cat([y, y]), partner, tau, alpha)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+    seconds = time.perf_counter() - start
+    return {"samples_per_second": steps * batch / seconds, "seconds": seconds, "loss": total / steps}
+
+
+def answer(words):
+    if words[0] == "threads":
+        torch.set_num_threads(int(words[1]))
+        return {"threads": torch.get_num_threads()}
+    if words[0] == "spread":
+        n, d, classes, tau, alpha, seed = int(words[1]), int(words[2]), int(words[3]), float(words[4]), float(words[5]), int(words[6])
+        z, labels, partner = two_view_batch(n, d, classes, seed)
+        return time_loss(lambda x: spread_loss(x, labels, partner, tau, alpha), z)
+    if words[0] == "supcon":
+        n, d, classes, tau, seed = int(words[1]), int(words[2]), int(words[3]), float(words[4]), int(words[5])
+        z, labels, _ = two_view_batch(n, d, classes, seed)
+        return time_loss(lambda x: supcon_loss(x, labels, tau), z)
+    if words[0] == "cnn":
+        return cnn_epoch(int(words[1]), int(words[2]), int(words[3]))
+    raise ValueError("unknown request " + words[0])
+
+
+def main():
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        try:
+            reply = answer(words)
+        except Exception as error:  # reported to the benchmark, which fails the run with it
+            reply = {"error": f"{type(error).__name__}: {error}"}
+        print(json.dumps(reply), flush=True)
+
+
+if __name__ == "__main__":
+    main()
