@@ -40,7 +40,10 @@ SolveMemory estimate_solve_memory(const SpreadProblem& problem, const SolveSetti
   const double nd = m.num_points * m.dim;
   // Per problem: labels (4 N), every seed's start and solution (multi_start keeps them all),
   // and the best run's points, the collapsed simplex and the measurements' copies (3 N d).
-  m.points = problems * (4.0 * m.num_points + 8.0 * nd * (seeds + 3.0) + 8.0 * 4.0 * m.num_points);
+  // Restarts hold a batch of trial points more.
+  const bool restarts = N > 0 && settings.restarts_for(N, d) > 0;
+  const double trials = restarts ? kRestartBatch : 0.0;
+  m.points = problems * (4.0 * m.num_points + 8.0 * nd * (seeds + 3.0 + trials) + 8.0 * 4.0 * m.num_points);
   const int eval_threads = seeds_at_once > 1 || parallel_problems > 1 ? 1 : threads;
   m.evaluation = runs * SpreadLoss::evaluation_bytes(N, d, problem.tau, PairEvaluation::kAuto, eval_threads);
   m.evaluation_path = SpreadLoss::path_for(PairEvaluation::kAuto, N) == PairEvaluation::kStored
@@ -48,6 +51,13 @@ SolveMemory estimate_solve_memory(const SpreadProblem& problem, const SolveSetti
                           : "streamed";
   m.solver = runs * solver->state_bytes(N, d);
   if (solver->uses_exact_hessian()) m.hessian = runs * SpreadLoss::hessian_bytes(N, d);
+  if (restarts) {  // the restarts' solver, a batch at once, after the seeds
+    const auto restart_solver = make_solver(settings.restart_solver(), N, d, settings.max_seconds);
+    restart_solver->require_supported_size(N, d);
+    const double batch_runs = problems * (parallel_problems > 1 ? 1 : concurrent_seeds(N, kRestartBatch, threads));
+    m.solver = std::max(m.solver, batch_runs * restart_solver->state_bytes(N, d));
+    if (restart_solver->uses_exact_hessian()) m.hessian = std::max(m.hessian, batch_runs * SpreadLoss::hessian_bytes(N, d));
+  }
   // After the solve, while the best run's points are kept: one Hessian and the Lanczos basis.
   if (settings.certify) m.certificate = problems * (SpreadLoss::hessian_bytes(N, d) + certificate_bytes(N, d));
   if (N == 0) m.points = m.evaluation = m.solver = 8.0 * nd * nd;  // beyond any machine

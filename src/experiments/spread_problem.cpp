@@ -9,6 +9,13 @@
 
 namespace geomsim {
 
+int SolveSettings::restarts_for(Index num_points, Index dim) const {
+  if (restarts >= 0) return restarts;
+  return num_points * dim <= kSmallProblemVariables ? kSmallProblemRestarts : 0;
+}
+
+std::string SolveSettings::restart_solver() const { return solver == "auto" ? "rlbfgs" : solver; }
+
 int SpreadProblem::dim() const { return d == 0 ? std::max(K, 2) : d; }
 
 void SpreadProblem::validate() const {
@@ -29,7 +36,11 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   const SpreadLoss loss(labels, problem.alpha, problem.tau);
   const auto solver = make_solver(settings.solver, loss.num_points(), dim, settings.max_seconds);
 
-  MultiStartResult best = multi_start(*solver, loss, dim, settings.seeds);
+  const auto restart_solver = make_solver(settings.restart_solver(), loss.num_points(), dim, settings.max_seconds);
+  MultiStartOptions options;
+  options.restarts = settings.restarts_for(loss.num_points(), dim);
+  options.restart_solver = restart_solver.get();
+  MultiStartResult best = multi_start(*solver, loss, dim, settings.seeds, options);
 
   SpreadSolution out;
   out.problem = problem;
@@ -45,6 +56,9 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   out.geometry = summarize_geometry(out.points.points, labels, settings.cluster_tolerance);
   if (problem.K <= dim + 1) out.collapsed_simplex_loss = loss.evaluate(collapsed_simplex(labels, dim));
   if (settings.certify) out.certificate = certify_second_order(loss, out.points.points);
+  if (options.restarts > 0) out.restart_solver = restart_solver->name();
+  out.seed_runs = best.seed_runs;
+  out.improvements = best.improvements;
   out.runs = std::move(best.runs);
   out.best_run = best.best_run;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

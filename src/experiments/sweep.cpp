@@ -157,8 +157,8 @@ SweepRow run_sweep_point(const SweepPoint& point, const SolveSettings& settings,
   row.collapsed_loss = s.collapsed_simplex_loss;
   row.uniform_loss = uniform_loss(point.alpha, point.tau, point.d);
   row.prediction = predict(point);
-  row.runs = static_cast<int>(s.runs.size());
-  for (const auto& run : s.runs) row.converged_runs += run.summary.converged() ? 1 : 0;
+  row.runs = static_cast<int>(count_starts(s.runs));
+  for (const auto& run : s.runs) row.converged_runs += !run.polish && run.summary.converged() ? 1 : 0;
   row.seconds = s.seconds;
   return row;
 }
