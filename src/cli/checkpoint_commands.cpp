@@ -24,10 +24,19 @@ void add_model_data_options(CLI::App& c, ModelDataOptions& o) {
   c.add_option("--checkpoint", o.checkpoint, "a checkpoint of geomsim train, or a TorchScript module (torch.jit.save)")->required();
   add_data_options(c, o.data, false);
   c.add_flag("--flatten", o.flatten, "give the model N x (H W) rows instead of N x 1 x H x W images");
-  c.add_option("--seed", o.seed, "seed of the subsets and of everything random")->capture_default_str();
-  c.add_option("--threads", o.threads, "CPU threads for libtorch (0: all cores)")->capture_default_str();
+  c.add_option("--seed", o.seed, "seed of the subsets and of everything random (>= 0)")->capture_default_str()->check(non_negative_integer());
+  c.add_option("--threads", o.threads, "CPU threads for libtorch, from 0 (all cores) to the number of cores")->capture_default_str();
   c.add_option("--json", o.json_path, "write the results as JSON to FILE");
   c.add_flag("--quiet,-q", o.quiet, "print nothing on stdout");
+}
+
+// No two of the command's files (the model, the data, --json, and `outputs`) may be one file.
+void require_distinct_model_files(const ModelDataOptions& o, std::vector<NamedPath> outputs = {}) {
+  std::vector<NamedPath> files = {{"checkpoint", o.checkpoint}};
+  for (auto& file : data_files(o.data)) files.push_back(file);
+  files.push_back({"json", o.json_path});
+  for (auto& file : outputs) files.push_back(file);
+  require_distinct_files(files);
 }
 
 // The model, and the data options completed with the checkpoint's hierarchy.
@@ -42,7 +51,13 @@ LoadedModel load_model(const ModelDataOptions& o) {
   LoadedModel loaded{train::EmbeddingModel::load(o.checkpoint), o.data};
   loaded.model.set_flatten_input(o.flatten);
   if (loaded.data.hierarchy.empty()) {
-    loaded.data.hierarchy = json::parse(loaded.model.run_description()).value("hierarchy", std::string("fmnist-2"));
+    const json run = json::parse(loaded.model.run_description());  // an object: the description was checked
+    const json hierarchy = run.value("hierarchy", json("fmnist-2"));
+    if (!hierarchy.is_string()) {
+      throw InvalidArgument("checkpoint", o.checkpoint + " holds a malformed model description (run.hierarchy must be a string, got " +
+                                              hierarchy.dump() + "); give --hierarchy");
+    }
+    loaded.data.hierarchy = hierarchy.get<std::string>();
   }
   return loaded;
 }
@@ -61,8 +76,8 @@ void write_json(const std::string& path, const json& out) {
 json scatter_json(const train::PairScatter& s) { return {{"constant", s.constant}, {"pairs", s.input_distance.size()}}; }
 
 // STEM.csv (one row per pair and estimate) and Figure 3: distance scatters with the tangents.
-void write_figure(const std::string& stem, const std::vector<std::pair<std::string, const train::PairScatter*>>& series,
-                  const std::string& title) {
+void stage_figure(const std::string& stem, const std::vector<std::pair<std::string, const train::PairScatter*>>& series,
+                  const std::string& title, OutputTransaction& outputs) {
   std::string csv = "estimate,input_distance,output_distance,ratio\n";
   GnuplotFigure fig(static_cast<int>(420 * series.size()), 420);
   for (std::size_t k = 0; k < series.size(); ++k) {
@@ -75,11 +90,11 @@ void write_figure(const std::string& stem, const std::vector<std::pair<std::stri
     }
     fig.datablock("s" + std::to_string(k), rows);
   }
-  fig.line("set multiplot layout 1," + std::to_string(series.size()) + " title \"" + title + "\"");
+  fig.line("set multiplot layout 1," + std::to_string(series.size()) + " title " + GnuplotFigure::text(title));
   for (std::size_t k = 0; k < series.size(); ++k) {
     const auto& [name, s] = series[k];
     const bool decoder = name == "decoder";
-    fig.line("set title '" + name + ": K = " + fixed(s->constant, 4) + "'");
+    fig.line("set title " + GnuplotFigure::text(name + ": K = " + fixed(s->constant, 4)));
     fig.line(std::string("set xlabel '") + (decoder ? "decoded-image distance" : "pixel distance") + "'");
     fig.line(std::string("set ylabel '") + (decoder ? "latent distance" : "embedding distance") + "'");
     fig.line("set grid; set key top left; set xrange [0:*]; set yrange [0:*]");
@@ -87,10 +102,8 @@ void write_figure(const std::string& stem, const std::vector<std::pair<std::stri
              "*x with lines lw 2 title 'tangent from the origin'");
   }
   fig.line("unset multiplot");
-  fig.render(stem);  // first: a gnuplot failure leaves no CSV behind either
-  OutputTransaction outputs;
   outputs.stage(stem + ".csv", csv, "out");
-  outputs.commit();
+  fig.render(stem, outputs);
 }
 
 }  // namespace
@@ -109,9 +122,12 @@ void add_eval_options(CLI::App& c, EvalOptions& o) {
 int run_eval(const EvalOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   train::require_margin_gamma(o.gamma);
+  require_at_least("train-samples", o.train_samples, 0);
+  require_at_least("test-samples", o.test_samples, 0);
+  require_distinct_model_files(o.common);
   LoadedModel loaded = load_model(o.common);
-  const LabelledSplit training = load_split(loaded.data, true, o.train_samples, o.common.seed);
-  const LabelledSplit test = load_split(loaded.data, false, o.test_samples, o.common.seed + 7);
+  const LabelledSplit training = load_split(loaded.data, true, o.train_samples, o.common.seed, "train-samples");
+  const LabelledSplit test = load_split(loaded.data, false, o.test_samples, o.common.seed + 7, "test-samples");
   const auto train_z = loaded.model.embed(training.images), test_z = loaded.model.embed(test.images);
   const train::TransferEvaluation evaluation = train::evaluate_transfer(train_z, training.coarse, training.fine, test_z, test.coarse,
                                                                         test.fine, o.common.seed, o.gamma);
@@ -124,12 +140,13 @@ int run_eval(const EvalOptions& o) {
                     {"gamma", o.gamma},
                     {"evaluation", evaluation_json(evaluation)},
                     {"seconds", seconds}};
+  // Every number is formatted (and checked) before the JSON lands: a failure leaves no file.
+  std::ostringstream text;
+  text << "geomsim eval: " << loaded.model.description() << " on " << data_source(loaded.data) << ", " << loaded.data.hierarchy
+       << " (" << training.images.size(0) << " train, " << test.images.size(0) << " test images)\n"
+       << evaluation_text(out["evaluation"]);
   write_json(o.common.json_path, out);
-  if (!o.common.quiet) {
-    std::cout << "geomsim eval: " << loaded.model.description() << " on " << data_source(loaded.data) << ", "
-              << loaded.data.hierarchy << " (" << training.images.size(0) << " train, " << test.images.size(0) << " test images)\n"
-              << evaluation_text(out["evaluation"]) << std::flush;
-  }
+  if (!o.common.quiet) std::cout << text.str() << std::flush;
   return 0;
 }
 
@@ -159,12 +176,13 @@ int run_lipschitz(const LipschitzOptions& o) {
   require_at_least("augmentations", o.augmentations, 1);
   require_at_least("jacobian-points", o.jacobian_points, 1);
   if (o.map != "embedding" && o.map != "features") throw InvalidArgument("map", "must be embedding or features; got '" + o.map + "'");
+  require_distinct_model_files(o.common, stem_files("out", o.out, {".csv", ".png", ".svg", ".gp"}));
   if (!o.out.empty()) require_writable_path(o.out + ".csv", "out");
   LoadedModel loaded = load_model(o.common);
   train::EmbeddingModel& model = loaded.model;
   model.set_map(o.map == "features" ? train::EmbeddingModel::Map::features : train::EmbeddingModel::Map::embedding);
   model.to_double();
-  const LabelledSplit test = load_split(loaded.data, false, 0, o.common.seed + 7);
+  const LabelledSplit test = load_split(loaded.data, false, 0, o.common.seed + 7, "samples");
   const auto images = test.images.to(torch::kDouble);
   const auto [first, second] = train::same_label_pairs(test.fine, o.pairs, o.common.seed);
   const auto a = images.index_select(0, first), b = images.index_select(0, second);
@@ -201,33 +219,39 @@ int run_lipschitz(const LipschitzOptions& o) {
                 {"layers", layers},
                 {"unsupported", upper.unsupported}}},
               {"seconds", seconds}};
+  // The text first (every number formatted and checked), then the figure, its CSV and the JSON
+  // land together: a failure anywhere leaves no file behind.
+  std::ostringstream text;
+  const auto line = [&](const std::string& name, const std::string& value) {
+    text << "  " << name << std::string(name.size() < 52 ? 52 - name.size() : 1, ' ') << value << "\n";
+  };
+  text << "geomsim lipschitz: " << model.description() << " (" << o.map << ") on " << data_source(loaded.data) << ", " << o.pairs
+       << " pairs within subclasses\n";
+  line("K_L   encoder, largest ratio", fixed(encoder.constant, 6));
+  line("K_g   decoder reversed, largest ratio", decoder ? fixed(decoder->constant, 6) : "n/a (no autoencoder)");
+  line("K_aug " + std::to_string(o.augmentations) + " augmentations, per-pair min (G.5)", fixed(augmented.min_variant.constant, 6));
+  line("K_aug " + std::to_string(o.augmentations) + " augmentations, per-pair max (Fig. 3)", fixed(augmented.max_variant.constant, 6));
+  line("Jacobian sigma_max, max over " + std::to_string(jacobian.points) + " images (lower bound)", fixed(jacobian.max, 6));
+  line("product of layer norms (upper bound)",
+       upper.value ? fixed(*upper.value, 6) + (upper.certified ? "" : " (not certified: a layer's norm is a power-iteration estimate)")
+                   : "n/a: " + upper.unsupported);
+  if (encoder.constant == 0.0 && jacobian.max == 0.0) {
+    text << "  the model maps every image to one point (a fully collapsed encoder): its spread is 0, its Lipschitz\n"
+            "  constant 0, and Theorem 3 is vacuous\n";
+  }
+  OutputTransaction outputs;
   if (!o.out.empty()) {
     std::vector<std::pair<std::string, const train::PairScatter*>> series = {{"encoder", &encoder}};
     if (decoder) series.emplace_back("decoder", &*decoder);
     series.emplace_back("augmentation-min", &augmented.min_variant);
     series.emplace_back("augmentation-max", &augmented.max_variant);
-    write_figure(o.out, series, "Lipschitz estimates of " + model.description());
+    stage_figure(o.out, series, "Lipschitz estimates of " + model.description(), outputs);
     out["files"] = {o.out + ".csv", o.out + ".png", o.out + ".svg", o.out + ".gp"};
+    text << "  wrote " << o.out << ".csv and .png\n";
   }
-  write_json(o.common.json_path, out);
-  if (!o.common.quiet) {
-    std::ostringstream text;
-    const auto line = [&](const std::string& name, const std::string& value) {
-      text << "  " << name << std::string(name.size() < 52 ? 52 - name.size() : 1, ' ') << value << "\n";
-    };
-    text << "geomsim lipschitz: " << model.description() << " (" << o.map << ") on " << data_source(loaded.data) << ", "
-         << o.pairs << " pairs within subclasses\n";
-    line("K_L   encoder, largest ratio", fixed(encoder.constant, 6));
-    line("K_g   decoder reversed, largest ratio", decoder ? fixed(decoder->constant, 6) : "n/a (no autoencoder)");
-    line("K_aug " + std::to_string(o.augmentations) + " augmentations, per-pair min (G.5)", fixed(augmented.min_variant.constant, 6));
-    line("K_aug " + std::to_string(o.augmentations) + " augmentations, per-pair max (Fig. 3)", fixed(augmented.max_variant.constant, 6));
-    line("Jacobian sigma_max, max over " + std::to_string(jacobian.points) + " images (lower bound)", fixed(jacobian.max, 6));
-    line("product of layer norms (upper bound)",
-         upper.value ? fixed(*upper.value, 6) + (upper.certified ? "" : " (not certified: a layer's norm is a power-iteration estimate)")
-                     : "n/a: " + upper.unsupported);
-    if (!o.out.empty()) text << "  wrote " << o.out << ".csv and .png\n";
-    std::cout << text.str() << std::flush;
-  }
+  if (!o.common.json_path.empty()) outputs.stage(o.common.json_path, out.dump(2) + "\n", "json");
+  outputs.commit();
+  if (!o.common.quiet) std::cout << text.str() << std::flush;
   return 0;
 }
 
@@ -246,9 +270,12 @@ void add_measure_options(CLI::App& c, MeasureOptions& o) {
 int run_measure(const MeasureOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   train::require_margin_gamma(o.gamma);
+  require_at_least("samples", o.samples, 0);
+  require_at_least("reference-samples", o.reference_samples, 0);
+  require_distinct_model_files(o.common);
   LoadedModel loaded = load_model(o.common);
-  const LabelledSplit test = load_split(loaded.data, false, o.samples, o.common.seed + 7);
-  const LabelledSplit reference = load_split(loaded.data, true, o.reference_samples, o.common.seed);
+  const LabelledSplit test = load_split(loaded.data, false, o.samples, o.common.seed + 7, "samples");
+  const LabelledSplit reference = load_split(loaded.data, true, o.reference_samples, o.common.seed, "reference-samples");
   const auto z = loaded.model.embed(test.images);
   const auto reference_z = loaded.model.embed(reference.images);
   const train::EmbeddingGeometry g = train::embedding_geometry(z, test.coarse, test.fine, o.gamma, reference_z, reference.fine);
@@ -262,17 +289,17 @@ int run_measure(const MeasureOptions& o) {
               {"embedding_norm", {{"min", norm_min}, {"max", norm_max}}},
               {"geometry", geometry_json(g)},
               {"seconds", seconds}};
-  write_json(o.common.json_path, out);
-  if (!o.common.quiet) {
-    std::cout << "geomsim measure: " << loaded.model.description() << " on " << data_source(loaded.data) << ", "
-              << loaded.data.hierarchy << " (" << test.images.size(0) << " test images, d = " << z.size(1) << ")\n"
-              << evaluation_text(out["geometry"]);
-    if (norm_max - norm_min > 1e-3) {
-      std::cout << "  note: the embeddings are not unit vectors (norms " << fixed(norm_min, 4) << " to " << fixed(norm_max, 4)
-                << "); the theory's geometry is on the sphere\n";
-    }
-    std::cout << std::flush;
+  // Every number is formatted (and checked) before the JSON lands: a failure leaves no file.
+  std::ostringstream text;
+  text << "geomsim measure: " << loaded.model.description() << " on " << data_source(loaded.data) << ", " << loaded.data.hierarchy
+       << " (" << test.images.size(0) << " test images, d = " << z.size(1) << ")\n"
+       << evaluation_text(out["geometry"]);
+  if (norm_max - norm_min > 1e-3) {
+    text << "  note: the embeddings are not unit vectors (norms " << fixed(norm_min, 4) << " to " << fixed(norm_max, 4)
+         << "); the theory's geometry is on the sphere\n";
   }
+  write_json(o.common.json_path, out);
+  if (!o.common.quiet) std::cout << text.str() << std::flush;
   return 0;
 }
 

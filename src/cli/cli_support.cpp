@@ -1,7 +1,9 @@
 #include "cli_support.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "geomsim/support/errors.hpp"
@@ -11,7 +13,7 @@ namespace geomsim::cli {
 std::string fixed(double value, int digits) {
   if (!std::isfinite(value)) throw std::logic_error("geomsim: refusing to print a non-finite result");
   char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value == 0.0 ? 0.0 : value);  // no "-0"
   return buffer;
 }
 
@@ -19,13 +21,61 @@ int report_parse_error(const CLI::App& app, const CLI::ParseError& error) {
   if (error.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {  // --help
     return app.exit(error);
   }
-  std::cerr << "geomsim: error: " << error.what() << "\nRun 'geomsim --help' for the allowed arguments.\n";
+  std::string message = error.what();
+  // CLI11 writes a validator's refusal as "--d: must be ..."; geomsim's sentences read "--d must be ...".
+  if (dynamic_cast<const CLI::ValidationError*>(&error) != nullptr && message.rfind("--", 0) == 0) {
+    const auto colon = message.find(": ");
+    if (colon != std::string::npos && message.find(' ') == colon + 1) message.erase(colon, 1);
+  }
+  std::cerr << "geomsim: error: " << message << "\nRun 'geomsim --help' for the allowed arguments.\n";
   return 2;
 }
 
 int report_invalid_argument(const std::string& argument, const std::string& requirement) {
   std::cerr << "geomsim: error: --" << argument << " " << requirement << "\n";
   return 2;
+}
+
+void refuse_empty_values(CLI::App& app) {
+  const CLI::Validator non_empty(
+      [](std::string& value) { return value.empty() ? std::string("must not be an empty string") : std::string(); }, "");
+  for (CLI::Option* option : app.get_options()) {
+    if (option->get_type_size() != 0) option->check(non_empty);  // flags take no value
+  }
+  for (CLI::App* command : app.get_subcommands({})) refuse_empty_values(*command);
+}
+
+CLI::Validator non_negative_integer() {
+  return CLI::Validator(
+      [](std::string& value) {
+        if (value.empty()) return std::string("must not be an empty string");
+        const auto first = value.find_first_not_of(" \t");
+        if (first != std::string::npos && value[first] == '-') return "must be a whole number >= 0, got " + value;
+        return std::string();
+      },
+      "");
+}
+
+CLI::Validator at_least(long long lowest) {
+  return CLI::Validator(
+      [lowest](std::string& value) {
+        if (value.empty()) return std::string("must not be an empty string");
+        errno = 0;
+        char* end = nullptr;
+        const long long number = std::strtoll(value.c_str(), &end, 10);
+        if (end == value.c_str() || *end != '\0' || errno == ERANGE) return "must be a whole number, got '" + value + "'";
+        if (number < lowest) return "must be >= " + std::to_string(lowest) + ", got " + value;
+        return std::string();
+      },
+      "");
+}
+
+std::vector<NamedPath> stem_files(const std::string& argument, const std::string& stem,
+                                  std::initializer_list<const char*> extensions) {
+  std::vector<NamedPath> files;
+  if (stem.empty()) return files;
+  for (const char* extension : extensions) files.push_back({argument, stem + extension});
+  return files;
 }
 
 }  // namespace geomsim::cli

@@ -1,10 +1,13 @@
 #pragma once
-// Helpers shared by the CLI's commands: list parsing, number formatting, errors.
+// Helpers shared by the CLI's commands: list parsing, number formatting, errors, and the
+// rules every command's options follow.
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
+#include "geomsim/support/file_identity.hpp"
 #include "geomsim/support/number_lists.hpp"
 
 namespace geomsim::cli {
@@ -19,5 +22,21 @@ int report_parse_error(const CLI::App& app, const CLI::ParseError& error);
 
 // Prints "geomsim: error: --<argument> <requirement>" and returns 2.
 int report_invalid_argument(const std::string& argument, const std::string& requirement);
+
+// No option of `app` or of its subcommands accepts an empty value: CLI11 would turn
+// "--alpha ''" into alpha = 0 and "--json ''" into "no file" without a word. Call it once,
+// after every option is registered.
+void refuse_empty_values(CLI::App& app);
+
+// For unsigned options: CLI11 reads "-1" into a uint64_t as 2^64 - 1; this refuses the sign.
+CLI::Validator non_negative_integer();
+// For integer options with a lower bound that must hold when the option is given (where 0 or
+// a missing value would otherwise mean "the default").
+CLI::Validator at_least(long long lowest);
+
+// The files an output stem names: {argument, STEM + extension} for each extension, for
+// require_distinct_files.
+std::vector<NamedPath> stem_files(const std::string& argument, const std::string& stem,
+                                  std::initializer_list<const char*> extensions);
 
 }  // namespace geomsim::cli

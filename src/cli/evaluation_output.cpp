@@ -1,5 +1,7 @@
 #include "evaluation_output.hpp"
 
+#include <sched.h>
+
 #include <sstream>
 #include <thread>
 
@@ -11,9 +13,10 @@ namespace geomsim::cli {
 using nlohmann::json;
 
 json geometry_json(const train::EmbeddingGeometry& g) {
+  const auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
   json out = {{"spread", g.spread},
               {"subclass_sigma", g.subclass_sigma},
-              {"sigma_over_spread", g.sigma_over_spread},
+              {"sigma_over_spread", optional(g.sigma_over_spread)},
               {"gamma", g.gamma},
               {"subclass_pairs", g.pairs},
               {"margin_error", g.margin_error},
@@ -25,7 +28,7 @@ json geometry_json(const train::EmbeddingGeometry& g) {
   json subclasses = json::array();
   for (const auto& s : g.subclasses) {
     subclasses.push_back({{"subclass", s.subclass}, {"class", s.label}, {"count", s.count}, {"sigma", s.sigma},
-                          {"sigma_over_spread", s.sigma_over_spread}});
+                          {"sigma_over_spread", optional(s.sigma_over_spread)}});
   }
   out["subclasses"] = subclasses;
   json pairs = json::array();
@@ -61,7 +64,9 @@ std::string evaluation_text(const json& e) {
     text << "  " << name << std::string(name.size() < 40 ? 40 - name.size() : 1, ' ') << value << "\n";
   };
   for (const auto& [key, name] : rows) {
-    if (e.contains(key)) line(name, fixed(e[key].get<double>(), 4));
+    if (!e.contains(key)) continue;
+    // The one value that can be undefined: sigma_f(z) / s_f(y) when every class is one point.
+    line(name, e[key].is_null() ? std::string("n/a (every class is collapsed to a point: s_f(y) = 0)") : fixed(e[key].get<double>(), 4));
   }
   if (e.contains("theorem3_bound")) {
     const std::string pairs = std::to_string(e["theorem3_bounded_pairs"].get<int>()) + " of " +
@@ -75,8 +80,18 @@ std::string evaluation_text(const json& e) {
 }
 
 void set_torch_threads(int threads) {
-  require_at_least("threads", threads, 0);
-  torch::set_num_threads(threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  // More threads than cores never speeds up this CPU work, and libtorch would start every one
+  // (--threads 100000 did not come back).
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  const int cores = sched_getaffinity(0, sizeof allowed, &allowed) == 0
+                        ? CPU_COUNT(&allowed)
+                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (threads < 0 || threads > cores) {
+    throw InvalidArgument("threads", "must be in [0, " + std::to_string(cores) + "] (0: all " + std::to_string(cores) +
+                                         " cores this process may use), got " + std::to_string(threads));
+  }
+  torch::set_num_threads(threads > 0 ? threads : cores);
 }
 
 }  // namespace geomsim::cli

@@ -1,5 +1,7 @@
 #include "image_data.hpp"
 
+#include <set>
+
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/random.hpp"
 #include "geomsim/train/image_files.hpp"
@@ -19,8 +21,16 @@ std::string data_source(const DataOptions& o) {
   return o.data.empty() ? train::kFashionMnistDir : o.data;
 }
 
-LabelledSplit load_split(const DataOptions& o, bool train_split, int64_t limit, std::uint64_t seed) {
-  require_at_least(train_split ? "train-samples" : "test-samples", limit, 0);
+std::vector<NamedPath> data_files(const DataOptions& o) {
+  if (!o.images.empty() || !o.labels.empty()) return {{"images", o.images}, {"labels", o.labels}};
+  std::vector<NamedPath> files;
+  for (const auto& path : train::fashion_mnist_files(data_source(o))) files.push_back({"data", path});
+  return files;
+}
+
+LabelledSplit load_split(const DataOptions& o, bool train_split, int64_t limit, std::uint64_t seed,
+                         const std::string& limit_argument) {
+  require_at_least(limit_argument.c_str(), limit, 0);
   if (o.images.empty() != o.labels.empty()) throw InvalidArgument(o.images.empty() ? "images" : "labels", "needs --images and --labels together");
   const train::LabelHierarchy h = train::fashion_mnist_hierarchy(o.hierarchy);
   train::LabelledImages data;
@@ -46,8 +56,25 @@ LabelledSplit load_split(const DataOptions& o, bool train_split, int64_t limit, 
   for (auto& i : idx) i += begin;
   Rng rng(seed + 1);
   rng.shuffle(idx);
+  // The evaluation numbers the subclasses (fine labels) 0..max and measures each one, so a limit
+  // that leaves one of them without an image fails there, after the training. Say so here.
+  const auto subclasses = [&] {
+    std::set<int> present;
+    for (std::size_t i : idx) present.insert(data.labels[i]);
+    return present;
+  };
+  const std::set<int> available = subclasses();
   if (limit > 0 && static_cast<std::size_t>(limit) < idx.size()) idx.resize(static_cast<std::size_t>(limit));
   if (idx.empty()) throw InvalidArgument(o.images.empty() ? "data" : "images", "holds no examples to use");
+  const std::set<int> kept = subclasses();
+  std::string missing;
+  for (int label : available) {
+    if (label < *kept.rbegin() && !kept.count(label)) missing += (missing.empty() ? "" : ", ") + std::to_string(label);
+  }
+  if (!missing.empty()) {
+    throw InvalidArgument(limit_argument, "keeps " + std::to_string(idx.size()) + " images, which leave no image of subclass " +
+                                              missing + " (the evaluation measures every subclass); give more, or 0 for all");
+  }
   const auto item = static_cast<int64_t>(data.images.item_size());
   const auto all = torch::from_blob(data.images.data.data(), {static_cast<int64_t>(data.images.count()), item}, torch::kUInt8);
   std::vector<int64_t> rows(idx.begin(), idx.end()), fine, coarse;

@@ -7,6 +7,7 @@
 #include <string>
 #include <torch/torch.h>
 
+#include "geomsim/support/file_identity.hpp"
 #include "geomsim/train/label_hierarchy.hpp"
 
 namespace geomsim::cli {
@@ -29,7 +30,13 @@ struct LabelledSplit {
 // The hierarchy's kept examples of one split (all, or the imbalanced subset), then the first
 // `limit` of a seeded shuffle (0: all). A user's IDX pair is one split: train_split = true
 // takes its first half and false its second, so probes are never scored on their training data.
-LabelledSplit load_split(const DataOptions& options, bool train_split, int64_t limit, std::uint64_t seed);
+// `limit_argument` names the option that gave the limit (InvalidArgument when it is negative).
+LabelledSplit load_split(const DataOptions& options, bool train_split, int64_t limit, std::uint64_t seed,
+                         const std::string& limit_argument);
+
+// The files the data options read (--images and --labels, or the Fashion-MNIST files of
+// --data), for require_distinct_files.
+std::vector<NamedPath> data_files(const DataOptions& options);
 
 // Where the data came from, for JSON output and checkpoint descriptions.
 std::string data_source(const DataOptions& options);

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   geomsim::cli::add_report_options(*report, report_options);
   const std::vector<CLI::App*> training = geomsim::cli::add_training_commands(app);
   app.require_subcommand(0, 1);
+  geomsim::cli::refuse_empty_values(app);
 
   try {
     app.parse(argc, argv);
@@ -56,6 +57,9 @@ int main(int argc, char** argv) {
     return geomsim::cli::run_solve(solve);
   } catch (const geomsim::InvalidArgument& error) {
     return geomsim::cli::report_invalid_argument(error.argument(), error.requirement());
+  } catch (const geomsim::ComputationFailed& error) {
+    std::cerr << "geomsim: error: " << error.what() << "\n";
+    return 3;
   } catch (const std::exception& error) {
     std::cerr << "geomsim: internal error: " << error.what() << "\n";
     return 1;

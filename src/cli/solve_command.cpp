@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <limits>
@@ -23,10 +25,12 @@ using nlohmann::json;
 void add_problem_options(CLI::App& app, SpreadProblem& p) {
   app.add_option("--K", p.K, "number of classes K >= 2")->capture_default_str();
   app.add_option("--ny", p.ny, "points per class n_y >= 1 (N = K n_y)")->capture_default_str();
-  app.add_option("--d", p.d, "ambient dimension d >= 2; the sphere is S^{d-1} (default: max(K, 2))");
+  app.add_option("--d", p.d, "ambient dimension d >= 2; the sphere is S^{d-1} (default: max(K, 2))")->check(at_least(2));
   app.add_option("--alpha", p.alpha, "weight of cNCE in L_spread, in [0, 1] (seed 004's convention)")
       ->capture_default_str();
-  app.add_option("--tau", p.tau, "temperature tau > 0")->capture_default_str();
+  app.add_option("--tau", p.tau, "temperature tau in [" + format_number(kMinTemperature) + ", " + format_number(kMaxTemperature) +
+                                     "] (where the solvers find the optimum)")
+      ->capture_default_str();
 }
 
 json summary_json(const SolveSummary& s) {
@@ -87,6 +91,7 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
                                            {"rotation_modes", s.certificate->rotation_modes},
                                            {"dimension", s.certificate->dimension}}
                                       : json(nullptr)},
+      {"constant_loss", s.problem.constant_loss()},
       {"best_seed", s.runs[s.best_run].seed},
       {"best_restart", s.runs[s.best_run].restart >= 0 ? json(s.runs[s.best_run].restart) : json(nullptr)},
       {"starts", count_starts(s.runs)},
@@ -148,11 +153,20 @@ void print_report(std::ostream& out, const SpreadSolution& s) {
   line("  different-class term", fixed(s.components.different_class, 12));
   line("  same-class term", fixed(s.components.same_class, 12));
   line("  alignment term", fixed(s.components.alignment, 12));
-  if (s.collapsed_simplex_loss) {
-    const double gap = *s.collapsed_simplex_loss - s.loss;
-    line("collapsed simplex loss", fixed(*s.collapsed_simplex_loss, 12) + "  (optimum is " +
-                                       (gap > 0 ? "lower by " + fixed(gap, 4) : std::string("the collapsed simplex")) +
-                                       ")");
+  if (p.constant_loss()) {
+    line("collapsed simplex loss", fixed(s.collapsed_simplex_loss.value_or(0.0), 12) +
+                                       "  (the loss is constant: at alpha = 1 only the same-class term counts, and with "
+                                       "n_y = 1 it is 0 for every configuration, so every one is optimal)");
+  } else if (s.collapsed_simplex_loss) {
+    // The collapsed simplex is one configuration the solver could have found: a best run above it
+    // is a solve that did not reach the optimum, never "the optimum is the collapsed simplex".
+    const double collapsed = *s.collapsed_simplex_loss, gap = collapsed - s.loss;
+    const double rounding = 1e-9 * std::max(1.0, std::abs(collapsed));
+    const std::string verdict = gap > rounding    ? "optimum is lower by " + fixed(gap, 4)
+                                : gap >= -rounding ? std::string("optimum is the collapsed simplex")
+                                                   : "the best run is above it by " + fixed(-gap, 4) +
+                                                         ": the solver did not reach the optimum";
+    line("collapsed simplex loss", fixed(collapsed, 12) + "  (" + verdict + ")");
   } else {
     line("collapsed simplex loss", "n/a (K > d + 1: no regular simplex)");
   }
@@ -231,6 +245,7 @@ int run_solve(const SolveOptions& o) {
   }
   require_positive("cluster-tol", settings.cluster_tolerance);
   make_solver(settings.solver, 0, 0, settings.max_seconds);  // reject an unknown name or a negative cap before solving
+  require_distinct_files({{"json", o.json_path}, {"points", o.points_path}, {"cosines", o.cosines_path}});
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
   if (!o.points_path.empty()) require_writable_path(o.points_path, "points");
   if (!o.cosines_path.empty()) require_writable_path(o.cosines_path, "cosines");

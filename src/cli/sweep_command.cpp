@@ -31,13 +31,15 @@ void add_sweep_options(CLI::App& command, SweepOptions& o) {
   command.add_option("--ny", o.ny, "points per class n_y >= 1 (values, list or range)")->capture_default_str();
   command.add_option("--d", o.d, "ambient dimensions d >= 2 (values, list or range; default: max(K, 2) for each K)");
   command.add_option("--alpha", o.alpha, "alpha values in [0, 1], e.g. 0.5:0.9:0.01 or 0.6,0.7")->capture_default_str();
-  command.add_option("--tau", o.tau, "temperatures tau > 0 (values, list or range)")->capture_default_str();
+  command.add_option("--tau", o.tau, "temperatures in [1/700, 1000] (values, list or range)")->capture_default_str();
   command.add_option("--seeds", o.seeds, "random starts per point, e.g. 0:4; the best run is kept")->capture_default_str();
   command.add_option("--solver", o.solver, "slsqp, rlbfgs, rtr or auto (as for the main command)")->capture_default_str();
   command.add_option("--cluster-tol", o.cluster_tolerance, "atom tolerance of the geometry summary")->capture_default_str();
   command.add_option("--shard", o.shard, "run only shard i of n (points whose grid index is i mod n), e.g. 0/4")
       ->capture_default_str();
-  command.add_option("--out", o.out, "the CSV to write; if it exists, its points are skipped (resume)")->required();
+  command.add_option("--out", o.out, "the CSV to write; if it exists, its points are skipped (resume: it must hold the same "
+                                     "--seeds, --solver and --cluster-tol)")->required();
+  command.footer("The lists may multiply to at most " + std::to_string(static_cast<long>(kMaxSweepPoints)) + " grid points.");
   command.add_flag("--quiet,-q", o.quiet, "no summary on stdout");
 }
 
@@ -58,7 +60,10 @@ int run_sweep_command(const SweepOptions& o) {
   const std::string seeds_text = format_seed_list(settings.seeds);
 
   std::vector<SweepPoint> points;
-  if (o.d.empty()) {  // d = max(K, 2) for each K
+  if (o.d.empty()) {  // d = max(K, 2) for each K: one d per K
+    SweepGrid counted = grid;
+    counted.d = {0};
+    require_sweep_size(counted);
     for (int K : grid.K) {
       SweepGrid one = grid;
       one.K = {K};
@@ -72,17 +77,13 @@ int run_sweep_command(const SweepOptions& o) {
   points = shard_points(points, shard);
   // Check the solver name once, before any work.
   make_solver(settings.solver, 1, 2);
+  require_distinct_files({{"out", o.out}});  // read (resume) and written: one file by design
   require_writable_path(o.out, "out");
 
   std::vector<SweepRow> done;
   if (std::filesystem::exists(o.out)) {
     done = parse_sweep_csv(read_whole_file(o.out, "out"), o.out, "out");
-    for (const auto& row : done) {
-      if (row.seeds != seeds_text) {
-        throw InvalidArgument("out", o.out + " holds results for --seeds " + row.seeds + ", not " + seeds_text +
-                                         "; resume with the same settings or write another file");
-      }
-    }
+    require_same_settings(done, settings, seeds_text, o.out, "out");
   }
   std::set<std::string> done_keys;
   for (const auto& row : done) done_keys.insert(row.point.key());
@@ -126,6 +127,10 @@ void add_merge_options(CLI::App& command, MergeOptions& o) {
 }
 
 int run_merge_command(const MergeOptions& o) {
+  std::vector<NamedPath> files;
+  for (const auto& path : o.inputs) files.push_back({"inputs", path});
+  files.push_back({"out", o.out});
+  require_distinct_files(files);
   require_writable_path(o.out, "out");
   std::vector<std::vector<SweepRow>> inputs;
   for (const auto& path : o.inputs) inputs.push_back(parse_sweep_csv(read_whole_file(path, "inputs"), path, "inputs"));

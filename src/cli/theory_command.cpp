@@ -17,6 +17,10 @@ namespace {
 using nlohmann::json;
 
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+// The most rows one table holds: each costs a root-finding (the exact crossover), and 10^10
+// rows (--tau 0.0015:100:0.001 --d 2:100000:1) would run for days.
+constexpr double kMaxTheoryRows = 100000;
+
 std::string optional_text(const std::optional<double>& v, const std::string& missing, int digits = 10) {
   return v ? fixed(*v, digits) : missing;
 }
@@ -24,7 +28,8 @@ std::string optional_text(const std::optional<double>& v, const std::string& mis
 }  // namespace
 
 void add_theory_options(CLI::App& command, TheoryOptions& o) {
-  command.add_option("--tau", o.tau, "temperature(s) tau > 0: a value, a list 0.1,0.5 or a range 0.1:1:0.1")
+  command.footer("The table has one row per (tau, d): at most " + std::to_string(static_cast<long>(kMaxTheoryRows)) + " rows.");
+  command.add_option("--tau", o.tau, "temperature(s) tau >= 1/700 (the Bessel series' range): a value, a list 0.1,0.5 or a range 0.1:1:0.1")
       ->capture_default_str();
   command.add_option("--d", o.d, "dimension(s) d >= 2 of the ambient space (sphere S^{d-1}), e.g. 2,3,5,10,128")
       ->capture_default_str();
@@ -42,12 +47,21 @@ int run_theory(const TheoryOptions& o) {
   const std::vector<int> dims = parse_integer_list(o.d, "d", 2, 1000000);
   for (double tau : taus) {
     require_positive("tau", tau);
-    if (tau < 1.0 / 700.0) throw InvalidArgument("tau", "must be >= 1/700 (the Bessel series' range), got " + format_number(tau));
+    if (tau < kMinWienerTemperature) throw InvalidArgument("tau", "must be >= 1/700 (the Bessel series' range), got " + format_number(tau));
   }
   const bool with_alpha = o.alpha_option != nullptr && o.alpha_option->count() > 0;
   if (with_alpha) require_in_closed_range("alpha", o.alpha, 0.0, 1.0);
   if (o.K < 2 || o.K > 10000) throw InvalidArgument("K", "must be in [2, 10000], got " + std::to_string(o.K));
+  require_distinct_files({{"json", o.json_path}});
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
+
+  const double rows_asked = static_cast<double>(taus.size()) * static_cast<double>(dims.size());
+  if (rows_asked > kMaxTheoryRows) {
+    throw InvalidArgument(taus.size() >= dims.size() ? "tau" : "d",
+                          "makes a table of " + std::to_string(taus.size()) + " x " + std::to_string(dims.size()) + " = " +
+                              format_number(rows_asked) + " rows (tau x d), more than the " + std::to_string(static_cast<long>(kMaxTheoryRows)) +
+                              " one table holds; use shorter lists");
+  }
 
   const SymmetricSplit shared(o.K, SplitDirections::shared);
   const SymmetricSplit orthogonal(o.K, SplitDirections::orthogonal);
@@ -60,11 +74,14 @@ int run_theory(const TheoryOptions& o) {
     text << "geomsim theory: the symmetric split of K = " << o.K << " classes along a shared direction, d >= K\n"
          << "(Theorem 2 generalised; collapse below alpha = K/(2K-1) = " << fixed(threshold, 10) << ")\n\n";
   }
-  text << std::left << std::setw(8) << "tau" << std::setw(7) << "d" << std::setw(20) << "W" << std::setw(20) << "log W"
-       << std::setw(15) << (o.K == 2 ? "c(tau,d)" : "c_K(tau,d)") << std::setw(15) << "exact end" << std::setw(15)
-       << "theta* bound";
-  if (with_alpha) text << std::setw(15) << "theta*" << "spread";
-  text << "\n";
+  // The table as cells first: each column is as wide as its widest cell and two spaces, so that
+  // no value runs into the next (d = 10^6, tau = 1000).
+  std::vector<std::vector<std::string>> table;
+  table.push_back({"tau", "d", "W", "log W", o.K == 2 ? "c(tau,d)" : "c_K(tau,d)", "exact end", "theta* bound"});
+  if (with_alpha) {
+    table.back().push_back("theta*");
+    table.back().push_back("spread");
+  }
   bool any_below_K = false, any_above_K = false;
   for (double tau : taus) {
     for (int d : dims) {
@@ -88,9 +105,13 @@ int run_theory(const TheoryOptions& o) {
                   {"window", {{"lower", threshold},
                               {"paper_upper", c ? json(std::min(*c, bound)) : json(nullptr)},
                               {"exact_upper", optional_json(exact)}}}};
-      text << std::left << std::setw(8) << fixed(tau, 6) << std::setw(7) << d << std::setw(20) << fixed(std::exp(log_w), 12)
-           << std::setw(20) << fixed(log_w, 14) << std::setw(15) << optional_text(c, exists ? "undefined" : "n/a (d < K)")
-           << std::setw(15) << optional_text(exact, exists ? "none" : "n/a") << std::setw(15) << fixed(bound, 10);
+      std::vector<std::string> cells = {fixed(tau, 6),
+                                        std::to_string(d),
+                                        fixed(std::exp(log_w), 12),
+                                        fixed(log_w, 14),
+                                        optional_text(c, exists ? "undefined" : "n/a (d < K)"),
+                                        optional_text(exact, exists ? "none" : "n/a"),
+                                        fixed(bound, 10)};
       if (with_alpha) {
         std::optional<double> theta, spread, min_loss;
         if (exists) {
@@ -107,11 +128,25 @@ int run_theory(const TheoryOptions& o) {
                                      {"spread", optional_json(orthogonal.spread(o.alpha, tau))},
                                      {"min_loss", optional_json(orthogonal.min_loss(o.alpha, tau))}};
         }
-        text << std::setw(15) << optional_text(theta, exists ? "none (collapse or beyond)" : "n/a") << optional_text(spread, "");
+        cells.push_back(optional_text(theta, exists ? "none (collapse or beyond)" : "n/a"));
+        cells.push_back(optional_text(spread, ""));
       }
-      text << "\n";
+      table.push_back(std::move(cells));
       rows.push_back(row);
     }
+  }
+  std::vector<std::size_t> widths(table.front().size(), 0);
+  for (const auto& cells : table) {
+    for (std::size_t k = 0; k < cells.size(); ++k) widths[k] = std::max(widths[k], cells[k].size() + 2);
+  }
+  for (const auto& cells : table) {
+    std::string line;
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+      line += cells[k];
+      if (k + 1 < cells.size()) line += std::string(widths[k] - cells[k].size(), ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    text << line << "\n";
   }
   text << "\nThe window for theta* is (" << (o.K == 2 ? "2/3" : "K/(2K-1)")
        << ", min(c, theta* bound)) as the relaxation gives it; its exact end is where the\n"

@@ -1,10 +1,11 @@
 // geomsim-torch: the training commands of geomsim (train, train-sweep, eval, lipschitz,
-// measure), the only program that links libtorch. Users run them as `geomsim train ...`:
+// measure, robustness), the only program that links libtorch. Users run them as `geomsim train ...`:
 // geomsim hands the command line over (training_program.hpp); running geomsim-torch
 // directly works the same way.
 #include <iostream>
 
 #include "checkpoint_commands.hpp"
+#include "robustness_command.hpp"
 #include "cli_support.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/allocator_settings.hpp"
@@ -39,7 +40,11 @@ int main(int argc, char** argv) {
   CLI::App* measure = app.add_subcommand("measure", description("measure"));
   geomsim::cli::MeasureOptions measure_options;
   geomsim::cli::add_measure_options(*measure, measure_options);
+  CLI::App* robustness = app.add_subcommand("robustness", description("robustness"));
+  geomsim::cli::RobustnessCommandOptions robustness_options;
+  geomsim::cli::add_robustness_options(*robustness, robustness_options);
   app.require_subcommand(1, 1);
+  geomsim::cli::refuse_empty_values(app);
 
   try {
     app.parse(argc, argv);
@@ -52,9 +57,13 @@ int main(int argc, char** argv) {
     if (eval->parsed()) return geomsim::cli::run_eval(eval_options);
     if (lipschitz->parsed()) return geomsim::cli::run_lipschitz(lipschitz_options);
     if (measure->parsed()) return geomsim::cli::run_measure(measure_options);
+    if (robustness->parsed()) return geomsim::cli::run_robustness_command(robustness_options);
     return 2;
   } catch (const geomsim::InvalidArgument& error) {
     return geomsim::cli::report_invalid_argument(error.argument(), error.requirement());
+  } catch (const geomsim::ComputationFailed& error) {
+    std::cerr << "geomsim: error: " << error.what() << "\n";
+    return 3;
   } catch (const std::exception& error) {
     std::cerr << "geomsim: internal error: " << error.what() << "\n";
     return 1;

@@ -10,10 +10,12 @@
 
 #include "cli_support.hpp"
 #include "evaluation_output.hpp"
+#include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/experiments/sweep.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/memory_budget.hpp"
 #include "geomsim/support/number_lists.hpp"
 #include "geomsim/train/evaluation.hpp"
 #include "geomsim/train/label_hierarchy.hpp"
@@ -36,7 +38,10 @@ void add_train_options(CLI::App& c, TrainCommandOptions& o) {
       "  CCL-K:     geomsim train --loss cclk-weak | cclk-fair | cclk-hardneg --kernel-lambda 0.1\n"
       "Coarse labels come from --hierarchy; the fine labels (the 10 classes) are the subclasses of\n"
       "the coarse-to-fine evaluation. --train-samples and --epochs set the budget. With --checkpoint the\n"
-      "model is saved every epoch; `geomsim eval`, `measure` and `lipschitz` read it.");
+      "model is saved every epoch; `geomsim eval`, `measure` and `lipschitz` read it. A resume must repeat the options\n"
+      "the checkpoint was trained with (the other --stop-after excepted).\n"
+      "Exit status: 0 done, 2 bad input (nothing is written), 3 the training diverged (a non-finite loss; the last\n"
+      "checkpoint is kept and nothing else is written).");
   add_data_options(c, o.data);
   c.add_option("--model", o.model, "encoder: mlp, cnn or vit")->capture_default_str();
   c.add_option("--loss", o.loss, train::train_loss_list())->capture_default_str();
@@ -48,17 +53,18 @@ void add_train_options(CLI::App& c, TrainCommandOptions& o) {
   c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1 for the gamma-margin error and the bound")->capture_default_str();
   c.add_flag("--general-autoencoder", o.general_autoencoder, "THANOS ablation: one decoder for all classes");
   c.add_option("--alpha", o.alpha, "L_spread's weight of cNCE, in [0, 1]")->capture_default_str();
-  c.add_option("--tau", o.tau, "temperature > 0")->capture_default_str();
+  c.add_option("--tau", o.tau, "temperature in [" + format_number(kMinTemperature) + ", " + format_number(kMaxTemperature) + "]")
+      ->capture_default_str();
   c.add_flag("--exclude-partner", o.exclude_partner, "cNCE's denominator without a(x) (eq. 3) instead of with it (eq. 10)");
-  c.add_option("--epochs", o.epochs, "epochs of the cosine schedule")->capture_default_str();
+  c.add_option("--epochs", o.epochs, "epochs of the cosine schedule, in [1, " + std::to_string(train::kMaxEpochs) + "]")->capture_default_str();
   c.add_option("--stop-after", o.stop_after, "stop after this many epochs (resume later with --checkpoint)");
   c.add_option("--batch-size", o.batch_size, "samples per step (two views each)")->capture_default_str();
-  c.add_option("--lr", o.learning_rate, "AdamW learning rate")->capture_default_str();
+  c.add_option("--lr", o.learning_rate, "AdamW learning rate, in (0, " + format_number(train::kMaxLearningRate) + "]")->capture_default_str();
   c.add_option("--weight-decay", o.weight_decay, "AdamW weight decay")->capture_default_str();
-  c.add_option("--embedding-dim", o.embedding_dim, "embedding size")->capture_default_str();
-  c.add_option("--width", o.width, "hidden width of the encoder")->capture_default_str();
-  c.add_option("--seed", o.seed, "seed of everything random")->capture_default_str();
-  c.add_option("--threads", o.threads, "CPU threads for libtorch (0: all cores)")->capture_default_str();
+  c.add_option("--embedding-dim", o.embedding_dim, "embedding size, >= 2 (refused when the model would not fit in memory)")->capture_default_str();
+  c.add_option("--width", o.width, "hidden width of the encoder, >= 4 (refused when the model would not fit in memory)")->capture_default_str();
+  c.add_option("--seed", o.seed, "seed of everything random (>= 0)")->capture_default_str()->check(non_negative_integer());
+  c.add_option("--threads", o.threads, "CPU threads for libtorch, from 0 (all cores) to the number of cores")->capture_default_str();
   c.add_option("--train-samples", o.train_samples, "use this many training images (0: all 60000)")->capture_default_str();
   c.add_option("--test-samples", o.test_samples, "evaluate on this many test images (0: all 10000)")->capture_default_str();
   c.add_option("--checkpoint", o.checkpoint, "checkpoint file, written every epoch; an existing one is resumed");
@@ -99,11 +105,15 @@ json train_and_evaluate(const TrainCommandOptions& o) {
   train::require_margin_gamma(o.gamma);
   if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
   set_torch_threads(o.threads);
-  const LabelledSplit training = load_split(o.data, true, o.train_samples, o.seed);
-  const LabelledSplit test = load_split(o.data, false, o.test_samples, o.seed + 7);
+  const LabelledSplit training = load_split(o.data, true, o.train_samples, o.seed, "train-samples");
+  const LabelledSplit test = load_split(o.data, false, o.test_samples, o.seed + 7, "test-samples");
   model.image_size = training.images.size(3);
   if (training.images.size(2) != model.image_size) throw InvalidArgument("images", "must be square");
   train::validate(model);
+  // Before building the model: --width or --embedding-dim 10^8 would end in std::bad_alloc.
+  require_memory(o.embedding_dim > o.width ? "embedding-dim" : "width",
+                 train::training_memory_bytes(model, std::max<int64_t>(o.batch_size, 1024)),
+                 "training the " + o.model + " encoder (weights, gradients, AdamW's state and a batch's activations)");
 
   torch::manual_seed(o.seed);
   train::Encoder encoder(model);
@@ -154,6 +164,10 @@ json train_and_evaluate(const TrainCommandOptions& o) {
 }  // namespace
 
 int run_train(const TrainCommandOptions& o) {
+  std::vector<NamedPath> files = data_files(o.data);
+  files.push_back({"checkpoint", o.checkpoint});  // read (resume) and written: one file by design
+  files.push_back({"json", o.json_path});
+  require_distinct_files(files);
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
   const json out = train_and_evaluate(o);
   OutputTransaction outputs;
@@ -196,6 +210,12 @@ int run_train_sweep(const TrainSweepOptions& o) {
   for (double a : alphas) require_in_closed_range("alphas", a, 0.0, 1.0);
   require_at_least("sim-ny", o.sim_ny, 2);
   if (o.train.loss != "spread") throw InvalidArgument("loss", "must be spread for train-sweep (it sweeps L_spread's alpha)");
+  // Options of `geomsim train` that train-sweep does not use must not be given as if they did something.
+  if (!o.train.checkpoint.empty()) throw InvalidArgument("checkpoint", "is not used by train-sweep (each alpha trains from scratch)");
+  if (!o.train.json_path.empty()) throw InvalidArgument("json", "is not written by train-sweep (its results are STEM.csv)");
+  std::vector<NamedPath> files = data_files(o.train.data);
+  for (auto& file : stem_files("out", o.out, {".csv", ".png", ".svg", ".gp"})) files.push_back(file);
+  require_distinct_files(files);
   require_writable_path(o.out + ".csv", "out");
   const int K = train::fashion_mnist_hierarchy(o.train.data.hierarchy).num_coarse();
   const int d = static_cast<int>(o.train.embedding_dim);
@@ -225,7 +245,7 @@ int run_train_sweep(const TrainSweepOptions& o) {
       std::cerr << "geomsim train-sweep: alpha " << alphas[k] << ": trained spread " << fixed(spread, 4) << ", simulated "
                 << fixed(simulated[k].spread, 4) << "\n";
     }
-    csv += format_number(alphas[k]) + "," + format_number(spread) + "," + format_number(e["sigma_over_spread"].get<double>()) +
+    csv += format_number(alphas[k]) + "," + format_number(spread) + "," + (e["sigma_over_spread"].is_null() ? std::string() : format_number(e["sigma_over_spread"].get<double>())) +
            "," + format_number(e["coarse_accuracy_linear_probe"].get<double>()) + "," +
            format_number(e["fine_accuracy_linear_probe"].get<double>()) + "," + format_number(simulated[k].spread) + "," +
            simulated[k].geometry + "\n";
@@ -235,16 +255,17 @@ int run_train_sweep(const TrainSweepOptions& o) {
   GnuplotFigure fig(900, 560);
   fig.datablock("trained", trained_rows);
   fig.datablock("simulated", simulated_rows);
-  fig.line("set title \"Spread against α: trained " + o.train.model + " on Fashion-MNIST " + o.train.data.hierarchy +
-           " vs the simulated optimum (K = " + std::to_string(K) + ", d = " + std::to_string(d) + ", τ = " +
-           format_number(o.train.tau) + ")\"");
+  fig.line("set title " + GnuplotFigure::text("Spread against α: trained " + o.train.model + " on " + data_source(o.train.data) +
+                                               ", " + o.train.data.hierarchy + " vs the simulated optimum (K = " +
+                                               std::to_string(K) + ", d = " + std::to_string(d) + ", τ = " +
+                                               format_number(o.train.tau) + ")"));
   fig.line("set xlabel 'α (weight of cNCE)'; set ylabel 'spread s_f(y)'; set grid; set key top left box opaque");
   fig.line("set yrange [0:*]");
   fig.line("plot $trained using 1:2 with linespoints lw 2 pt 7 title 'trained encoder (test set)', "
            "$simulated using 1:2 with linespoints lw 2 pt 5 dt 2 title 'simulated optimum, n_y = " + std::to_string(o.sim_ny) + "'");
-  fig.render(o.out);  // first: a gnuplot failure leaves no CSV behind either
-  OutputTransaction outputs;
+  OutputTransaction outputs;  // the CSV and the figure land together or not at all
   outputs.stage(o.out + ".csv", csv, "out");
+  fig.render(o.out, outputs);
   outputs.commit();
   if (!o.train.quiet) std::cout << "geomsim train-sweep: " << alphas.size() << " alphas written to " << o.out << ".csv and .png\n";
   return 0;

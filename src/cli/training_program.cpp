@@ -34,6 +34,9 @@ const std::vector<TrainingCommand>& training_commands() {
                     "(Table 1, Figure 3), a Jacobian lower bound and a layer-product upper bound (libtorch)"},
       {"measure", "the Section 4 geometry of a checkpoint or TorchScript model on a dataset: s_f(y), sigma_f(z), their "
                   "ratio, Theorem 3's bound (libtorch)"},
+      {"robustness", "worst-group robustness (seed 004 Table 4) on an undersampled or spurious Fashion-MNIST: ERM, JTT, "
+                     "GEORGE, SupCon, THANOS, CCL-K Fair or Group DRO with true groups; per-group accuracy, clusters, "
+                     "subgroup F1 (libtorch)"},
   };
   return commands;
 }

@@ -23,7 +23,7 @@ void SpreadProblem::validate() const {
   require_at_least("ny", ny, 1);
   if (d != 0) require_at_least("d", d, 2);
   require_in_closed_range("alpha", alpha, 0.0, 1.0);
-  require_positive("tau", tau);
+  require_in_closed_range("tau", tau, kMinTemperature, kMaxTemperature);
 }
 
 SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSettings& settings) {

@@ -3,22 +3,27 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <charconv>
+#include <cmath>
 #include <map>
 #include <sstream>
 #include <tuple>
 
 #include "geomsim/experiments/solve_memory.hpp"
+#include "geomsim/solvers/solver_registry.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/theory/reference_losses.hpp"
 #include "geomsim/theory/symmetric_split.hpp"
+#include "geomsim/theory/wiener_constant.hpp"
 
 namespace geomsim {
 namespace {
 
 const std::vector<std::string>& columns() {
   static const std::vector<std::string> names{
-      "K",          "ny",        "d",         "alpha",          "tau",          "seeds",        "solver",
+      "K",          "ny",        "d",         "alpha",          "tau",          "seeds",        "solver",       "cluster_tol",
       "loss",       "spread",    "geometry",  "atoms",          "max_atoms",    "collapsed_loss",
       "uniform_loss", "predicted_regime", "predicted_spread", "predicted_loss", "threshold", "window_end",
       "converged_runs", "runs", "seconds"};
@@ -67,6 +72,23 @@ std::string SweepPoint::key() const {
          " tau=" + format_number(tau) + " alpha=" + format_number(alpha);
 }
 
+void require_sweep_size(const SweepGrid& grid) {
+  const std::vector<std::pair<const char*, std::size_t>> lists = {
+      {"K", grid.K.size()}, {"ny", grid.ny.size()}, {"d", grid.d.size()}, {"tau", grid.tau.size()}, {"alpha", grid.alpha.size()}};
+  double points = 1.0;
+  std::string product;
+  for (const auto& [name, size] : lists) {
+    points *= static_cast<double>(size);
+    product += (product.empty() ? "" : " x ") + std::to_string(size);
+  }
+  if (points > kMaxSweepPoints) {
+    const auto longest = std::max_element(lists.begin(), lists.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    throw InvalidArgument(longest->first, "makes a grid of " + product + " (K x ny x d x tau x alpha) = " + format_number(points) +
+                                              " points, more than the " + std::to_string(static_cast<long>(kMaxSweepPoints)) +
+                                              " one sweep runs; use shorter lists or several sweeps");
+  }
+}
+
 std::vector<SweepPoint> sweep_points(const SweepGrid& grid) {
   const auto nonempty = [](const char* name, std::size_t size) {
     if (size == 0) throw InvalidArgument(name, "must list at least one value");
@@ -76,6 +98,7 @@ std::vector<SweepPoint> sweep_points(const SweepGrid& grid) {
   nonempty("d", grid.d.size());
   nonempty("alpha", grid.alpha.size());
   nonempty("tau", grid.tau.size());
+  require_sweep_size(grid);
   std::vector<SweepPoint> points;
   for (int K : grid.K) {
     for (int ny : grid.ny) {
@@ -84,6 +107,12 @@ std::vector<SweepPoint> sweep_points(const SweepGrid& grid) {
           for (double alpha : grid.alpha) {
             SpreadProblem problem{K, ny, d, alpha, tau};
             problem.validate();
+            // Each row carries the theory's prediction (uniform_loss, the split's window), whose
+            // Wiener constant is summed for tau >= 1/700.
+            if (tau < kMinWienerTemperature) {
+              throw InvalidArgument("tau", "must be >= 1/700 in a sweep (its rows carry the theory's prediction, whose "
+                                           "Wiener constant needs it), got " + format_number(tau));
+            }
             points.push_back({K, ny, d, alpha, tau});
           }
         }
@@ -146,6 +175,7 @@ SweepRow run_sweep_point(const SweepPoint& point, const SolveSettings& settings,
   row.point = point;
   row.seeds = seeds_text;
   row.solver = s.solver;
+  row.cluster_tolerance = settings.cluster_tolerance;
   row.loss = s.loss;
   row.spread = s.spread.mean;
   row.geometry = to_string(s.geometry.kind);
@@ -181,32 +211,35 @@ std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, const Sol
   std::vector<SweepRow> fresh(todo.size());
   std::size_t completed = 0;
   const auto count = static_cast<std::ptrdiff_t>(todo.size());
-  // One point per thread; an exception in a worker is carried out of the parallel region.
-  std::string error_argument, error_requirement;
+  // One point per thread. An exception may not leave a parallel region (nor an omp critical
+  // section: std::terminate), so the first one, from a solve or from on_row (a checkpoint that
+  // cannot be written), is kept, the remaining points are skipped, and it is rethrown after.
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::ptrdiff_t k = 0; k < count; ++k) {
+    if (failed.load()) continue;
+    const auto i = static_cast<std::size_t>(k);
     try {
-      fresh[static_cast<std::size_t>(k)] = run_sweep_point(points[todo[static_cast<std::size_t>(k)]], settings, seeds_text);
+      fresh[i] = run_sweep_point(points[todo[i]], settings, seeds_text);
+    } catch (...) {
 #pragma omp critical(geomsim_sweep_progress)
-      {
+      if (!failure) failure = std::current_exception();
+      failed.store(true);
+      continue;
+    }
+#pragma omp critical(geomsim_sweep_progress)
+    if (!failure) {
+      try {
         ++completed;
-        if (on_row) on_row(fresh[static_cast<std::size_t>(k)], completed, todo.size());
-      }
-    } catch (const InvalidArgument& e) {
-#pragma omp critical(geomsim_sweep_progress)
-      if (error_argument.empty()) {
-        error_argument = e.argument();
-        error_requirement = e.requirement();
-      }
-    } catch (const std::exception& e) {
-#pragma omp critical(geomsim_sweep_progress)
-      if (error_argument.empty()) {
-        error_argument = "sweep";
-        error_requirement = std::string("failed: ") + e.what();
+        if (on_row) on_row(fresh[i], completed, todo.size());
+      } catch (...) {
+        failure = std::current_exception();
+        failed.store(true);
       }
     }
   }
-  if (!error_argument.empty()) throw InvalidArgument(error_argument, error_requirement);
+  if (failure) std::rethrow_exception(failure);
   for (std::size_t k = 0; k < todo.size(); ++k) by_key.emplace(points[todo[k]].key(), fresh[k]);
 
   std::vector<SweepRow> out;
@@ -227,8 +260,10 @@ std::string sweep_csv(const std::vector<SweepRow>& rows) {
   for (const auto& r : rows) {
     const auto& p = r.point;
     const auto& pr = r.prediction;
-    out << p.K << ',' << p.ny << ',' << p.d << ',' << number(p.alpha) << ',' << number(p.tau) << ',' << r.seeds << ','
-        << r.solver << ',' << number(r.loss) << ',' << number(r.spread) << ',' << r.geometry << ',' << r.atoms << ','
+    std::string seeds = r.seeds;  // "0,2,4" would be three fields
+    std::replace(seeds.begin(), seeds.end(), ',', ' ');
+    out << p.K << ',' << p.ny << ',' << p.d << ',' << number(p.alpha) << ',' << number(p.tau) << ',' << seeds << ','
+        << r.solver << ',' << number(r.cluster_tolerance) << ',' << number(r.loss) << ',' << number(r.spread) << ',' << r.geometry << ',' << r.atoms << ','
         << r.max_atoms << ',' << number(r.collapsed_loss) << ',' << number(r.uniform_loss) << ',' << pr.regime << ','
         << number(pr.spread) << ',' << number(pr.loss) << ',' << number(pr.threshold) << ',' << number(pr.window_end)
         << ',' << r.converged_runs << ',' << r.runs << ',' << number(r.seconds) << "\n";
@@ -251,6 +286,7 @@ std::vector<SweepRow> parse_sweep_csv(const std::string& text, const std::string
   while (std::getline(in, line)) {
     ++line_number;
     if (line.empty()) continue;
+    if (line.find('"') != std::string::npos) fail(line_number, "has a quoted field, which a geomsim sweep CSV never holds");
     const auto f = split(line, ',');
     if (f.size() != names.size()) {
       fail(line_number, "has " + std::to_string(f.size()) + " fields, expected " + std::to_string(names.size()));
@@ -276,7 +312,9 @@ std::vector<SweepRow> parse_sweep_csv(const std::string& text, const std::string
     r.point.alpha = real(f[c]); ++c;
     r.point.tau = real(f[c]); ++c;
     r.seeds = f[c++];
+    std::replace(r.seeds.begin(), r.seeds.end(), ' ', ',');
     r.solver = f[c++];
+    r.cluster_tolerance = real(f[c]); ++c;
     r.loss = real(f[c]); ++c;
     r.spread = real(f[c]); ++c;
     r.geometry = f[c++];
@@ -292,9 +330,54 @@ std::vector<SweepRow> parse_sweep_csv(const std::string& text, const std::string
     r.converged_runs = integer(f[c]); ++c;
     r.runs = integer(f[c]); ++c;
     r.seconds = real(f[c]); ++c;
+    // What sweep_csv cannot have written: a row like this is damage, not a result to keep.
+    const auto require = [&](bool holds, const std::string& column, const std::string& what) {
+      if (!holds) fail(line_number, "column " + column + ": " + what);
+    };
+    const auto finite = [](double v) { return std::isfinite(v); };
+    const auto one_of = [](const std::string& v, std::initializer_list<const char*> allowed) {
+      return std::any_of(allowed.begin(), allowed.end(), [&](const char* n) { return v == n; });
+    };
+    require(r.point.K >= 2, "K", "must be >= 2, got " + std::to_string(r.point.K));
+    require(r.point.ny >= 1, "ny", "must be >= 1, got " + std::to_string(r.point.ny));
+    require(r.point.d >= 2, "d", "must be >= 2, got " + std::to_string(r.point.d));
+    require(r.point.alpha >= 0.0 && r.point.alpha <= 1.0, "alpha", "must be in [0, 1], got " + format_number(r.point.alpha));
+    require(r.point.tau > 0.0 && finite(r.point.tau), "tau", "must be a finite number > 0, got " + format_number(r.point.tau));
+    require(!r.seeds.empty(), "seeds", "is empty");
+    require(one_of(r.solver, {"slsqp", "rlbfgs", "rtr"}), "solver", "'" + r.solver + "' is not a solver");
+    require(r.cluster_tolerance > 0.0 && finite(r.cluster_tolerance), "cluster_tol", "must be a finite number > 0");
+    require(finite(r.loss), "loss", "must be finite, got " + format_number(r.loss));
+    require(finite(r.spread) && r.spread >= 0.0, "spread", "must be a finite number >= 0, got " + format_number(r.spread));
+    require(one_of(r.geometry, {"collapsed", "atoms", "spread"}), "geometry", "'" + r.geometry + "' is not a geometry");
+    require(r.max_atoms >= 1, "max_atoms", "must be >= 1");
+    require(!r.collapsed_loss || finite(*r.collapsed_loss), "collapsed_loss", "must be finite or empty");
+    require(finite(r.uniform_loss), "uniform_loss", "must be finite");
+    require(one_of(r.prediction.regime, {"none", "collapsed", "spread", "split", "uniform"}), "predicted_regime",
+            "'" + r.prediction.regime + "' is not a regime");
+    require(r.runs >= 1 && r.converged_runs >= 0 && r.converged_runs <= r.runs, "converged_runs",
+            "must be in [0, runs] with runs >= 1");
+    require(finite(r.seconds) && r.seconds >= 0.0, "seconds", "must be a finite number >= 0");
     rows.push_back(std::move(r));
   }
   return rows;
+}
+
+void require_same_settings(const std::vector<SweepRow>& done, const SolveSettings& settings, const std::string& seeds_text,
+                           const std::string& source, const std::string& argument) {
+  for (const auto& row : done) {
+    const auto refuse = [&](const std::string& option, const std::string& was, const std::string& now) {
+      throw InvalidArgument(argument, source + " holds results for --" + option + " " + was + " (at " + row.point.key() +
+                                          "), not " + now + "; resume with the same settings or write another file");
+    };
+    if (row.seeds != seeds_text) refuse("seeds", row.seeds, seeds_text);
+    // "auto" picks by the point's size: compare with the solver it picks there.
+    const SpreadProblem problem{row.point.K, row.point.ny, row.point.d, row.point.alpha, row.point.tau};
+    const std::string solver = make_solver(settings.solver, static_cast<Index>(problem.K) * problem.ny, problem.dim())->name();
+    if (row.solver != solver) refuse("solver", row.solver, solver + (settings.solver == "auto" ? " (auto)" : ""));
+    if (row.cluster_tolerance != settings.cluster_tolerance) {
+      refuse("cluster-tol", format_number(row.cluster_tolerance), format_number(settings.cluster_tolerance));
+    }
+  }
 }
 
 std::vector<SweepRow> merge_sweep_rows(const std::vector<std::vector<SweepRow>>& inputs) {
@@ -302,10 +385,13 @@ std::vector<SweepRow> merge_sweep_rows(const std::vector<std::vector<SweepRow>>&
   for (const auto& rows : inputs) {
     for (const auto& row : rows) {
       const auto [it, inserted] = by_key.emplace(row.point.key(), row);
-      if (!inserted && (it->second.seeds != row.seeds || it->second.solver != row.solver || it->second.loss != row.loss)) {
+      if (!inserted && (it->second.seeds != row.seeds || it->second.solver != row.solver ||
+                        it->second.cluster_tolerance != row.cluster_tolerance || it->second.loss != row.loss)) {
         throw InvalidArgument("merge", "two inputs disagree at " + row.point.key() + " (seeds " + it->second.seeds +
                                            " vs " + row.seeds + ", solver " + it->second.solver + " vs " + row.solver +
-                                           ", loss " + format_number(it->second.loss) + " vs " + format_number(row.loss) + ")");
+                                           ", cluster_tol " + format_number(it->second.cluster_tolerance) + " vs " +
+                                           format_number(row.cluster_tolerance) + ", loss " + format_number(it->second.loss) +
+                                           " vs " + format_number(row.loss) + ")");
       }
     }
   }

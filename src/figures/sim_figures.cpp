@@ -72,21 +72,25 @@ double real(const json& p, const std::string& key) {
   return v.front();
 }
 
+// A text parameter, or `fallback` when it is missing.
+std::string text_parameter(const json& p, const std::string& key, const std::string& fallback, const std::string& example) {
+  if (!p.contains(key)) return fallback;
+  if (!p.at(key).is_string()) {
+    throw InvalidArgument("sim", "parameter '" + key + "' must be a string such as \"" + example + "\", got " + p.at(key).dump());
+  }
+  return p.at(key).get<std::string>();
+}
+
 SolveSettings settings_from(const json& p, std::string& seeds_text) {
   SolveSettings s;
-  seeds_text = p.value("seeds", std::string("0:4"));
+  seeds_text = text_parameter(p, "seeds", "0:4", "0:4");
   s.seeds = parse_seed_list(seeds_text, "seeds");
-  s.solver = p.value("solver", std::string("auto"));
+  s.solver = text_parameter(p, "solver", "auto", "auto");
   return s;
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  OutputTransaction out;
-  out.stage(path, text, "out");
-  out.commit();
-}
 
-std::vector<SweepRow> sweep(const json& p, const std::string& csv_path, std::string& seeds_text) {
+std::vector<SweepRow> sweep(const json& p, const std::string& csv_path, std::string& seeds_text, OutputTransaction& outputs) {
   SweepGrid grid;
   grid.K = integers(p, "K", 2);
   grid.ny = integers(p, "ny", 1);
@@ -95,7 +99,7 @@ std::vector<SweepRow> sweep(const json& p, const std::string& csv_path, std::str
   grid.alpha = numbers(p, "alpha");
   const SolveSettings settings = settings_from(p, seeds_text);
   const auto rows = run_sweep(sweep_points(grid), settings, seeds_text, {});
-  write_text(csv_path, sweep_csv(rows));
+  outputs.stage(csv_path, sweep_csv(rows), "out");
   return rows;
 }
 
@@ -129,10 +133,10 @@ std::string header_lines(const std::string& name, const std::string& extra = "")
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult alpha_spread(const SimDefinition& def, const json& p, const std::string& stem) {
+SimResult alpha_spread(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
   std::string seeds;
-  const auto rows = sweep(p, stem + ".csv", seeds);
-  const std::string by = p.value("curves", std::string("d"));
+  const auto rows = sweep(p, stem + ".csv", seeds, outputs);
+  const std::string by = text_parameter(p, "curves", "d", "d");
   if (by != "d" && by != "tau") throw InvalidArgument("sim", "'curves' must be \"d\" or \"tau\"");
   std::map<double, std::vector<const SweepRow*>> curves;
   for (const auto& r : rows) curves[by == "d" ? r.point.d : r.point.tau].push_back(&r);
@@ -169,7 +173,7 @@ SimResult alpha_spread(const SimDefinition& def, const json& p, const std::strin
     }
   }
   const double threshold = SymmetricSplit(rows.front().point.K).threshold();
-  fig.line("set title \"" + def.title + "\"");
+  fig.line("set title " + GnuplotFigure::text(def.title));
   fig.line("set xlabel 'α (weight of cNCE)'");
   fig.line("set ylabel 'spread s(y)'");
   fig.line("set key outside right top");
@@ -180,7 +184,7 @@ SimResult alpha_spread(const SimDefinition& def, const json& p, const std::strin
            ", graph 1 nohead dt 3 lc 'gray40'");
   fig.line("set label 'K/(2K-1)' at " + fmt(threshold, 8) + ", graph 0.97 offset 0.5,0 tc 'gray40'");
   fig.line(plot);
-  fig.render(stem);
+  fig.render(stem, outputs);
 
   std::ostringstream md;
   md << "| α |";
@@ -214,7 +218,7 @@ SimResult alpha_spread(const SimDefinition& def, const json& p, const std::strin
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult c_threshold_figure(const SimDefinition& def, const json& p, const std::string& stem) {
+SimResult c_threshold_figure(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
   const auto taus = numbers(p, "tau");
   const auto ds = integers(p, "d", 2);
   GnuplotFigure fig(900, 560);
@@ -247,15 +251,15 @@ SimResult c_threshold_figure(const SimDefinition& def, const json& p, const std:
     md << "| " << fmt(tau) << " | " << (all_above ? "yes" : "**no**") << " | " << (c0 ? fmt(*c0, 7) : "undefined")
        << " | " << (c1 ? fmt(*c1, 7) : "undefined") << " | " << (c0 && x0 ? fmt(*x0 - *c0, 3) : "") << " |\n";
   }
-  write_text(stem + ".csv", csv);
-  fig.line("set title \"" + def.title + "\"");
+  outputs.stage(stem + ".csv", csv, "out");
+  fig.line("set title " + GnuplotFigure::text(def.title));
   fig.line("set xlabel 'dimension d (log scale)'");
   fig.line("set ylabel 'upper end of the α window'");
   fig.line("set logscale x 2");
   fig.line("set key outside right top");
   fig.line("set grid");
   fig.line(plot + ", 2.0/3 with lines lc 'black' dt 3 title 'α = 2/3'");
-  fig.render(stem);
+  fig.render(stem, outputs);
   return {header_lines(def.name, " · solid: c(τ,d) as Theorem 2 states it; dashed: the exact end, L(µθ*) = L(σ)") +
                   md.str(),
           0.0};
@@ -269,7 +273,7 @@ struct SolvedSet {
   SpreadSolution solution;
 };
 
-SimResult point_sets(const SimDefinition& def, const json& p, const std::string& stem) {
+SimResult point_sets(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
   const int K = integer(p, "K", 2), ny = integer(p, "ny", 1), d = integer(p, "d", 2);
   if (d != 2 && d != 3) throw InvalidArgument("sim", "point_sets draws S^1 or S^2: 'd' must be 2 or 3");
   const double tau = real(p, "tau");
@@ -281,7 +285,7 @@ SimResult point_sets(const SimDefinition& def, const json& p, const std::string&
 
   std::string csv = "alpha,class,atom,x,y" + std::string(d == 3 ? ",z" : "") + "\n";
   GnuplotFigure fig(420 * static_cast<int>(sets.size()), 460);
-  fig.line("set multiplot layout 1," + std::to_string(sets.size()) + " title \"" + def.title + "\"");
+  fig.line("set multiplot layout 1," + std::to_string(sets.size()) + " title " + GnuplotFigure::text(def.title));
   fig.line("unset key; set border 0; unset xtics; unset ytics; unset ztics");
   // Class y is drawn in line type y + 1.
   const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
@@ -312,7 +316,7 @@ SimResult point_sets(const SimDefinition& def, const json& p, const std::string&
     }
     fig.datablock("p" + std::to_string(panel), rows);
     const std::string caption = "α = " + fmt(set.alpha) + ": " + to_string(set.solution.geometry.kind);
-    fig.line("set title \"" + caption + "\"");
+    fig.line("set title " + GnuplotFigure::text(caption));
     if (d == 2) {
       fig.line("set size ratio -1; set xrange [-1.7:1.7]; set yrange [-1.7:1.7]");
       fig.line("set samples 361");
@@ -332,15 +336,15 @@ SimResult point_sets(const SimDefinition& def, const json& p, const std::string&
        << (pr.spread ? " (spread " + fmt(*pr.spread, 8) + ")" : std::string()) << " |\n";
   }
   fig.line("unset multiplot");
-  write_text(stem + ".csv", csv);
-  fig.render(stem);
+  outputs.stage(stem + ".csv", csv, "out");
+  fig.render(stem, outputs);
   return {header_lines(def.name, " · one colour per class; the points of one atom are drawn stacked outwards") + "K = " + std::to_string(K) +
                   ", n_y = " + std::to_string(ny) + ", τ = " + fmt(tau) + ", seeds " + seeds + ":\n\n" + md.str(),
           0.0};
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::string& stem) {
+SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
   const int K = integer(p, "K", 2), ny = integer(p, "ny", 1), d = integer(p, "d", 2);
   const double tau = real(p, "tau"), alpha = real(p, "alpha");
   std::string seeds;
@@ -364,10 +368,10 @@ SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::str
     rows.push_back({});
     csv += "\n";
   }
-  write_text(stem + ".csv", csv);
+  outputs.stage(stem + ".csv", csv, "out");
   GnuplotFigure fig(620, 560);
   fig.datablock("m", rows);
-  fig.line("set title \"" + def.title + "\\nα = " + fmt(alpha) + ": " + to_string(s.geometry.kind) + "\"");
+  fig.line("set title " + GnuplotFigure::text(def.title + "\nα = " + fmt(alpha) + ": " + to_string(s.geometry.kind)));
   fig.line("set size ratio -1; set xrange [-0.5:" + fmt(last) + "]; set yrange [" + fmt(last) + ":-0.5]");
   fig.line("set xlabel 'point (sorted by class, then atom)'; set ylabel 'point'");
   fig.line("set cbrange [-1:1]; set cblabel 'cosine similarity'");
@@ -378,7 +382,7 @@ SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::str
     fig.line("set arrow from -0.5," + fmt(edge) + " to " + fmt(last) + "," + fmt(edge) + " nohead front lc 'black'");
   }
   fig.line("plot $m using 1:2:3 with image notitle");
-  fig.render(stem);
+  fig.render(stem, outputs);
   return {header_lines(def.name) + "K = " + std::to_string(K) + ", n_y = " + std::to_string(ny) + ", d = " +
                   std::to_string(d) + ", τ = " + fmt(tau) + ", α = " + fmt(alpha) + ": " + cell(s.geometry.describe()) +
                   ", spread " + fmt(s.spread.mean, 6) + ". Black lines separate the classes.\n",
@@ -386,9 +390,9 @@ SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::str
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult phase_diagram(const SimDefinition& def, const json& p, const std::string& stem) {
+SimResult phase_diagram(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
   std::string seeds;
-  const auto rows = sweep(p, stem + ".csv", seeds);
+  const auto rows = sweep(p, stem + ".csv", seeds, outputs);
   const int K = rows.front().point.K, d = rows.front().point.d;
   const std::vector<std::string> order{"collapsed", "two atoms", "several atoms", "continuous", "uniform-like"};
   std::map<std::string, std::vector<std::vector<double>>> by_category;
@@ -427,7 +431,7 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
             colour.at(name) + "' title '" + name + "'";
   }
   const double threshold = SymmetricSplit(K).threshold();
-  fig.line("set title \"" + def.title + "\"");
+  fig.line("set title " + GnuplotFigure::text(def.title));
   fig.line("set xlabel 'α'; set ylabel 'τ'; set grid; set key outside right top");
   fig.line("set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05");
   fig.line("set arrow from " + fmt(threshold, 8) + ", graph 0 to " + fmt(threshold, 8) + ", graph 1 nohead lw 2 lc 'black'");
@@ -436,7 +440,7 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
     plot += ", $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)'";
   }
   fig.line(plot + ", NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'");
-  fig.render(stem);
+  fig.render(stem, outputs);
   std::ostringstream md;
   md << header_lines(def.name) << "K = " << K << ", n_y = " << rows.front().point.ny << ", d = " << d << ", " << rows.size()
      << " grid points (seeds " << seeds << "): ";
@@ -450,9 +454,9 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string& stem) {
+SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
   std::string seeds;
-  const auto rows = sweep(p, stem + ".csv", seeds);
+  const auto rows = sweep(p, stem + ".csv", seeds, outputs);
   std::map<std::pair<int, double>, std::pair<double, double>> found;  // (d, tau) -> (onset, saturation)
   for (const auto& r : rows) {
     auto& f = found.try_emplace({r.point.d, r.point.tau}, std::make_pair(NAN, NAN)).first->second;
@@ -486,10 +490,10 @@ SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string&
   add("on", onset, "with linespoints lw 2 pt 7 lc 1 title 'onset of spread (optimizer)'");
   add("sat", saturation, "with linespoints lw 2 pt 5 lc 2 title 'saturation, spread ≥ 0.99 (optimizer)'");
   add("w", window, "with lines dt 2 lc 'gray30' title 'exact end of the split window'");
-  fig.line("set title \"" + def.title + "\"");
+  fig.line("set title " + GnuplotFigure::text(def.title));
   fig.line("set xlabel 'dimension d'; set ylabel 'α'; set grid; set key inside right center box opaque; set logscale x 2");
   fig.line(plot);
-  fig.render(stem);
+  fig.render(stem, outputs);
   return {header_lines(def.name) + "K = " + std::to_string(K) + ", seeds " + seeds + ":\n\n" + md.str(), 0.0};
 }
 
@@ -527,23 +531,33 @@ SimDefinition load_sim_definition(const std::string& path) {
   if (def.name.empty() || def.name.find_first_of("/\\ ") != std::string::npos) {
     throw InvalidArgument("sim", path + ": \"name\" must be a plain file stem");
   }
+  for (const char* key : {"parameters", "smoke"}) {
+    if (j.contains(key) && !j.at(key).is_object()) throw InvalidArgument("sim", path + ": \"" + std::string(key) + "\" must be an object");
+  }
   def.parameters_json = j.value("parameters", json::object()).dump();
   def.smoke_json = j.value("smoke", json::object()).dump();
   return def;
 }
 
-SimResult run_sim(const SimDefinition& def, const std::string& out_dir, bool smoke) {
+SimResult run_sim(const SimDefinition& def, const std::string& out_dir, bool smoke, OutputTransaction& outputs) {
   const auto start = std::chrono::steady_clock::now();
   json p = json::parse(def.parameters_json);
   if (smoke) p.update(json::parse(def.smoke_json));
   const std::string stem = (std::filesystem::path(out_dir) / def.name).string();
   SimResult result;
-  if (def.kind == "alpha_spread") result = alpha_spread(def, p, stem);
-  else if (def.kind == "c_threshold") result = c_threshold_figure(def, p, stem);
-  else if (def.kind == "point_sets") result = point_sets(def, p, stem);
-  else if (def.kind == "cosine_heatmap") result = cosine_heatmap(def, p, stem);
-  else if (def.kind == "phase_diagram") result = phase_diagram(def, p, stem);
-  else result = onset_vs_d(def, p, stem);
+  try {
+    if (def.kind == "alpha_spread") result = alpha_spread(def, p, stem, outputs);
+    else if (def.kind == "c_threshold") result = c_threshold_figure(def, p, stem, outputs);
+    else if (def.kind == "point_sets") result = point_sets(def, p, stem, outputs);
+    else if (def.kind == "cosine_heatmap") result = cosine_heatmap(def, p, stem, outputs);
+    else if (def.kind == "phase_diagram") result = phase_diagram(def, p, stem, outputs);
+    else result = onset_vs_d(def, p, stem, outputs);
+  } catch (const json::exception& error) {  // a parameter of the wrong JSON type
+    throw InvalidArgument("sim", def.path + ": " + error.what());
+  } catch (const InvalidArgument& error) {  // name the definition the parameter came from
+    if (error.argument() == "sim" || error.argument() == "out") throw;
+    throw InvalidArgument("sim", def.path + ": parameter '" + error.argument() + "' " + error.requirement());
+  }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

@@ -30,20 +30,25 @@ void require_writable_path(const std::string& path, const std::string& argument)
   if (::access(dir.c_str(), W_OK) != 0) throw InvalidArgument(argument, "cannot write '" + path + "': directory '" + dir + "' is not writable");
 }
 
-void OutputTransaction::stage(const std::string& path, const std::string& content, const std::string& argument) {
+std::string OutputTransaction::reserve(const std::string& path, const std::string& argument) {
   require_writable_path(path, argument);
   std::string temporary = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(staged_.size());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << content;
-    out.flush();
-    if (!out) {
-      const std::string reason = std::strerror(errno);
-      std::remove(temporary.c_str());
-      throw InvalidArgument(argument, "cannot write '" + path + "': " + reason);
-    }
+  staged_.push_back({temporary, path, argument});
+  return temporary;
+}
+
+void OutputTransaction::stage(const std::string& path, const std::string& content, const std::string& argument) {
+  const std::string temporary = reserve(path, argument);
+  std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+  errno = 0;
+  out << content;
+  out.close();  // flushes: a full disk shows here at the latest
+  if (!out) {
+    const std::string reason = errno != 0 ? std::strerror(errno) : "write failed";
+    std::remove(temporary.c_str());
+    staged_.pop_back();
+    throw InvalidArgument(argument, "cannot write '" + path + "': " + reason);
   }
-  staged_.push_back({std::move(temporary), path, argument});
 }
 
 void OutputTransaction::commit() {

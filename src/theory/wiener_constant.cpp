@@ -38,7 +38,7 @@ double log_bessel_i(double nu, double x) {
 
 double log_wiener_constant(double tau, int d) {
   validate(tau, d);
-  if (1.0 / tau > 700.0) throw InvalidArgument("tau", "must be >= 1/700 for the Bessel series, got " + format_number(tau));
+  if (tau < kMinWienerTemperature) throw InvalidArgument("tau", "must be >= 1/700 for the Bessel series, got " + format_number(tau));
   // With nu = d/2 - 1 and x = 1/tau, G(d/2) (2 tau)^nu cancels exactly against the
   // series' (x/2)^nu / G(nu+1): W = exp(-1/tau) 0F1(; d/2; 1/(4 tau^2)). No gamma
   // function is evaluated, so log W keeps ~1e-15 relative accuracy even at d = 4096,

@@ -185,6 +185,12 @@ torch::Tensor EmbeddingModel::prepare(const torch::Tensor& images) const {
 }
 
 torch::Tensor EmbeddingModel::forward(const torch::Tensor& images) {
+  const auto z = raw_forward(images);
+  require_finite(z);
+  return z;
+}
+
+torch::Tensor EmbeddingModel::raw_forward(const torch::Tensor& images) {
   const auto x = prepare(images);
   if (!script_) {
     return map_ == Map::features ? encoder_->features(x) : encoder_->forward(x);
@@ -198,15 +204,34 @@ torch::Tensor EmbeddingModel::forward(const torch::Tensor& images) {
   }
   if (!out.isTensor()) throw InvalidArgument("checkpoint", "the TorchScript module must return one tensor, got " + out.tagKind());
   const auto z = out.toTensor();
-  if (z.dim() != 2 || z.size(0) != images.size(0)) {
-    throw InvalidArgument("checkpoint", "the TorchScript module must return N x d embeddings for N inputs; got shape " + shape_text(z) +
-                                            " for " + std::to_string(images.size(0)) + " inputs");
+  if (z.dim() != 2 || z.size(0) != images.size(0) || z.size(1) == 0) {
+    throw InvalidArgument("checkpoint", "the TorchScript module must return N x d embeddings (d >= 1) for N inputs; got shape " +
+                                            shape_text(z) + " for " + std::to_string(images.size(0)) + " inputs");
+  }
+  // Integers, booleans and complex numbers are not points of R^d: casting them would measure
+  // something else (a complex output lost its imaginary part).
+  if (!at::isFloatingType(z.scalar_type())) {
+    throw InvalidArgument("checkpoint", std::string("the TorchScript module must return real floating-point embeddings, got ") +
+                                            c10::toString(z.scalar_type()));
   }
   return z;
 }
 
+void EmbeddingModel::require_finite(const torch::Tensor& z) {
+  const auto finite = torch::isfinite(z.detach()).all(1);
+  const int64_t bad = z.size(0) - finite.sum().item<int64_t>();
+  if (bad > 0) {
+    throw InvalidArgument("checkpoint", "the model's output is not finite (nan or inf) for " + std::to_string(bad) + " of " +
+                                            std::to_string(z.size(0)) + " inputs: its weights are not finite, or it overflows");
+  }
+}
+
 torch::Tensor EmbeddingModel::embed(const torch::Tensor& images, int64_t batch_size) {
-  if (!script_) return train::embed(encoder_, prepare(images), batch_size, autoencoder_);
+  if (!script_) {
+    auto z = train::embed(encoder_, prepare(images), batch_size, autoencoder_);
+    require_finite(z);
+    return z;
+  }
   require_at_least("batch_size", batch_size, 1);
   torch::NoGradGuard no_grad;
   std::vector<torch::Tensor> parts;

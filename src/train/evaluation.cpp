@@ -6,6 +6,7 @@
 #include "geomsim/metrics/subclass_geometry.hpp"
 #include "geomsim/metrics/subgroup_recovery.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/tensor_points.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -14,17 +15,6 @@ void check_pair(const torch::Tensor& embeddings, const torch::Tensor& labels, co
   if (embeddings.dim() != 2 || labels.dim() != 1 || embeddings.size(0) != labels.size(0) || embeddings.size(0) == 0) {
     throw InvalidArgument(what, "needs N x d embeddings and N labels, N >= 1");
   }
-}
-
-std::vector<int> to_ints(const torch::Tensor& t) {
-  const auto c = t.to(torch::kLong).contiguous();
-  return std::vector<int>(c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel());
-}
-
-// N x d row-major is d x N column-major: the core's layout.
-Matrix to_points(const torch::Tensor& embeddings) {
-  const auto e = embeddings.to(torch::kDouble).contiguous();
-  return Eigen::Map<const Matrix>(e.data_ptr<double>(), e.size(1), e.size(0));
 }
 
 }  // namespace
@@ -103,11 +93,19 @@ EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torc
   EmbeddingGeometry out;
   out.spread = g.spread.mean;
   out.class_spread = g.spread.per_class;
+  double ratio_sum = 0.0;
+  int ratios = 0;
   for (const auto& s : g.subclasses) {
     out.subclass_sigma += s.sigma / static_cast<double>(g.subclasses.size());
-    out.sigma_over_spread += s.sigma_over_spread / static_cast<double>(g.subclasses.size());
-    out.subclasses.push_back({s.subclass, s.label, static_cast<int64_t>(s.count), s.sigma, s.sigma_over_spread});
+    std::optional<double> ratio;
+    if (g.spread.per_class[static_cast<std::size_t>(s.label)] > 0.0) {  // else 0/0: the class is one point
+      ratio = s.sigma_over_spread;
+      ratio_sum += *ratio;
+      ++ratios;
+    }
+    out.subclasses.push_back({s.subclass, s.label, static_cast<int64_t>(s.count), s.sigma, ratio});
   }
+  if (ratios > 0) out.sigma_over_spread = ratio_sum / ratios;
   const bool own = !reference.defined();
   if (!own) check_pair(reference, reference_fine, "reference");
   const MeanClassifier classifier = own ? MeanClassifier(points, fine_labels) : MeanClassifier(to_points(reference), to_ints(reference_fine));

@@ -3,11 +3,16 @@
 #include <boost/iostreams/copy.hpp>
 #include <boost/iostreams/filter/gzip.hpp>
 #include <boost/iostreams/filtering_streambuf.hpp>
+#include <zlib.h>
+
+#include <array>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/memory_budget.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -44,28 +49,102 @@ std::size_t ByteArray::item_size() const {
   return size;
 }
 
-ByteArray read_idx(const std::string& path, const std::string& argument) {
-  const std::string bytes = read_bytes(path, argument);
-  const auto fail = [&](const std::string& why) { throw InvalidArgument(argument, path + ": " + why); };
-  if (bytes.size() < 4) fail("too short for an IDX header");
-  if (bytes[0] != 0 || bytes[1] != 0) fail("not an IDX file (the magic number must start with two zero bytes)");
-  if (static_cast<unsigned char>(bytes[2]) != 0x08) {
-    fail("element type 0x" + std::to_string(static_cast<unsigned char>(bytes[2])) + " is not supported (only unsigned bytes, 0x08)");
+namespace {
+
+// A file's bytes in order, through gunzip (zlib) when it starts with gzip's magic bytes. zlib
+// checks the gzip trailer's CRC-32 and length when the stream ends; a stream that stops before
+// its trailer is an error, never a short file.
+class ByteSource {
+ public:
+  ByteSource(const std::string& path, const std::string& argument) : path_(path), argument_(argument), file_(path, std::ios::binary) {
+    if (!file_) throw InvalidArgument(argument, "cannot read " + path);
+    gzipped_ = file_.peek() == 0x1f && (file_.get(), file_.peek() == 0x8b);
+    file_.seekg(0);
+    if (gzipped_ && inflateInit2(&stream_, 16 + MAX_WBITS) != Z_OK) throw std::bad_alloc();
   }
-  const std::size_t dims = static_cast<unsigned char>(bytes[3]);
+  ~ByteSource() {
+    if (gzipped_) inflateEnd(&stream_);
+  }
+  ByteSource(const ByteSource&) = delete;
+  ByteSource& operator=(const ByteSource&) = delete;
+
+  // Up to `count` bytes; fewer only where the data ends.
+  std::size_t read(char* into, std::size_t count) {
+    if (!gzipped_) {
+      file_.read(into, static_cast<std::streamsize>(count));
+      return static_cast<std::size_t>(file_.gcount());
+    }
+    std::size_t produced = 0;
+    while (produced < count && !ended_) {
+      if (stream_.avail_in == 0) {
+        file_.read(input_.data(), static_cast<std::streamsize>(input_.size()));
+        stream_.next_in = reinterpret_cast<Bytef*>(input_.data());
+        stream_.avail_in = static_cast<uInt>(file_.gcount());
+        if (stream_.avail_in == 0) corrupt("it ends before its gzip trailer");
+      }
+      const auto room = static_cast<uInt>(std::min<std::size_t>(count - produced, 1u << 30));
+      stream_.next_out = reinterpret_cast<Bytef*>(into + produced);
+      stream_.avail_out = room;
+      const int status = inflate(&stream_, Z_NO_FLUSH);
+      produced += room - stream_.avail_out;
+      if (status == Z_STREAM_END) ended_ = true;  // the trailer's CRC-32 and length checked out
+      else if (status != Z_OK && status != Z_BUF_ERROR) corrupt(stream_.msg != nullptr ? stream_.msg : "inflate failed");
+    }
+    return produced;
+  }
+
+ private:
+  [[noreturn]] void corrupt(const std::string& why) const {
+    throw InvalidArgument(argument_, path_ + " is a corrupt or truncated gzip file (" + why + ")");
+  }
+  std::string path_, argument_;
+  std::ifstream file_;
+  bool gzipped_ = false, ended_ = false;
+  z_stream stream_{};
+  std::array<char, 1 << 16> input_{};
+};
+
+}  // namespace
+
+ByteArray read_idx(const std::string& path, const std::string& argument) {
+  const auto fail = [&](const std::string& why) { throw InvalidArgument(argument, path + ": " + why); };
+  // The header first, then exactly the bytes it promises, and a few more to see whether there
+  // are more: a gzip bomb is never inflated past what its header claims, and the claim is
+  // checked against memory before it is allocated.
+  ByteSource source(path, argument);
+  const auto read = [&](char* into, std::size_t count) { return source.read(into, count); };
+  std::string magic(4, '\0');
+  if (read(magic.data(), 4) < 4) fail("too short for an IDX header");
+  if (magic[0] != 0 || magic[1] != 0) fail("not an IDX file (the magic number must start with two zero bytes)");
+  if (static_cast<unsigned char>(magic[2]) != 0x08) {
+    fail("element type 0x" + std::to_string(static_cast<unsigned char>(magic[2])) + " is not supported (only unsigned bytes, 0x08)");
+  }
+  const std::size_t dims = static_cast<unsigned char>(magic[3]);
   if (dims == 0 || dims > 8) fail("has " + std::to_string(dims) + " dimensions; expected 1 to 8");
-  const std::size_t header = 4 + 4 * dims;
-  if (bytes.size() < header) fail("is truncated inside its header");
+  std::string sizes(4 * dims, '\0');
+  if (read(sizes.data(), sizes.size()) < sizes.size()) fail("is truncated inside its header");
   ByteArray array;
   std::size_t total = 1;
+  std::string shape;
   for (std::size_t k = 0; k < dims; ++k) {
-    array.shape.push_back(big_endian(bytes, 4 + 4 * k));
-    total *= array.shape.back();
+    array.shape.push_back(big_endian(sizes, 4 * k));
+    shape += (k ? " x " : "") + std::to_string(array.shape.back());
   }
-  const std::size_t body = bytes.size() - header;
-  if (body < total) fail("is truncated: the header promises " + std::to_string(total) + " bytes, the file holds " + std::to_string(body));
-  if (body > total) fail("has " + std::to_string(body - total) + " bytes after the data the header describes");
-  array.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(header), bytes.end());
+  for (const std::uint32_t size : array.shape) {
+    if (size == 0) fail("has a dimension of size 0 (shape " + shape + "): it holds no data");
+    if (__builtin_mul_overflow(total, static_cast<std::size_t>(size), &total)) {
+      fail("has a shape (" + shape + ") whose size overflows: not a real IDX file");
+    }
+  }
+  require_memory(argument, static_cast<double>(total), "the " + shape + " bytes " + path + " promises");
+  array.data.resize(total);
+  const std::size_t got = read(reinterpret_cast<char*>(array.data.data()), total);
+  if (got < total) fail("is truncated: the header promises " + std::to_string(total) + " bytes, the file holds " + std::to_string(got));
+  char extra[4096];
+  const std::size_t more = read(extra, sizeof extra);
+  if (more > 0) {
+    fail("has " + (more < sizeof extra ? std::to_string(more) : std::string("more")) + " bytes after the data the header describes");
+  }
   return array;
 }
 
@@ -83,14 +162,34 @@ LabelledImages read_idx_pair(const std::string& images_path, const std::string& 
   return out;
 }
 
+namespace {
+// The file STEM.gz or STEM in dir, in that order; empty when neither exists.
+std::string fashion_mnist_file(const std::string& dir, const std::string& stem) {
+  for (const std::string& name : {stem + ".gz", stem}) {
+    const auto path = std::filesystem::path(dir) / name;
+    if (std::filesystem::exists(path)) return path.string();
+  }
+  return "";
+}
+constexpr const char* kFashionMnistStems[] = {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
+                                              "t10k-labels-idx1-ubyte"};
+}  // namespace
+
+std::vector<std::string> fashion_mnist_files(const std::string& dir) {
+  std::vector<std::string> files;
+  for (const char* stem : kFashionMnistStems) {
+    std::string path = fashion_mnist_file(dir, stem);
+    if (!path.empty()) files.push_back(std::move(path));
+  }
+  return files;
+}
+
 LabelledImages load_fashion_mnist(const std::string& dir, bool train_split) {
   const std::string prefix = train_split ? "train" : "t10k";
   const auto find = [&](const std::string& stem) {
-    for (const std::string& name : {stem + ".gz", stem}) {
-      const auto path = std::filesystem::path(dir) / name;
-      if (std::filesystem::exists(path)) return path.string();
-    }
-    throw InvalidArgument("data", "no " + stem + "[.gz] in " + dir + " (install dataset-fashion-mnist, or pass the folder)");
+    std::string path = fashion_mnist_file(dir, stem);
+    if (path.empty()) throw InvalidArgument("data", "no " + stem + "[.gz] in " + dir + " (install dataset-fashion-mnist, or pass the folder)");
+    return path;
   };
   const std::string images = find(prefix + "-images-idx3-ubyte");  // in this order, for a predictable message
   const std::string labels = find(prefix + "-labels-idx1-ubyte");

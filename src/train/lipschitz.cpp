@@ -120,12 +120,18 @@ JacobianBound jacobian_lower_bound(EmbeddingModel& model, const torch::Tensor& x
   torch::manual_seed(seed);
   const auto input = x.to(model.dtype()).detach().requires_grad_(true);  // image-shaped; forward() flattens if asked
   const auto y = model.forward(input);
+  JacobianBound out;
+  out.points = x.size(0);
+  // A map that does not depend on its input (a constant model: a fully collapsed encoder) has
+  // the Jacobian 0; autograd has no graph from it to the input.
+  const auto constant = [&] { return out; };
+  if (!y.requires_grad()) return constant();
   const auto u = torch::zeros_like(y).requires_grad_(true);
   // g(u) = J^T u, built with a graph so that its derivative in u, J v, is one more backward pass.
-  const auto g = torch::autograd::grad({y}, {input}, {u}, /*retain_graph=*/true, /*create_graph=*/true)[0];
+  const auto g = torch::autograd::grad({y}, {input}, {u}, /*retain_graph=*/true, /*create_graph=*/true, /*allow_unused=*/true)[0];
+  if (!g.defined() || !g.requires_grad()) return constant();
   auto v = unit_rows(torch::randn_like(input));
   torch::Tensor sigma = torch::zeros({x.size(0)}, torch::kDouble);
-  JacobianBound out;
   for (int it = 1; it <= max_iterations; ++it) {
     const auto Jv = torch::autograd::grad({g}, {u}, {v}, /*retain_graph=*/true)[0];
     const auto next = Jv.flatten(1).to(torch::kDouble).norm(2, 1);  // |J v| <= sigma_max for unit v
@@ -136,7 +142,6 @@ JacobianBound jacobian_lower_bound(EmbeddingModel& model, const torch::Tensor& x
     if (settled) break;
     v = unit_rows(JtJv.detach());
   }
-  out.points = x.size(0);
   out.max = sigma.max().item<double>();
   out.mean = sigma.mean().item<double>();
   return out;

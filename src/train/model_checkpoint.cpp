@@ -1,10 +1,13 @@
 #include "geomsim/train/model_checkpoint.hpp"
 
 #include <filesystem>
+#include <map>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <torch/serialize.h>
 
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/archive_integrity.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -50,35 +53,82 @@ std::string to_json_text(const ModelDescription& d) {
 }
 
 ModelDescription model_description_from_json(const std::string& text, const std::string& argument) {
+  const auto malformed = [&](const std::string& why) {
+    throw InvalidArgument(argument, "holds a malformed model description (" + why + ")");
+  };
+  // A size field: a whole number (16.5 or "16" is not 16), positive and small enough to build.
+  const auto whole = [&](const json& object, const char* key) {
+    const json& v = object.at(key);
+    if (!v.is_number_integer()) malformed(std::string(key) + " must be a whole number, got " + v.dump());
+    const auto value = v.get<int64_t>();
+    if (value < 1 || value > (int64_t{1} << 24)) malformed(std::string(key) + " must be in [1, 16777216], got " + v.dump());
+    return value;
+  };
+  const auto text_field = [&](const json& object, const char* key) {
+    const json& v = object.at(key);
+    if (!v.is_string()) malformed(std::string(key) + " must be a string, got " + v.dump());
+    return v.get<std::string>();
+  };
   try {
     const json in = json::parse(text);
-    if (in.at("format").get<std::string>() != "geomsim-checkpoint-1") {
+    if (!in.is_object()) malformed("not a JSON object");
+    if (text_field(in, "format") != "geomsim-checkpoint-1") {
       throw InvalidArgument(argument, "holds an unknown model description format '" + in.at("format").get<std::string>() + "'");
     }
     ModelDescription d;
     const json& e = in.at("encoder");
-    d.encoder.kind = e.at("kind").get<std::string>();
-    d.encoder.channels = e.at("channels").get<int64_t>();
-    d.encoder.image_size = e.at("image_size").get<int64_t>();
-    d.encoder.embedding_dim = e.at("embedding_dim").get<int64_t>();
-    d.encoder.width = e.at("width").get<int64_t>();
-    validate(d.encoder);
+    if (!e.is_object()) malformed("encoder must be an object");
+    d.encoder.kind = text_field(e, "kind");
+    d.encoder.channels = whole(e, "channels");
+    d.encoder.image_size = whole(e, "image_size");
+    d.encoder.embedding_dim = whole(e, "embedding_dim");
+    d.encoder.width = whole(e, "width");
+    try {
+      validate(d.encoder);
+    } catch (const InvalidArgument& error) {
+      malformed("encoder " + error.argument() + " " + error.requirement());
+    }
     if (!in.at("autoencoder").is_null()) {
       const json& a = in.at("autoencoder");
+      if (!a.is_object()) malformed("autoencoder must be an object or null");
       AutoencoderOptions o;
-      o.classes = a.at("classes").get<int64_t>();
+      o.classes = whole(a, "classes");
+      if (!a.at("class_conditional").is_boolean()) malformed("class_conditional must be true or false");
       o.class_conditional = a.at("class_conditional").get<bool>();
-      o.latent_dim = a.at("latent_dim").get<int64_t>();
-      o.width = a.at("width").get<int64_t>();
-      o.channels = a.at("channels").get<int64_t>();
-      o.image_size = a.at("image_size").get<int64_t>();
+      o.latent_dim = whole(a, "latent_dim");
+      o.width = whole(a, "width");
+      o.channels = whole(a, "channels");
+      o.image_size = whole(a, "image_size");
       d.autoencoder = o;
     }
+    if (!in.at("run").is_object()) malformed("run must be an object");
     d.run = in.at("run").dump();
     return d;
   } catch (const json::exception& error) {
-    throw InvalidArgument(argument, "holds a malformed model description (" + std::string(error.what()) + ")");
+    malformed(error.what());
   }
+  return {};
+}
+
+void load_module(torch::nn::Module& module, torch::serialize::InputArchive& archive, const std::string& key,
+                 const std::string& path, const std::string& argument) {
+  std::map<std::string, std::vector<int64_t>> expected;
+  for (const auto& p : module.named_parameters()) expected[p.key()] = p.value().sizes().vec();
+  for (const auto& b : module.named_buffers()) expected[b.key()] = b.value().sizes().vec();
+  torch::serialize::InputArchive part;
+  archive.read(key, part);
+  module.load(part);
+  const auto check = [&](const std::string& name, const torch::Tensor& tensor) {
+    const auto& shape = expected.at(name);
+    if (tensor.sizes().vec() != shape) {
+      std::ostringstream message;
+      message << path << ": the weights do not match the stored description: " << key << "." << name << " is "
+              << tensor.sizes() << " where the description needs " << c10::IntArrayRef(shape);
+      throw InvalidArgument(argument, message.str());
+    }
+  };
+  for (const auto& p : module.named_parameters()) check(p.key(), p.value());
+  for (const auto& b : module.named_buffers()) check(b.key(), b.value());
 }
 
 void write_model_description(torch::serialize::OutputArchive& archive, const ModelDescription& description) {
@@ -92,6 +142,7 @@ bool is_geomsim_checkpoint(const std::string& path) {
 
 std::optional<CheckpointModel> try_load_checkpoint_model(const std::string& path, const std::string& argument) {
   if (!std::filesystem::is_regular_file(path)) throw InvalidArgument(argument, "file not found: " + path);
+  if (verify_archive(path, argument) == ArchiveCheck::not_a_zip) return std::nullopt;
   auto archive = open_archive(path);
   if (!archive) return std::nullopt;
   const auto text = stored_description(*archive);
@@ -100,14 +151,11 @@ std::optional<CheckpointModel> try_load_checkpoint_model(const std::string& path
   model.description = model_description_from_json(*text, argument);
   try {
     model.encoder = Encoder(model.description.encoder);
-    torch::serialize::InputArchive part;
-    archive->read("encoder", part);
-    model.encoder->load(part);
+    load_module(*model.encoder, *archive, "encoder", path, argument);
     model.encoder->eval();
     if (model.description.autoencoder) {
       model.autoencoder = Autoencoder(*model.description.autoencoder);
-      archive->read("autoencoder", part);
-      model.autoencoder->load(part);
+      load_module(*model.autoencoder, *archive, "autoencoder", path, argument);
       model.autoencoder->eval();
     }
     torch::Tensor history;

@@ -7,7 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "geomsim/experiments/spread_problem.hpp"
+#include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/archive_integrity.hpp"
 #include "geomsim/train/contrastive_losses.hpp"
 #include "geomsim/train/kernel_contrastive_losses.hpp"
 
@@ -42,6 +45,64 @@ void set_rate(torch::optim::AdamW& optimizer, double rate) {
   for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(rate);
 }
 
+// The archive key of the options a checkpoint's run was trained with (a JSON object text).
+constexpr const char* kTrainingRecordKey = "training";
+
+// Everything that decides a run's trajectory, keyed by the CLI's option names: a resume must
+// repeat all of it. --stop-after is not here: stopping early and resuming is what it is for.
+nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& encoder, const Autoencoder& autoencoder) {
+  nlohmann::json record = {{"loss", o.loss},
+                           {"alpha", o.alpha},
+                           {"tau", o.tau},
+                           {"exclude-partner", !o.include_partner},
+                           {"epochs", o.epochs},
+                           {"batch-size", o.batch_size},
+                           {"lr", o.learning_rate},
+                           {"weight-decay", o.weight_decay},
+                           {"seed", o.seed},
+                           {"reconstruction-weight", o.reconstruction_weight},
+                           {"kernel-lambda", o.kernel_lambda},
+                           {"kernel-bandwidth", o.kernel_bandwidth},
+                           {"model", encoder.kind},
+                           {"embedding-dim", encoder.embedding_dim},
+                           {"width", encoder.width},
+                           {"channels", encoder.channels},
+                           {"image-size", encoder.image_size},
+                           {"general-autoencoder", autoencoder ? !autoencoder->options().class_conditional : false}};
+  // The caller's run description (the data, the hierarchy, the number of training images).
+  const nlohmann::json run = nlohmann::json::parse(o.run_description);
+  for (const auto& [key, value] : run.items()) {
+    std::string option = key;
+    std::replace(option.begin(), option.end(), '_', '-');
+    if (!record.contains(option)) record[option] = value;
+  }
+  return record;
+}
+
+// Refuses to resume `path` unless it was trained with exactly `current`: otherwise the run would
+// continue weights trained with other options and report the new ones.
+void require_same_training(torch::serialize::InputArchive& archive, const nlohmann::json& current, const std::string& path) {
+  c10::IValue stored_text;
+  if (!archive.try_read(kTrainingRecordKey, stored_text) || !stored_text.isString()) {
+    throw InvalidArgument("checkpoint", path + " does not record the options it was trained with (written by an older geomsim), "
+                                               "so a resume cannot be checked; start another --checkpoint (eval, measure and "
+                                               "lipschitz still read it)");
+  }
+  nlohmann::json stored;
+  try {
+    stored = nlohmann::json::parse(stored_text.toStringRef());
+  } catch (const nlohmann::json::exception&) {
+    throw InvalidArgument("checkpoint", path + " holds a malformed record of its training options");
+  }
+  for (const auto& [option, value] : current.items()) {
+    const nlohmann::json was = stored.contains(option) ? stored.at(option) : nlohmann::json(nullptr);
+    if (was != value) {
+      throw InvalidArgument(option, "is " + value.dump() + " but " + path + " was trained with " + was.dump() +
+                                        "; resume with the options it was trained with, or start another --checkpoint");
+    }
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& train_loss_names() {
@@ -71,10 +132,15 @@ void validate(const TrainOptions& o) {
   }
   require_non_negative("reconstruction-weight", o.reconstruction_weight);
   require_in_closed_range("alpha", o.alpha, 0.0, 1.0);
-  require_positive("tau", o.tau);
-  require_at_least("epochs", o.epochs, 1);
+  require_in_closed_range("tau", o.tau, kMinTemperature, kMaxTemperature);  // as for the solve
+  if (o.epochs < 1 || o.epochs > kMaxEpochs) {
+    throw InvalidArgument("epochs", "must be in [1, " + std::to_string(kMaxEpochs) + "], got " + std::to_string(o.epochs));
+  }
   require_at_least("batch-size", o.batch_size, 2);
-  require_positive("lr", o.learning_rate);
+  if (!(o.learning_rate > 0 && o.learning_rate <= kMaxLearningRate)) {
+    throw InvalidArgument("lr", "must be in (0, " + format_number(kMaxLearningRate) +
+                                    "] (AdamW moves every weight by about lr per step), got " + format_number(o.learning_rate));
+  }
   require_non_negative("weight-decay", o.weight_decay);
   require_at_least("stop-after", o.stop_after, 0);
 }
@@ -108,21 +174,21 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
 
   TrainResult result;
   result.device = device.is_cuda() ? "cuda" : "cpu";
+  const nlohmann::json record = training_record(o, encoder->options(), thanos ? autoencoder : Autoencoder(nullptr));
   if (!o.checkpoint.empty() && std::filesystem::exists(o.checkpoint)) {
+    if (verify_archive(o.checkpoint, "checkpoint") == ArchiveCheck::not_a_zip) {
+      throw InvalidArgument("checkpoint", o.checkpoint + " is not a readable geomsim checkpoint for this model (not a torch archive)");
+    }
     try {
       torch::serialize::InputArchive archive;
       archive.load_from(o.checkpoint);
+      require_same_training(archive, record, o.checkpoint);
+      load_module(*encoder, archive, "encoder", o.checkpoint, "checkpoint");
+      load_module(*classifier, archive, "classifier", o.checkpoint, "checkpoint");
       torch::serialize::InputArchive part;
-      archive.read("encoder", part);
-      encoder->load(part);
-      archive.read("classifier", part);
-      classifier->load(part);
       archive.read("optimizer", part);
       optimizer.load(part);
-      if (thanos) {
-        archive.read("autoencoder", part);
-        autoencoder->load(part);
-      }
+      if (thanos) load_module(*autoencoder, archive, "autoencoder", o.checkpoint, "checkpoint");
       torch::Tensor history, rng;
       archive.read("history", history);
       archive.read("rng", rng);
@@ -161,10 +227,23 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
           loss = loss + o.reconstruction_weight * reconstruction_loss(autoencoder->reconstruct(x, y), x);
         }
       }
+      // A non-finite loss (a learning rate too large, a temperature too small) ends the run
+      // before the step that would write it into the weights; the last checkpoint, of the
+      // last finished epoch, stays as it is.
+      const double value = loss.item<double>();
+      if (!std::isfinite(value)) {
+        throw ComputationFailed(
+            "training diverged: the loss is " + format_number(value) + " at epoch " + std::to_string(epoch + 1) + ", step " +
+            std::to_string(step + 1) + " of " + std::to_string(steps_per_epoch) +
+            (o.checkpoint.empty() ? std::string()
+             : epoch == 0         ? "; no checkpoint was written"
+                                  : "; " + o.checkpoint + " keeps epoch " + std::to_string(epoch) + " and no new checkpoint was written") +
+            "; a smaller --lr (this run: " + format_number(o.learning_rate) + ") or a larger --tau usually helps");
+      }
       optimizer.zero_grad();
       loss.backward();
       optimizer.step();
-      total += loss.item<double>();
+      total += value;
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.epochs.push_back({epoch + 1, total / static_cast<double>(steps_per_epoch), seconds,
@@ -200,9 +279,16 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
       if (thanos) description.autoencoder = autoencoder->options();
       write_model_description(archive, description);
       archive.write("rng", at::detail::getDefaultCPUGenerator().get_state());
-      const std::string temporary = o.checkpoint + ".partial";
-      archive.save_to(temporary);
-      std::filesystem::rename(temporary, o.checkpoint);  // atomic: a stop leaves the previous epoch's file
+      archive.write(kTrainingRecordKey, c10::IValue(record.dump()));
+      // Serialised in memory, then written as a whole: libtorch's file writer aborts the process
+      // when a write fails (a full disk) and leaves its partial file; OutputTransaction reports the
+      // failure as an error naming the file, and removes its temporary. The rename is atomic: a
+      // stop leaves the previous epoch's file.
+      std::ostringstream bytes;
+      archive.save_to(bytes);
+      OutputTransaction output;
+      output.stage(o.checkpoint, bytes.str(), "checkpoint");
+      output.commit();
     }
   }
   encoder->eval();

@@ -15,10 +15,20 @@
 //       float32 sums over n^2 terms in another order).
 //   BM_CnnTraining  one epoch of `geomsim train --model cnn --loss spread` (batch 256, random
 //       1 x 28 x 28 images, 2 classes) through train::train_encoder, and the same model and
-//       recipe in PyTorch. After one warm-up epoch each. Counters: samples_per_second (geomsim),
-//       pytorch_samples_per_second, vs_pytorch (the ratio of samples/s).
+//       recipe in PyTorch, after one warm-up epoch each. Counters: samples_per_second (geomsim),
+//       pytorch_samples_per_second and vs_pytorch (the ratio of samples/s) for the model as a
+//       PyTorch user writes it; pytorch_tuned_samples_per_second and vs_pytorch_tuned for a
+//       PyTorch script that also makes geomsim's implementation choices (pool before ReLU,
+//       channels-last weights, glibc's malloc kept): what is left is the fused L_spread and
+//       C++ against Python.
+//
+// --profile=FILE records one more geomsim epoch of each BM_CnnTraining under libtorch's
+// profiler as a Chrome trace; tests/benchmarks/summarize_trace.py FILE tells where its time went.
+// The peer starts with Python's default malloc; the tuned CNN epochs set it (for the rest of
+// that process), so they run after the textbook ones.
 #include <benchmark/benchmark.h>
 #include <spawn.h>
+#include <torch/csrc/autograd/profiler_legacy.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,6 +37,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -41,7 +52,8 @@ extern char** environ;
 namespace {
 using namespace geomsim::train;
 
-int rounds = 3;  // --rounds=N
+int rounds = 3;            // --rounds=N
+std::string profile_path;  // --profile=FILE
 
 // The Python peer: one process for the whole run, one JSON line per request.
 class Peer {
@@ -89,14 +101,19 @@ class Peer {
   FILE* out_ = nullptr;
 };
 
-Peer& peer() {
-  static Peer p;
-  return p;
+// The peer process; `fresh` starts a new one (with Python's default malloc again).
+Peer& peer(bool fresh = false) {
+  static std::unique_ptr<Peer> p;
+  if (fresh || !p) {
+    p.reset();
+    p = std::make_unique<Peer>();
+  }
+  return *p;
 }
 
-void set_threads(int threads) {
+void set_threads(int threads, bool fresh_peer = false) {
   torch::set_num_threads(threads);
-  peer().ask("threads " + std::to_string(threads));
+  peer(fresh_peer).ask("threads " + std::to_string(threads));
 }
 
 double median(std::vector<double> v) {
@@ -190,7 +207,7 @@ void BM_SupConLoss(benchmark::State& state) {
 void BM_CnnTraining(benchmark::State& state) {
   const int64_t samples = state.range(0), batch = 256;
   try {
-    set_threads(static_cast<int>(state.range(1)));
+    set_threads(static_cast<int>(state.range(1)), /*fresh_peer=*/true);
     TrainOptions options;
     options.loss = "spread";
     options.alpha = kAlpha;
@@ -206,21 +223,35 @@ void BM_CnnTraining(benchmark::State& state) {
       return train_encoder(encoder, images, labels, 2, options, AugmentationOptions{}).epochs.at(0);
     };
     const std::string request = "cnn " + std::to_string(samples) + " " + std::to_string(batch) + " " + std::to_string(kSeed);
-    std::vector<double> geomsim_rate, pytorch_rate, geomsim_seconds;
+    // geomsim's epochs beside the textbook peer's, then beside the tuned peer's.
+    std::vector<double> geomsim_rate, geomsim_rate_tuned, pytorch_rate, tuned_rate, geomsim_seconds;
     for (auto _ : state) {
       epoch();  // warm-up, both sides
-      peer().ask(request);
+      peer().ask(request + " textbook");
       for (int round = 0; round < rounds; ++round) {
         const EpochRecord record = epoch();
         geomsim_rate.push_back(record.samples_per_second);
         geomsim_seconds.push_back(record.seconds);
-        pytorch_rate.push_back(peer().ask(request)["samples_per_second"].get<double>());
+        pytorch_rate.push_back(peer().ask(request + " textbook")["samples_per_second"].get<double>());
+      }
+      peer().ask(request + " geomsim");  // warm-up; from here on the peer keeps freed memory
+      for (int round = 0; round < rounds; ++round) {
+        const EpochRecord record = epoch();
+        geomsim_rate_tuned.push_back(record.samples_per_second);
+        geomsim_seconds.push_back(record.seconds);
+        tuned_rate.push_back(peer().ask(request + " geomsim")["samples_per_second"].get<double>());
       }
       state.SetIterationTime(median(geomsim_seconds));
+    }
+    if (!profile_path.empty()) {  // one more epoch under libtorch's profiler, as a Chrome trace
+      torch::autograd::profiler::RecordProfile profile(profile_path);
+      epoch();
     }
     state.counters["samples_per_second"] = median(geomsim_rate);
     state.counters["pytorch_samples_per_second"] = median(pytorch_rate);
     state.counters["vs_pytorch"] = median(geomsim_rate) / median(pytorch_rate);
+    state.counters["pytorch_tuned_samples_per_second"] = median(tuned_rate);
+    state.counters["vs_pytorch_tuned"] = median(geomsim_rate_tuned) / median(tuned_rate);
   } catch (const std::exception& error) {
     state.SkipWithError(error.what());
   }
@@ -228,11 +259,11 @@ void BM_CnnTraining(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_SpreadLoss)->ArgNames({"n", "d", "threads"})->Args({512, 128, 2})->Args({64, 16, 2})
+BENCHMARK(BM_SpreadLoss)->ArgNames({"n", "d", "threads"})->Args({512, 128, 2})->Args({512, 128, 1})->Args({64, 16, 2})
     ->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SupConLoss)->ArgNames({"n", "d", "threads"})->Args({512, 128, 2})
     ->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_CnnTraining)->ArgNames({"samples", "threads"})->Args({4096, 2})
+BENCHMARK(BM_CnnTraining)->ArgNames({"samples", "threads"})->Args({4096, 2})->Args({4096, 1})
     ->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
@@ -248,6 +279,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "geomsim_train_bench: --rounds must be an integer in [1, 1000], got '%s'\n", arg.c_str() + 9);
         return 2;
       }
+    } else if (arg.rfind("--profile=", 0) == 0) {
+      profile_path = arg.substr(10);
     } else {
       rest.push_back(argv[i]);
     }

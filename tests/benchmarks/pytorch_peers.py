@@ -14,10 +14,14 @@ request per line on stdin, one JSON answer per line on stdout:
       checks both sides computed the same thing.
   supcon N D CLASSES TAU SEED
       the same for SupCon L_out.
-  cnn SAMPLES BATCH SEED
+  cnn SAMPLES BATCH SEED FORM
       one epoch of the CNN recipe of geomsim train on SAMPLES random 1 x 28 x 28 images with two
       coarse labels: the same encoder, augmentations, L_spread (alpha 0.5, tau 0.5), AdamW with
-      the cosine schedule and a loss.item() per step. Answers samples per second.
+      the cosine schedule and a loss.item() per step. Answers samples per second. FORM is
+      "textbook" (conv - ReLU - pool, N x C x H x W: the model as a PyTorch user writes it) or
+      "geomsim" (geomsim's own implementation choices, all three: pool before ReLU,
+      channels-last weights, and glibc's malloc set as geomsim-torch sets it, through ctypes;
+      once set, the malloc settings stay for the rest of the process).
 
 The embeddings of `spread` and `supcon` are drawn as geomsim's benchmark draws them
 (torch.manual_seed, randn, row-normalise, randint labels), and libtorch's generator is the same
@@ -28,6 +32,7 @@ logsumexp over masked rows, autograd for the gradient. It assumes every anchor h
 negative and one positive, as the benchmark's batches do (geomsim's own loss also handles the
 rest).
 """
+import ctypes
 import json
 import math
 import sys
@@ -106,12 +111,27 @@ def time_loss(loss_of, z0):
 
 # ---- the CNN recipe of geomsim train (src/train/encoders.cpp, augmentations.cpp, trainer.cpp) ----
 
-def cnn_encoder(embedding_dim=128, width=128, side=28):
-    return torch.nn.Sequential(
-        torch.nn.Conv2d(1, 32, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
-        torch.nn.Conv2d(32, 64, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
+def cnn_encoder(form, embedding_dim=128, width=128, side=28):
+    def block(conv):  # conv - ReLU - pool, or geomsim's pool - ReLU (the same function)
+        if form == "geomsim":
+            return [conv, torch.nn.MaxPool2d(2), torch.nn.ReLU()]
+        return [conv, torch.nn.ReLU(), torch.nn.MaxPool2d(2)]
+    encoder = torch.nn.Sequential(
+        *block(torch.nn.Conv2d(1, 32, 3, padding=1)), *block(torch.nn.Conv2d(32, 64, 3, padding=1)),
         torch.nn.Flatten(), torch.nn.Linear(64 * (side // 4) ** 2, width), torch.nn.ReLU(),
         torch.nn.Linear(width, embedding_dim))
+    if form == "geomsim":
+        encoder = encoder.to(memory_format=torch.channels_last)
+    return encoder
+
+
+def keep_freed_memory():
+    """glibc's mallopt as src/train/allocator_settings.cpp calls it."""
+    libc = ctypes.CDLL("libc.so.6")
+    M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3
+    for option, value in ((M_MMAP_THRESHOLD, 1 << 30), (M_TRIM_THRESHOLD, 1 << 30), (M_TOP_PAD, 64 << 20)):
+        if libc.mallopt(option, value) != 1:
+            raise RuntimeError(f"mallopt({option}, {value}) failed")
 
 
 def augment(images, max_shift=2, brightness=0.2, contrast=0.2, noise_std=0.02):
@@ -139,11 +159,15 @@ def augment(images, max_shift=2, brightness=0.2, contrast=0.2, noise_std=0.02):
     return x.clamp(0.0, 1.0)
 
 
-def cnn_epoch(samples, batch, seed, lr=1e-3, weight_decay=1e-4, tau=0.5, alpha=0.5):
+def cnn_epoch(samples, batch, seed, form, lr=1e-3, weight_decay=1e-4, tau=0.5, alpha=0.5):
+    if form not in ("textbook", "geomsim"):
+        raise ValueError("the CNN's form is textbook or geomsim, not " + form)
+    if form == "geomsim":
+        keep_freed_memory()
     torch.manual_seed(seed)
     images = torch.rand(samples, 1, 28, 28)
     labels = torch.randint(0, 2, (samples,))
-    encoder = cnn_encoder()
+    encoder = cnn_encoder(form)
     optimizer = torch.optim.AdamW(encoder.parameters(), lr=lr, weight_decay=weight_decay)
     partner = torch.remainder(torch.arange(2 * batch) + batch, 2 * batch)
     steps = samples // batch
@@ -181,7 +205,7 @@ def answer(words):
         z, labels, _ = two_view_batch(n, d, classes, seed)
         return time_loss(lambda x: supcon_loss(x, labels, tau), z)
     if words[0] == "cnn":
-        return cnn_epoch(int(words[1]), int(words[2]), int(words[3]))
+        return cnn_epoch(int(words[1]), int(words[2]), int(words[3]), words[4])
     raise ValueError("unknown request " + words[0])
 
 

@@ -135,10 +135,10 @@ expect_rejected() {  # expected-text, then arguments
 expect_rejected "--alpha must be in [0, 1], got 1.5" --alpha 1.5
 expect_rejected "--alpha must be in [0, 1], got -0.1" --alpha -0.1
 expect_rejected "--alpha must be in [0, 1], got nan" --alpha nan
-expect_rejected "--tau must be a finite number > 0, got 0" --tau 0
-expect_rejected "--tau must be a finite number > 0, got -1" --tau -1
-expect_rejected "--tau must be a finite number > 0, got inf" --tau inf
-expect_rejected "--tau must be a finite number > 0, got nan" --tau nan
+expect_rejected "--tau must be in [1e-06, 1000], got 0" --tau 0
+expect_rejected "--tau must be in [1e-06, 1000], got -1" --tau -1
+expect_rejected "--tau must be in [1e-06, 1000], got inf" --tau inf
+expect_rejected "--tau must be in [1e-06, 1000], got nan" --tau nan
 expect_rejected "--K must be >= 2, got 1" --K 1
 expect_rejected "--ny must be >= 1, got 0" --ny 0
 expect_rejected "--d must be >= 2, got 1" --d 1
@@ -224,12 +224,12 @@ expect_theory_rejected "--tau needs ranges lo:hi:step" --tau 1:0.5:0.1
 # --- geomsim sweep / merge ------------------------------------------------------------
 sweep_args=(--K 2 --d 2 --alpha 0.6,0.7,0.8 --tau 0.5 --seeds 0:1)
 "$geomsim" sweep "${sweep_args[@]}" --out "$work/full.csv" -q && pass || fail "sweep exited non-zero"
-[ "$(wc -l <"$work/full.csv")" -eq 4 ] && head -1 "$work/full.csv" | grep -q '^K,ny,d,alpha,tau,seeds,solver,loss,spread' && pass ||
+[ "$(wc -l <"$work/full.csv")" -eq 4 ] && head -1 "$work/full.csv" | grep -q '^K,ny,d,alpha,tau,seeds,solver,cluster_tol,loss,spread' && pass ||
   fail "sweep CSV has the wrong shape"
 "$geomsim" sweep "${sweep_args[@]}" --out "$work/full.csv" | grep -qF "3 already in" && pass || fail "a rerun did not skip the points already done"
 "$geomsim" sweep "${sweep_args[@]}" --shard 0/2 --out "$work/s0.csv" -q && "$geomsim" sweep "${sweep_args[@]}" --shard 1/2 --out "$work/s1.csv" -q &&
   "$geomsim" merge "$work/s1.csv" "$work/s0.csv" --out "$work/merged.csv" >/dev/null && pass || fail "shards or merge exited non-zero"
-diff <(cut -d, -f1-21 "$work/full.csv") <(cut -d, -f1-21 "$work/merged.csv") >/dev/null && pass || fail "merged shards differ from the full sweep"
+diff <(cut -d, -f1-22 "$work/full.csv") <(cut -d, -f1-22 "$work/merged.csv") >/dev/null && pass || fail "merged shards differ from the full sweep"
 expect_sweep_rejected() {  # expected-text, then arguments
   local expected=$1
   shift
@@ -383,6 +383,68 @@ PY
   expect_model_rejected "--pairs must be >= 1" lipschitz --checkpoint "$fixtures/cnn.pt" --pairs 0
   "$geomsim" measure --checkpoint "$fixtures/flat_mlp.pt" --flatten --samples 50 --reference-samples 50 -q && pass ||
     fail "measure --flatten on a flat-input TorchScript model"
+  # --- geomsim robustness: every method on a tiny spurious set, resume, refusals -----------
+  robust_args=(--train-per-subclass 24 --validation-per-subclass 8 --test-per-subclass 8 --width 16
+               --embedding-dim 8 --epochs 2 --batch-size 32 --encoder-epochs 1 --encoder-batch-size 32 --jtt-epochs 1
+               --max-clusters 3 --threads 1)
+  for method in erm jtt george supcon thanos groupdro-oracle cclk-fair; do
+    "$geomsim" robustness "${robust_args[@]}" --dataset spurious --method "$method" --json "$work/robust-$method.json" -q && pass ||
+      fail "robustness --method $method exited non-zero"
+  done
+  python3 - "$work" <<'PY' && pass || fail "robustness JSON is not as documented"
+import json, math, sys
+for method in ("erm", "jtt", "george", "supcon", "thanos", "groupdro-oracle", "cclk-fair"):
+    j = json.load(open(f"{sys.argv[1]}/robust-{method}.json"))
+    assert j["command"] == "robustness" and j["finished"] and j["parameters"]["method"] == method, j
+    groups = j["dataset"]["groups"]
+    assert [g["train"] for g in groups] == [114, 6, 6, 114] and [g["test"] for g in groups] == [20] * 4, groups
+    t = j["test"]
+    accuracies = [g["accuracy"] for g in t["per_group"]]
+    assert len(accuracies) == 4 and all(0 <= a <= 1 for a in accuracies), t
+    assert t["worst_group_accuracy"] == min(accuracies) and abs(t["average_accuracy"] - sum(accuracies) / 4) < 1e-12, t
+    seen = j["labels_seen"]
+    assert ("true groups" in seen["model_selection"]) == (method == "groupdro-oracle"), seen
+    clustered = method in ("george", "supcon", "thanos", "cclk-fair")
+    assert (j["clusters"] is not None) == clustered, j["clusters"]
+    assert (j["subgroup_f1"] is not None) == (clustered or method == "jtt"), j["subgroup_f1"]
+    if clustered:
+        assert all(1 <= c["k"] <= 3 for c in j["clusters"]["per_class"]) and 0 <= j["subgroup_f1"]["train"] <= 1, j
+        assert j["selection_groups"] == j["clusters"]["total"]
+    assert ("encoder" in j["stages"]) == (method in ("supcon", "thanos", "cclk-fair")), j["stages"].keys()
+PY
+  "$geomsim" robustness "${robust_args[@]}" --dataset spurious --method supcon --checkpoint "$work/robust.pt" --stop-after 2 --json "$work/rs1.json" -q &&
+    "$geomsim" robustness "${robust_args[@]}" --dataset spurious --method supcon --checkpoint "$work/robust.pt" --json "$work/rs2.json" -q && pass ||
+    fail "robustness resume exited non-zero"
+  python3 - "$work/rs1.json" "$work/rs2.json" "$work/robust-supcon.json" <<'PY' && pass || fail "robustness resume differs from an uninterrupted run"
+import json, sys
+first, second, whole = (json.load(open(f)) for f in sys.argv[1:])
+assert not first["finished"] and first["test"] is None and len(first["stages"]["end_model"]["epochs"]) == 1, first
+assert second["finished"] and second["stages"]["end_model"]["resumed_epochs"] == 1, second["stages"]
+assert second["stages"]["encoder"]["resumed_epochs"] == 1
+assert second["test"] == whole["test"] and second["clusters"] == whole["clusters"], (second["test"], whole["test"])
+PY
+  expect_robust_rejected() {  # expected-text, then arguments
+    local expected=$1
+    shift
+    expect_refused "$expected" "$work/badrobust.json" robustness "${robust_args[@]}" "$@" --json "$work/badrobust.json"
+  }
+  expect_robust_rejected "was written by a run with other options (l2 0.01 (now 0.1))" --dataset spurious --method supcon --l2 0.1 --checkpoint "$work/robust.pt"
+  expect_robust_rejected "--method must be one of erm, jtt" --dataset spurious --method dro
+  expect_robust_rejected "--method cclk-fair conditions on the background attribute" --method cclk-fair --dataset undersampled
+  expect_robust_rejected "--dataset must be undersampled or spurious" --method erm --dataset waterbirds
+  expect_robust_rejected "--agreement must be in [0.5, 1]" --dataset spurious --method erm --agreement 0.3
+  expect_robust_rejected "--min-silhouette must be in [-1, 1]" --dataset spurious --method george --min-silhouette 2
+  expect_robust_rejected "--rare-fraction must be in (0, 1], got 0" --dataset undersampled --method erm --rare-fraction 0
+  expect_robust_rejected "--checkpoint names the same file as --json" --dataset spurious --method erm --checkpoint "$work/badrobust.json"
+  "$geomsim" robustness --dataset undersampled --method jtt --train-per-subclass 40 --validation-per-subclass 8 --test-per-subclass 8 \
+    --width 16 --embedding-dim 8 --epochs 1 --jtt-epochs 1 --threads 1 --json "$work/ru.json" -q &&
+    python3 - "$work/ru.json" <<'PY' && pass || fail "robustness on the undersampled set"
+import json, sys
+j = json.load(open(sys.argv[1]))
+groups = j["dataset"]["groups"]
+assert [g["train"] for g in groups] == [40] * 8 + [2, 40] and j["dataset"]["rare_subclass"] == "Bag", groups
+assert len(j["test"]["per_group"]) == 10 and j["jtt_error_set_size"] >= 0
+PY
 fi
 
 echo "cli_test: $passes passed, $failures failed"

@@ -121,3 +121,27 @@ TEST_CASE("A corrupt sweep CSV is refused with its line", "[sweep][errors]") {
   garbled.replace(garbled.find("\n2,4,3,") + 1, 1, "z");
   CHECK_THROWS_WITH(parse_sweep_csv(garbled, "x.csv", "out"), Catch::Contains("column K: 'z' is not an integer"));
 }
+
+TEST_CASE("A checkpoint that cannot be written ends the sweep with its error, not std::terminate", "[sweep][errors]") {
+  // on_row runs inside an OpenMP critical section, which an exception may not leave: before, a
+  // sweep whose CSV could not be written (full disk, folder removed) died with exit 134.
+  const auto points = sweep_points(small_grid());
+  std::size_t calls = 0;
+  const auto failing_write = [&](const SweepRow&, std::size_t, std::size_t) {
+    ++calls;
+    throw InvalidArgument("out", "cannot write 'sweep.csv': No space left on device");
+  };
+  for (int threads : {1, 2}) {
+    calls = 0;
+    testing::with_threads(threads, [&] {
+      CHECK_THROWS_WITH(run_sweep(points, quick(), "0:1", {}, failing_write), "out cannot write 'sweep.csv': No space left on device");
+      return 0;
+    });
+    CHECK(calls == 1);  // the points after the failure are skipped
+  }
+  // A solve that fails keeps its own exception type too (not a generic "sweep failed").
+  SweepGrid bad = small_grid();
+  SolveSettings unknown = quick();
+  unknown.solver = "newton";
+  CHECK_THROWS_AS(run_sweep(sweep_points(bad), unknown, "0:1", {}), InvalidArgument);
+}

@@ -6,30 +6,23 @@
 
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"
+#include "scratch_folder.hpp"
 
 using geomsim::InvalidArgument;
 using geomsim::require_distinct_files;
 namespace fs = std::filesystem;
 
 namespace {
-struct ScratchFolder {
-  fs::path root;
-  ScratchFolder() {
-    root = fs::temp_directory_path() / ("geomsim-identity-" + std::to_string(::getpid()));
+// A scratch folder holding sub/ and input.pt.
+struct ScratchFolder : geomsim::testing::ScratchFolder {
+  ScratchFolder() : geomsim::testing::ScratchFolder("identity") {
     fs::create_directories(root / "sub");
     std::ofstream(root / "input.pt") << "weights";
   }
-  ~ScratchFolder() { fs::remove_all(root); }
-  std::string operator()(const std::string& name) const { return (root / name).string(); }
 };
 
 std::string refusal(const std::vector<geomsim::NamedPath>& paths) {
-  try {
-    require_distinct_files(paths);
-  } catch (const InvalidArgument& error) {
-    return "--" + error.argument() + " " + error.requirement();
-  }
-  return "";
+  return geomsim::testing::refusal([&] { require_distinct_files(paths); });
 }
 }  // namespace
 

@@ -13,6 +13,9 @@ dense matrices (a convolution's matrix is built column by column from the basis 
   flat_mlp.pt   Flatten is not in it: Linear(784, 8) - Tanh - Linear(8, 4); it takes N x 784 rows
   custom.pt     a scripted module with its own forward (two layers and a skip): not a chain
   bad_output.pt returns a 1-D tensor
+  constant.pt   a fully collapsed encoder: every image to the same unit vector (a parameter)
+  nan.pt        returns nan for every image
+  complex.pt, integer.pt, boolean.pt, zero_width.pt   outputs that are not N x d real embeddings
 """
 import json
 import os
@@ -51,6 +54,40 @@ class BadOutput(torch.nn.Module):
         return x.flatten().sum(0, keepdim=True)
 
 
+class Constant(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.point = torch.nn.Parameter(torch.tensor([[0.6, 0.8, 0.0, 0.0]]))
+
+    def forward(self, x):
+        return self.point.expand(x.shape[0], 4)
+
+
+class NotANumber(torch.nn.Module):
+    def forward(self, x):
+        return x.flatten(1)[:, :4] * float("nan")
+
+
+class ComplexOutput(torch.nn.Module):
+    def forward(self, x):
+        return torch.complex(x.flatten(1)[:, :4], x.flatten(1)[:, 4:8])
+
+
+class IntegerOutput(torch.nn.Module):
+    def forward(self, x):
+        return (x.flatten(1)[:, :4] * 10).to(torch.int64)
+
+
+class BooleanOutput(torch.nn.Module):
+    def forward(self, x):
+        return x.flatten(1)[:, :4] > 0.5
+
+
+class ZeroWidth(torch.nn.Module):
+    def forward(self, x):
+        return x.flatten(1)[:, :0]
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -86,6 +123,9 @@ def main():
 
     torch.jit.save(torch.jit.script(Custom()), os.path.join(out, "custom.pt"))
     torch.jit.save(torch.jit.script(BadOutput()), os.path.join(out, "bad_output.pt"))
+    for name, module in (("constant", Constant()), ("nan", NotANumber()), ("complex", ComplexOutput()),
+                         ("integer", IntegerOutput()), ("boolean", BooleanOutput()), ("zero_width", ZeroWidth())):
+        torch.jit.save(torch.jit.script(module), os.path.join(out, name + ".pt"))
 
     with open(os.path.join(out, "expected.json"), "w") as f:
         json.dump(expected, f, indent=2)

@@ -76,6 +76,15 @@ TEST_CASE("Corrupt IDX files are refused with the file named", "[train][data][er
   expect("trailing", good + "x", "1 bytes after the data");
   expect("bad-gzip", gzip(good).substr(0, 15), "corrupt or truncated gzip");
   CHECK_THROWS_WITH(read_idx((dir.path / "missing").string(), "data"), Catch::Contains("cannot read"));
+  // Sizes that are not data: a zero dimension, a shape whose product overflows 64 bits, a shape
+  // larger than memory.
+  expect("zero", idx_bytes({3, 0, 28}, {}), "has a dimension of size 0 (shape 3 x 0 x 28)");
+  const std::string huge = std::string("\x00\x00\x08\x04", 4) + std::string(16, '\xff');
+  expect("overflow", huge, "whose size overflows");
+  expect("too-large", std::string("\x00\x00\x08\x03\x00\x01\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00", 16), "would need 281 TB");
+  // A gzip bomb: a valid 2 x 2 header followed by 64 MB of zeros that compress to 64 kB. It is
+  // refused after inflating 5 bytes past the data, not 64 MB.
+  expect("bomb.gz", gzip(good + std::string(64 << 20, '\0')), "more bytes after the data the header describes");
   const auto img = dir.write("img", idx_bytes({2, 1, 1}, {1, 2}));
   const auto lab = dir.write("lab", idx_bytes({3}, {1, 2, 3}));
   CHECK_THROWS_WITH(read_idx_pair(img, lab, "data"), Catch::Contains("holds 2 images but") && Catch::Contains("3 labels"));

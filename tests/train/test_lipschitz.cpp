@@ -235,3 +235,33 @@ TEST_CASE("Bad models and inputs are refused with the file or the shape named", 
   flat.set_flatten_input(true);
   CHECK(flat.forward(torch::rand({2, 1, 28, 28})).sizes() == torch::IntArrayRef({2, 4}));
 }
+
+TEST_CASE("Outputs that are not N x d finite real embeddings are refused, naming what they are", "[lipschitz][torchscript]") {
+  const auto images = torch::rand({3, 1, 28, 28});
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"complex.pt", "must return real floating-point embeddings, got ComplexFloat"},
+      {"integer.pt", "must return real floating-point embeddings, got Long"},
+      {"boolean.pt", "must return real floating-point embeddings, got Bool"},
+      {"zero_width.pt", "must return N x d embeddings (d >= 1)"},
+      {"nan.pt", "the model's output is not finite (nan or inf) for 3 of 3 inputs"}};
+  for (const auto& [name, why] : cases) {
+    EmbeddingModel model = EmbeddingModel::load(fixture(name));
+    CHECK_THROWS_WITH(model.forward(images), Catch::Contains(why));
+    CHECK_THROWS_WITH(model.embed(images), Catch::Contains(why));
+  }
+}
+
+TEST_CASE("A constant model is a fully collapsed encoder: every estimate of its Lipschitz constant is 0", "[lipschitz][torchscript]") {
+  // Its output is a parameter, so autograd has no graph from the input: the Jacobian is 0.
+  EmbeddingModel model = load_double("constant.pt");
+  const auto images = torch::rand({6, 1, 28, 28}, torch::kDouble);
+  const auto z = model.embed(images);
+  CHECK(torch::equal(z, z[0].expand_as(z)));
+  const auto a = images.narrow(0, 0, 3), b = images.narrow(0, 3, 3);
+  CHECK(encoder_ratio_estimate(model, a, b).constant == 0.0);
+  const JacobianBound jacobian = jacobian_lower_bound(model, images);
+  CHECK(jacobian.max == 0.0);
+  CHECK(jacobian.points == 6);
+  const AugmentationScatter augmented = augmentation_estimate(model, a, b, AugmentationOptions{}, 2, 0);
+  CHECK(augmented.max_variant.constant == 0.0);
+}

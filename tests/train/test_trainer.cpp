@@ -168,7 +168,8 @@ TEST_CASE("Evaluation: probes and the geometry of known embeddings", "[train][ev
   const EmbeddingGeometry g = embedding_geometry(x, yc, yf);
   CHECK(g.spread == Approx(0.1).margin(0.01));          // each class spreads +-0.1 around its mean
   CHECK(g.subclass_sigma < 0.02);                       // subclasses are tight
-  CHECK(g.sigma_over_spread == Approx(g.subclass_sigma / g.spread).epsilon(0.2));
+  REQUIRE(g.sigma_over_spread);
+  CHECK(*g.sigma_over_spread == Approx(g.subclass_sigma / g.spread).epsilon(0.2));
   // The mean classifier's margin within a class is (W_z - W_z') . f(x) = 0.2 * 0.1 = 0.02 (to
   // the 0.001 i jitter): every point clears log 1.01 = 0.00995 and none clears log 1.1 = 0.0953.
   CHECK(g.pairs == 4);

@@ -15,14 +15,26 @@
 
 namespace geomsim {
 
+// The temperatures where the solvers find the optimum. The loss scales as 1/tau while the
+// structure of its optimum (a split, a spread) changes it by O(1): at tau = 1e-8 the best of five
+// SLSQP or RLBFGS runs ends stalled or at its evaluation limit, at 1e-35 far above the collapsed
+// simplex, and at 1e7 RLBFGS stalls above the collapsed simplex at alpha = 0.5; from 1e-6 to
+// 1e3 every run converged (K = 2, 3; n_y = 8, 10; alpha 0.5 to 0.9), a factor 10 to 100 inside
+// where they began to fail. tests/experiments/test_appendix_h.cpp checks both ends.
+inline constexpr double kMinTemperature = 1e-6;
+inline constexpr double kMaxTemperature = 1e3;
+
 struct SpreadProblem {
   int K = 3;            // number of classes, >= 2
   int ny = 8;           // points per class, >= 1
   int d = 0;            // ambient dimension, >= 2; 0 means the default max(K, 2)
   double alpha = 0.64;  // weight of cNCE, in [0, 1] (seed 004's convention)
-  double tau = 0.5;     // temperature, > 0
+  double tau = 0.5;     // temperature, in [kMinTemperature, kMaxTemperature]
 
   int dim() const;  // d, or its default
+  // Whether the loss is the same for every configuration: at alpha = 1 only the same-class
+  // term counts, and with n_y = 1 each class is one point, so it is constant (0).
+  bool constant_loss() const { return alpha == 1.0 && ny == 1; }
   // Throws InvalidArgument naming the first bad field.
   void validate() const;
 };

@@ -29,8 +29,16 @@ struct SweepPoint {
   std::string key() const;
 };
 
+// The most points one sweep runs (each a multi-start solve: 10^6 of the smallest take an hour
+// or more on 2 cores); a larger grid is a typo or wants several sweeps.
+inline constexpr double kMaxSweepPoints = 1e6;
+// Throws InvalidArgument naming the longest list when the lists multiply to more than
+// kMaxSweepPoints points (before any point is built).
+void require_sweep_size(const SweepGrid& grid);
+
 // Every point of the grid, in grid order: K, then n_y, d, tau, and alpha innermost.
-// Throws InvalidArgument for an empty list or an invalid value (naming the parameter).
+// Throws InvalidArgument for an empty list, an invalid value (naming the parameter) or a grid
+// larger than kMaxSweepPoints.
 std::vector<SweepPoint> sweep_points(const SweepGrid& grid);
 
 // Shard i of n (0 <= i < n): the points whose grid index is i mod n.
@@ -55,8 +63,9 @@ SweepPrediction predict(const SweepPoint& point);
 
 struct SweepRow {
   SweepPoint point;
-  std::string seeds;   // the seed list as given, e.g. "0:4"
+  std::string seeds;   // the seed list, e.g. "0:4" (commas written as spaces in the CSV: "0 2 4")
   std::string solver;  // the solver actually used
+  double cluster_tolerance = kDefaultAtomTolerance;  // the atom tolerance of the geometry summary
   double loss = 0.0, spread = 0.0;
   std::string geometry;  // collapsed / atoms / spread
   std::string atoms;     // atom sizes per class, e.g. "4+4|4+4"
@@ -79,11 +88,21 @@ std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, const Sol
                                 const std::string& seeds_text, const std::vector<SweepRow>& done,
                                 const std::function<void(const SweepRow&, std::size_t, std::size_t)>& on_row = {});
 
-// CSV with a header row; numbers in shortest round-trip form, missing values empty.
+// CSV with a header row; numbers in shortest round-trip form, missing values empty. No field
+// holds a comma or a quote.
 std::string sweep_csv(const std::vector<SweepRow>& rows);
 // Parses sweep_csv's format. Throws InvalidArgument(argument) naming `source` and the line on
-// a wrong header or a malformed row.
+// a wrong header or a row sweep_csv cannot have written: a wrong number of fields, a quoted
+// field, a value that is not a number, a non-finite loss or spread, a parameter outside its
+// range (K >= 2, n_y >= 1, d >= 2, alpha in [0, 1], tau > 0), an unknown solver, geometry or
+// regime, or run counts that do not add up.
 std::vector<SweepRow> parse_sweep_csv(const std::string& text, const std::string& source, const std::string& argument);
+
+// Refuses (InvalidArgument(argument), naming the option and both values) to resume a sweep whose
+// rows in `source` were solved with other --seeds, another --solver (auto resolved per point) or
+// another --cluster-tol than `settings`: the file would mix two experiments.
+void require_same_settings(const std::vector<SweepRow>& done, const SolveSettings& settings, const std::string& seeds_text,
+                           const std::string& source, const std::string& argument);
 
 // Joins shards: rows by key, sorted in grid order (K, n_y, d, tau, alpha). A key present in two
 // inputs must have the same seeds, solver and loss; otherwise InvalidArgument("merge").

@@ -15,6 +15,8 @@
 
 namespace geomsim {
 
+class OutputTransaction;
+
 struct SimDefinition {
   std::string path;    // the file it came from
   std::string name;    // file stem of every output
@@ -34,8 +36,9 @@ struct SimResult {
   double seconds = 0.0;
 };
 
-// Runs the definition (with its smoke overrides when `smoke`) and writes NAME.csv, NAME.png,
-// NAME.svg and NAME.gp into out_dir. Grid points run in parallel.
-SimResult run_sim(const SimDefinition& definition, const std::string& out_dir, bool smoke);
+// Runs the definition (with its smoke overrides when `smoke`) and stages NAME.csv, NAME.png,
+// NAME.svg and NAME.gp in out_dir into `outputs`, for the caller to commit with its own files.
+// Grid points run in parallel.
+SimResult run_sim(const SimDefinition& definition, const std::string& out_dir, bool smoke, OutputTransaction& outputs);
 
 }  // namespace geomsim

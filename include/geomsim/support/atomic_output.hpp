@@ -19,6 +19,9 @@ class OutputTransaction {
   // chose the path ("json", "points") for error messages. Throws InvalidArgument when
   // the file cannot be written.
   void stage(const std::string& path, const std::string& content, const std::string& argument);
+  // A temporary name next to `path` for a file that another program writes (gnuplot's
+  // images); renamed into place by commit() like a staged file, removed if never committed.
+  std::string reserve(const std::string& path, const std::string& argument);
   // Renames every staged file into place.
   void commit();
 

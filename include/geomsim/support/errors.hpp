@@ -23,6 +23,14 @@ class InvalidArgument : public std::invalid_argument {
   std::string requirement_;
 };
 
+// A computation on valid input that could not finish (a training run whose loss became
+// non-finite). The CLI prints "geomsim: error: <what>" and exits 3, apart from the input
+// errors' 2, and leaves every output file as it was.
+class ComputationFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Formats a double for messages: shortest round-trip form ("0.5", "nan", "inf").
 std::string format_number(double value);
 

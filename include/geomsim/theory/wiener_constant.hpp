@@ -19,8 +19,11 @@ namespace geomsim {
 // nu >= 0, 0 < x <= 700.
 double log_bessel_i(double nu, double x);
 
+// The smallest temperature of the closed form: its Bessel series is summed for x = 1/tau <= 700.
+inline constexpr double kMinWienerTemperature = 1.0 / 700.0;
+
 // log W by the closed form, as -1/tau + log 0F1(; d/2; 1/(4 tau^2)). Throws
-// InvalidArgument unless d >= 2 and 1/700 <= tau < inf.
+// InvalidArgument unless d >= 2 and kMinWienerTemperature <= tau < inf.
 double log_wiener_constant(double tau, int d);
 
 // log W by tanh-sinh quadrature of eq. (21) (Boost.Math), the independent check.

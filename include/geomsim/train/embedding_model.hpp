@@ -68,7 +68,9 @@ class EmbeddingModel {
   void to_double();
   torch::ScalarType dtype() const;
 
-  // Throws InvalidArgument("images") with the model's message when it rejects the input.
+  // Throws InvalidArgument("images") with the model's message when it rejects the input, and
+  // InvalidArgument("checkpoint") when its output is not N x d (d >= 1) real floating-point
+  // numbers, or not finite.
   torch::Tensor forward(const torch::Tensor& images);
   torch::Tensor embed(const torch::Tensor& images, int64_t batch_size = 1024);
 
@@ -79,6 +81,8 @@ class EmbeddingModel {
 
  private:
   EmbeddingModel() = default;
+  torch::Tensor raw_forward(const torch::Tensor& images);  // forward() before the finiteness check
+  static void require_finite(const torch::Tensor& z);
   Encoder encoder_{nullptr};
   Autoencoder autoencoder_{nullptr};
   std::optional<torch::jit::Module> script_;

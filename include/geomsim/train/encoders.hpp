@@ -1,7 +1,8 @@
 #pragma once
 // Encoders with an L2-normalised embedding head, for 1 x 28 x 28 (or C x S x S) images:
 //   mlp   flatten, two hidden layers of `width` with ReLU, linear to the embedding
-//   cnn   conv(32) - pool - conv(64) - pool - linear(width) - ReLU - linear
+//   cnn   conv(32) - pool - ReLU - conv(64) - pool - ReLU - linear(width) - ReLU - linear
+//         (channels-last convolution weights; see encoders.cpp)
 //   vit   4 x 4 patches (as seed 004's encoder, scaled down): patch embedding of `width`,
 //         learned positions, two pre-norm transformer layers with 4 heads, mean pooling
 // forward() returns unit rows (N x embedding_dim); features() the same before normalisation.
@@ -40,5 +41,13 @@ TORCH_MODULE(Encoder);
 
 // Throws InvalidArgument naming the field.
 void validate(const EncoderOptions& options);
+
+// The number of weights the encoder has (exactly: the sum of its parameters' sizes).
+double parameter_count(const EncoderOptions& options);
+// What training it with `batch_size` samples (two views each) needs at least, in bytes: the
+// weights, their gradients and AdamW's two moments (4 float32 copies), and one step's
+// activations with their gradients. A double, so absurd sizes do not overflow before they are
+// refused (require_memory).
+double training_memory_bytes(const EncoderOptions& options, int64_t batch_size);
 
 }  // namespace geomsim::train

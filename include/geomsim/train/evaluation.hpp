@@ -30,7 +30,9 @@ double mean_classifier_accuracy(const torch::Tensor& train_embeddings, const tor
 struct EmbeddingGeometry {
   double spread = 0.0;             // s_f(y), mean over classes
   double subclass_sigma = 0.0;     // sigma_f(z), mean over subclasses
-  double sigma_over_spread = 0.0;  // sigma_f(z) / s_f(y), mean over subclasses
+  // sigma_f(z) / s_f(y), mean over the subclasses of classes with s_f(y) > 0; empty when every
+  // class is collapsed to a point (a constant encoder), where the ratio is 0/0.
+  std::optional<double> sigma_over_spread;
   // Theorem 3 at margin gamma over the ordered pairs (z, z') of subclasses of one class:
   double gamma = 0.0;
   int pairs = 0;
@@ -45,7 +47,8 @@ struct EmbeddingGeometry {
   struct Subclass {
     int subclass = 0, label = 0;
     int64_t count = 0;
-    double sigma = 0.0, sigma_over_spread = 0.0;
+    double sigma = 0.0;
+    std::optional<double> sigma_over_spread;  // empty when its class has s_f(y) = 0
   };
   std::vector<Subclass> subclasses;
   struct Pair {

@@ -37,6 +37,9 @@ LabelledImages read_idx_pair(const std::string& images_path, const std::string& 
 // (Debian's dataset-fashion-mnist installs them in kFashionMnistDir).
 inline constexpr const char* kFashionMnistDir = "/usr/share/datasets/fashion-mnist";
 LabelledImages load_fashion_mnist(const std::string& dir, bool train_split);
+// The files load_fashion_mnist reads from `dir` (both splits; those that exist), e.g. for
+// checking that no output overwrites one.
+std::vector<std::string> fashion_mnist_files(const std::string& dir);
 
 // CIFAR binary batches: records of `label_bytes` label bytes (1 for CIFAR-10; 2 for CIFAR-100,
 // coarse then fine) and 3072 image bytes (3 x 32 x 32, channel-major). `label_index` picks which

@@ -10,6 +10,7 @@
 #include "geomsim/train/encoders.hpp"
 
 namespace torch::serialize {
+class InputArchive;
 class OutputArchive;
 }
 
@@ -28,6 +29,12 @@ std::string to_json_text(const ModelDescription& description);
 // Throws InvalidArgument(argument) when the text is not a description geomsim wrote.
 ModelDescription model_description_from_json(const std::string& text, const std::string& argument);
 
+// Loads `module` from the part `key` of `archive`, refusing (InvalidArgument(argument), naming
+// the file and the tensor) any tensor whose shape is not the module's: libtorch's Module::load
+// would take a tensor of any shape, so 8-wide weights would run as a 9-wide model.
+void load_module(torch::nn::Module& module, torch::serialize::InputArchive& archive, const std::string& key,
+                 const std::string& path, const std::string& argument);
+
 // Writes the description into a checkpoint archive.
 void write_model_description(torch::serialize::OutputArchive& archive, const ModelDescription& description);
 
@@ -39,7 +46,8 @@ struct CheckpointModel {
 };
 
 // Loads a checkpoint written by train_encoder. Throws InvalidArgument(argument) naming the file
-// when it is missing, unreadable, not a geomsim checkpoint, or written without a description.
+// when it is missing, unreadable, corrupt (a CRC-32 that fails, see archive_integrity.hpp), not a
+// geomsim checkpoint, written without a description, or with weights its description does not fit.
 CheckpointModel load_checkpoint_model(const std::string& path, const std::string& argument = "checkpoint");
 
 // The same, or nullopt when the file is not a geomsim checkpoint (not a torch archive, or one

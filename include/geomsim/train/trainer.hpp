@@ -50,6 +50,12 @@ struct TrainOptions {
   std::string run_description = "{}";
 };
 
+// Bounds of TrainOptions: a run of more epochs than this is a typo, not a plan (the papers train
+// for at most 1000); AdamW moves every weight by about the learning rate per step, so a rate
+// above 1 throws away the weights' scale in one step.
+inline constexpr int64_t kMaxEpochs = 100000;
+inline constexpr double kMaxLearningRate = 1.0;
+
 // The names TrainOptions::loss accepts, and the same as "spread, supcon, ...".
 const std::vector<std::string>& train_loss_names();
 std::string train_loss_list();
@@ -71,6 +77,10 @@ struct TrainResult {
 };
 
 // images: N x C x H x W in [0, 1]; labels: N class labels (int64) in 0..num_classes-1.
+// Resuming a checkpoint needs every option that decides the trajectory to be the one it was
+// trained with (InvalidArgument naming the option and both values otherwise), and an archive
+// that passes its CRC-32 checks. A non-finite loss ends the run with ComputationFailed naming
+// the epoch and step, before it reaches the weights; the last checkpoint stays as it was.
 // progress (optional) receives one line per epoch. `autoencoder` is trained with the encoder
 // when options.loss is "thanos" (and must then be given), and ignored otherwise.
 TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const torch::Tensor& labels,

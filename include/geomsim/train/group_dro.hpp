@@ -1,0 +1,47 @@
+#pragma once
+// Group DRO (Sagawa et al. 2020): minimise the worst expected loss over groups by keeping
+// weights q over the groups, online. After every batch, with L_g the batch's mean loss of group
+// g (0 when the batch holds none of it) and n_g the group's size in the training set:
+//   q_g <- q_g exp(eta (L_g + C / sqrt(n_g))),  then q <- q / sum(q),
+// and the step is taken on sum_g q_g L_g with the updated q. C / sqrt(n_g) is the group
+// adjustment (C = 0: none); eta is the step size of the exponentiated-gradient ascent on q.
+// q starts uniform and is updated in log space. The strong L2 penalty of the method is the
+// optimiser's (robust_training.hpp).
+#include <cstdint>
+#include <torch/torch.h>
+#include <vector>
+
+namespace geomsim::train {
+
+struct GroupDroOptions {
+  double step_size = 0.01;  // eta
+  double adjustment = 0.0;  // C
+};
+// Throws InvalidArgument naming dro-eta or dro-adjustment.
+void validate(const GroupDroOptions& options);
+
+// The mean of `losses` over the examples of each group (0 for a group with none): a vector of
+// num_groups, differentiable in the losses. groups in 0..num_groups-1.
+torch::Tensor group_mean_losses(const torch::Tensor& losses, const torch::Tensor& groups, int64_t num_groups);
+
+class GroupDro {
+ public:
+  // group_counts: n_g >= 1 for every group of the training set.
+  GroupDro(std::vector<int64_t> group_counts, const GroupDroOptions& options);
+  // Updates q with the batch (per-example losses and their groups) and returns sum_g q_g L_g.
+  torch::Tensor robust_loss(const torch::Tensor& losses, const torch::Tensor& groups);
+  // q (float64, one entry per group).
+  torch::Tensor weights() const { return log_weights_.exp(); }
+  // log q, and setting it back (a checkpoint stores log q, so a resume continues bitwise).
+  const torch::Tensor& log_weights() const { return log_weights_; }
+  void set_log_weights(const torch::Tensor& log_weights);
+  int64_t num_groups() const { return static_cast<int64_t>(counts_.size()); }
+
+ private:
+  std::vector<int64_t> counts_;
+  GroupDroOptions options_;
+  torch::Tensor adjustment_;   // C / sqrt(n_g), float64
+  torch::Tensor log_weights_;  // log q, float64
+};
+
+}  // namespace geomsim::train

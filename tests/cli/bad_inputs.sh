@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# The bad-input table: runs every row of bad_inputs.tsv (one refused or hostile command line per
+# row) against geomsim and checks, for each, its exit status, a phrase of its message, and that
+# no file was created or changed except those the row names as its output.
+#
+# Usage: bad_inputs.sh PATH/TO/geomsim SOURCE_DIR [TORCHSCRIPT_FIXTURES_DIR]
+#
+# Each row runs in a scratch folder ($W) prepared below with the inputs the rows refer to: a
+# checkpoint, corrupt copies of it, IDX files, sweep CSVs, sims/ definitions. Rows that need the
+# training module are skipped when geomsim was built without it; rows that need a full disk run
+# with a 64 kB tmpfs filled to the last byte mounted on $W/full (unshare -m; skipped where
+# mounting is not allowed). The totals are printed by exit status.
+set -u
+geomsim=${1:?usage: bad_inputs.sh PATH/TO/geomsim SOURCE_DIR [TORCHSCRIPT_FIXTURES_DIR]}
+source_dir=${2:?usage: bad_inputs.sh PATH/TO/geomsim SOURCE_DIR [TORCHSCRIPT_FIXTURES_DIR]}
+FIX=${3:-}
+[ -n "$FIX" ] && FIX=$(realpath "$FIX")
+geomsim=$(realpath "$geomsim")
+table="$source_dir/tests/cli/bad_inputs.tsv"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+W="$T/w"      # the rows' scratch folder
+OUT="$T/out"  # each row's stdout, stderr and listings (outside W, so they change nothing there)
+mkdir -p "$W" "$OUT"
+FM=/usr/share/datasets/fashion-mnist
+# A tiny training run: its data and budget ($TRAIN) and its network and schedule ($NET), apart so that
+# a row can give other values of the second (CLI11 refuses an option given twice).
+TRAIN="--model mlp --train-samples 128 --test-samples 100 --batch-size 32"
+NET="--epochs 2 --width 16 --embedding-dim 8"
+export W FIX FM TRAIN NET
+
+# --- what the rows can run on --------------------------------------------------------------
+have_torch=0
+[ -x "$(dirname "$geomsim")/geomsim-torch" ] && have_torch=1
+have_fulldisk=0
+mkdir -p "$T/probe"
+unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$T/probe'" 2>/dev/null && have_fulldisk=1
+rmdir "$T/probe"
+
+# --- the inputs the rows refer to ------------------------------------------------------------
+prepare() {
+  cd "$W" || exit 1
+  mkdir -p full sub fm
+  ln -s "$FM"/* fm/  # Fashion-MNIST by links: a refusal that failed would replace a link, not the data
+  echo '{"sentinel": true}' >existing.json
+  # A sweep CSV of two points, and copies damaged as no sweep writes them.
+  "$geomsim" sweep --K 2 --ny 2 --d 2 --alpha 0.6,0.7 --tau 0.5 --seeds 0:1 --solver slsqp --out sweep.csv -q || return 1
+  python3 - <<'PY' || return 1
+import csv
+rows = list(csv.reader(open("sweep.csv")))
+def damaged(name, column, value, quote=False):
+    out = [list(r) for r in rows]
+    out[2][rows[0].index(column)] = value
+    with open(name, "w") as f:
+        for r in out:
+            f.write(",".join('"%s"' % v if quote and i == rows[0].index(column) and r is out[2] else v for i, v in enumerate(r)) + "\n")
+damaged("sweep-nan.csv", "loss", "nan")
+damaged("sweep-inf.csv", "spread", "inf")
+damaged("sweep-negk.csv", "K", "-2")
+damaged("sweep-quoted.csv", "seeds", "0:1", quote=True)
+PY
+  # sims/ definitions: a valid one, a hostile title, a parameter of the wrong type.
+  mkdir -p sims-ok sims-evil sims-seeds
+  cat >sims-ok/ok.json <<'JSON'
+{"name": "ok", "title": "ok", "kind": "c_threshold", "parameters": {"tau": [0.5], "d": [2, 3]}}
+JSON
+  cat >sims-evil/evil.json <<'JSON'
+{"name": "evil", "kind": "c_threshold", "parameters": {"tau": [0.5], "d": [2, 3]},
+ "title": "x'; system(\"touch PWNED1\"); print 'y \" `touch PWNED2` \"; system(\"touch PWNED3\") @x\n! touch PWNED4"}
+JSON
+  cat >sims-seeds/seeds.json <<'JSON'
+{"name": "seeds", "title": "seeds", "kind": "alpha_spread",
+ "parameters": {"K": 2, "ny": 2, "d": 2, "tau": 0.5, "alpha": [0.6], "seeds": 5}}
+JSON
+  # IDX files: a small valid pair (100 images of 28 x 28) and broken ones.
+  python3 - <<'PY' || return 1
+import gzip, struct, zlib
+def idx(dims, body):
+    return b"\0\0\x08" + bytes([len(dims)]) + b"".join(struct.pack(">I", d) for d in dims) + body
+open("images.idx", "wb").write(idx([100, 28, 28], bytes(range(256)) * 306 + bytes(64)))
+open("labels.idx", "wb").write(idx([100], bytes(i % 10 for i in range(100))))
+open("ev'il `x`.idx", "wb").write(open("images.idx", "rb").read())
+open("truncated.idx", "wb").write(idx([100, 28, 28], bytes(1000)))
+open("badmagic.idx", "wb").write(b"\1\2\3\4" + bytes(100))
+open("trailing.idx", "wb").write(idx([1, 28, 28], bytes(784 + 5)))
+packed = gzip.compress(idx([100, 28, 28], bytes(100 * 784)))
+open("corrupt.idx.gz", "wb").write(packed[:len(packed) - 12])  # cut inside its last block
+open("zero.idx", "wb").write(idx([0, 28, 28], b""))
+open("overflow.idx", "wb").write(idx([0xffffffff] * 4, bytes(16)))
+open("huge.idx", "wb").write(idx([1 << 20, 1 << 20, 1 << 20], bytes(16)))
+# A gzip bomb: a 100-image header, its data, then 64 MB of zeros (64 kB compressed).
+bomb = zlib.compressobj(1, zlib.DEFLATED, 31)
+with open("bomb.idx.gz", "wb") as f:
+    f.write(bomb.compress(open("images.idx", "rb").read()))
+    for _ in range(64):
+        f.write(bomb.compress(bytes(1 << 20)))
+    f.write(bomb.flush())
+PY
+  if [ "$have_torch" -eq 1 ]; then
+    # m.pt: $TRAIN's run stopped after its first epoch (so a resume with its options is legal).
+    "$geomsim" train $TRAIN $NET --stop-after 1 --checkpoint m.pt -q || return 1
+    head -c 300 m.pt >truncated.pt
+    head -c 4096 /dev/urandom >random.pt
+    cp m.pt fig.csv  # a checkpoint that a figure stem's CSV would overwrite
+    cp "$FIX/cnn.pt" cnn.pt
+    # Copies changed after writing (a flipped byte in a weight tensor or a compressed entry), and
+    # copies whose description disagrees with the weights, rewritten with valid CRCs.
+    python3 - <<'PY' || return 1
+import struct, zipfile
+def flip(src, dst, pick):
+    data = bytearray(open(src, "rb").read())
+    info = pick(zipfile.ZipFile(src).infolist())
+    name_length, extra_length = struct.unpack("<HH", data[info.header_offset + 26:info.header_offset + 30])
+    data[info.header_offset + 30 + name_length + extra_length + info.compress_size // 2] ^= 0x10
+    open(dst, "wb").write(data)
+flip("m.pt", "flipped.pt", lambda infos: max((i for i in infos if "/data/" in i.filename), key=lambda i: i.file_size))
+flip("cnn.pt", "cnn-flipped.pt", lambda infos: next(i for i in infos if i.compress_type == zipfile.ZIP_DEFLATED))
+def described(dst, old, new):
+    src = zipfile.ZipFile("m.pt")
+    out = zipfile.ZipFile(dst, "w", zipfile.ZIP_STORED)
+    for info in src.infolist():
+        data = src.read(info.filename)
+        if info.filename.endswith("data.pkl") and old in data:
+            start = data.index(b'{"autoencoder"')
+            length = struct.unpack("<I", data[start - 4:start])[0]
+            text = data[start:start + length].replace(old, new, 1)
+            data = data[:start - 4] + struct.pack("<I", len(text)) + text + data[start + length:]
+        out.writestr(info, data)
+    out.close()
+described("nine.pt", b'"embedding_dim":8', b'"embedding_dim":9')
+described("width165.pt", b'"width":16', b'"width":16.5')
+described("badtype.pt", b'"hierarchy":"fmnist-2"', b'"hierarchy":5')
+PY
+  fi
+  cd - >/dev/null || return 1
+}
+if ! prepare >"$OUT/prepare.txt" 2>&1; then
+  echo "bad_inputs: could not prepare the inputs:"
+  cat "$OUT/prepare.txt"
+  exit 1
+fi
+cp -a "$W" "$T/pristine"  # a failed row's leftovers are undone from this copy
+
+# --- one row -------------------------------------------------------------------------------
+# Every folder under W, and every file with its checksum, except under full/ (a tmpfs during a row).
+listing() {
+  (cd "$W" && find . -path ./full -prune -o -type d -print | sort &&
+    find . -path ./full -prune -o -type f -print0 | sort -z | xargs -0 -r md5sum)
+}
+
+declare -A by_status
+cases=0 skipped=0 failures=0
+run_row() {  # line number, item, exit, needs, expected text, creates, arguments
+  local line=$1 item=$2 expected_status=$3 needs=$4 expected=$5 creates=$6 arguments=$7
+  if [[ $needs == *torch* && $have_torch -eq 0 ]] || [[ $needs == *fulldisk* && $have_fulldisk -eq 0 ]]; then
+    skipped=$((skipped + 1))
+    return
+  fi
+  local -a words
+  eval "words=($arguments)"  # the table's own shell words; $W, $FIX and $FM expand here
+  listing >"$OUT/before"
+  local status
+  if [[ $needs == *fulldisk* ]]; then
+    # A 64 kB tmpfs on full/, filled to the last byte, in a mount namespace of the row's own.
+    (cd "$W" && timeout 120 unshare -m bash -c '
+        mount -t tmpfs -o size=64k tmpfs full && { cat /dev/zero >full/filler 2>/dev/null; true; }
+        "$@"; status=$?
+        ls -A full | grep -vx filler >"$0"
+        exit $status' "$OUT/full-listing" "$geomsim" "${words[@]}") >"$OUT/stdout" 2>"$OUT/stderr"
+    status=$?
+  else
+    (cd "$W" && timeout 120 "$geomsim" "${words[@]}") >"$OUT/stdout" 2>"$OUT/stderr"
+    status=$?
+  fi
+  local problem=""
+  [ "$status" -eq "$expected_status" ] || problem="exit $status, expected $expected_status"
+  if [ -z "$problem" ] && ! grep -qF -- "$expected" "$OUT/stderr" "$OUT/stdout"; then
+    problem="the output lacks '$expected'"
+  fi
+  if [ -z "$problem" ] && [[ $needs == *fulldisk* ]] && [ -s "$OUT/full-listing" ]; then
+    problem="left files on the full disk: $(tr '\n' ' ' <"$OUT/full-listing")"
+  fi
+  # Each file the row creates must exist (non-empty); then nothing else may differ.
+  local created
+  local -a outputs=()
+  [ "$creates" != "-" ] && eval "outputs=($creates)"
+  if [ -z "$problem" ]; then
+    for created in "${outputs[@]}"; do
+      [ -s "$W/$created" ] || problem="did not write $created"
+    done
+  fi
+  if [ -z "$problem" ]; then
+    for created in "${outputs[@]}"; do rm -f "$W/$created"; done
+    # Folders the row's outputs went into, when it created them.
+    for created in "${outputs[@]}"; do
+      [[ $created == */* ]] && { rmdir "$W/$(dirname "$created")" 2>/dev/null || true; }
+    done
+    listing >"$OUT/after"
+    if ! diff "$OUT/before" "$OUT/after" >"$OUT/diff"; then
+      problem="created or changed files: $(grep '^[<>]' "$OUT/diff" | tr '\n' ' ')"
+    fi
+  fi
+  cases=$((cases + 1))
+  by_status[$expected_status]=$(( ${by_status[$expected_status]:-0} + 1 ))
+  if [ -n "$problem" ]; then
+    failures=$((failures + 1))
+    echo "FAIL line $line (item $item): geomsim $arguments"
+    echo "  $problem"
+    sed 's/^/  stderr: /' "$OUT/stderr" | head -5
+  fi
+  # A failed row must not disturb the next one.
+  if [ -n "$problem" ]; then
+    rm -rf "$W" && cp -a "$T/pristine" "$W"
+  fi
+}
+
+line_number=0
+while IFS=$'\t' read -r item status needs expected creates arguments || [ -n "$item" ]; do
+  line_number=$((line_number + 1))
+  [[ -z $item || $item == \#* ]] && continue
+  run_row "$line_number" "$item" "$status" "$needs" "$expected" "$creates" "$arguments"
+done <"$table"
+
+summary=""
+for status in $(printf '%s\n' "${!by_status[@]}" | sort -n); do
+  summary+="${summary:+, }exit $status: ${by_status[$status]}"
+done
+echo "bad_inputs: $cases cases ($summary), $failures failed, $skipped skipped" \
+  "(training module: $([ $have_torch -eq 1 ] && echo yes || echo no), full-disk rows: $([ $have_fulldisk -eq 1 ] && echo yes || echo no))"
+[ "$failures" -eq 0 ]
