@@ -10,6 +10,7 @@
 #include "geomsim/metrics/class_means.hpp"
 #include "geomsim/metrics/neural_collapse.hpp"
 #include "geomsim/support/errors.hpp"
+#include "measure_json.hpp"
 #include "numpy_views.hpp"
 
 namespace geomsim::python {
@@ -50,6 +51,43 @@ std::vector<std::pair<Index, Index>> pairs_argument(const py::handle& object, In
 }  // namespace
 
 void bind_measures(py::module_& module) {
+  module.def(
+      "measure",
+      [](const py::object& embeddings, const py::object& labels, const py::object& subclasses, double gamma, std::uint64_t seed,
+         const py::object& reference, const py::object& reference_subclasses, const py::object& predictions) {
+        const PointsArgument x = points_argument(embeddings, "embeddings");
+        const auto n = static_cast<py::ssize_t>(x.view().cols());
+        const std::vector<int> y = labels_argument(labels, "labels", n), z = labels_argument(subclasses, "subclasses", n);
+        if (reference.is_none() != reference_subclasses.is_none()) {
+          throw InvalidArgument("reference", "and reference_subclasses go together");
+        }
+        Matrix reference_points;
+        std::vector<int> reference_z, predicted;
+        if (!reference.is_none()) {
+          const PointsArgument r = points_argument(reference, "reference");
+          reference_points = r.view();
+          reference_z = labels_argument(reference_subclasses, "reference_subclasses", static_cast<py::ssize_t>(reference_points.cols()));
+        }
+        if (!predictions.is_none()) predicted = labels_argument(predictions, "predictions", n);
+        std::string text;
+        {
+          const py::gil_scoped_release release;
+          const Matrix points = x.view();
+          text = cli::measured_geometry_json(points, y, z, gamma, seed, reference.is_none() ? nullptr : &reference_points,
+                                             reference.is_none() ? nullptr : &reference_z, predictions.is_none() ? nullptr : &predicted)
+                     .dump();
+        }
+        // Through Python's json module: the keys and the numbers are the CLI's (17 significant digits
+        // round-trip every double exactly).
+        return py::module_::import("json").attr("loads")(text);
+      },
+      py::arg("embeddings"), py::arg("labels"), py::arg("subclasses"), py::arg("gamma") = 1.1, py::arg("seed") = 0,
+      py::arg("reference") = py::none(), py::arg("reference_subclasses") = py::none(), py::arg("predictions") = py::none(),
+      "The report of `geomsim measure --embeddings` (its JSON's \"geometry\") as a dict with the same keys: s_f(y),\n"
+      "sigma_f(z) and their ratio (mean and max), Theorem 3 for the classes with two subclasses, subgroup recovery F1\n"
+      "(k-means seeded by `seed`), uniformity, same-class/-subclass alignment, NC1/NC2 of classes and subclasses,\n"
+      "and NC4 against `predictions`. labels: the class of each row; subclasses: its subclass (global ids, each\n"
+      "inside one class). The mean classifier is fit on (reference, reference_subclasses) when given.");
   module.def(
       "alignment",
       [](const py::object& anchors, const py::object& positives) {

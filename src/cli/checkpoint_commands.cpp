@@ -8,21 +8,27 @@
 
 #include "cli_support.hpp"
 #include "evaluation_output.hpp"
+#include "measure_output.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/file_identity.hpp"
+#include "geomsim/train/embedding_files.hpp"
 #include "geomsim/train/embedding_model.hpp"
+#include "geomsim/train/label_hierarchy.hpp"
 #include "geomsim/train/evaluation.hpp"
 #include "geomsim/train/lipschitz.hpp"
+#include "geomsim/train/tensor_points.hpp"
 
 namespace geomsim::cli {
 namespace {
 
 using nlohmann::json;
 
-void add_model_data_options(CLI::App& c, ModelDataOptions& o) {
-  c.add_option("--checkpoint", o.checkpoint, "a checkpoint of geomsim train, or a TorchScript module (torch.jit.save)")->required();
-  add_data_options(c, o.data, false);
+void add_model_data_options(CLI::App& c, ModelDataOptions& o, bool checkpoint_required = true) {
+  auto* checkpoint = c.add_option("--checkpoint", o.checkpoint, "a checkpoint of geomsim train, or a TorchScript module (torch.jit.save)");
+  if (checkpoint_required) checkpoint->required();
+  add_data_options(c, o.data);
   c.add_flag("--flatten", o.flatten, "give the model N x (H W) rows instead of N x 1 x H x W images");
   c.add_option("--seed", o.seed, "seed of the subsets and of everything random (>= 0)")->capture_default_str()->check(non_negative_integer());
   c.add_option("--threads", o.threads, "CPU threads for libtorch, from 0 (all cores) to the number of cores")->capture_default_str();
@@ -52,7 +58,7 @@ LoadedModel load_model(const ModelDataOptions& o) {
   loaded.model.set_flatten_input(o.flatten);
   if (loaded.data.hierarchy.empty()) {
     const json run = json::parse(loaded.model.run_description());  // an object: the description was checked
-    const json hierarchy = run.value("hierarchy", json("fmnist-2"));
+    const json hierarchy = run.value("hierarchy", json(data_hierarchy(loaded.data)));
     if (!hierarchy.is_string()) {
       throw InvalidArgument("checkpoint", o.checkpoint + " holds a malformed model description (run.hierarchy must be a string, got " +
                                               hierarchy.dump() + "); give --hierarchy");
@@ -191,7 +197,8 @@ int run_lipschitz(const LipschitzOptions& o) {
   std::optional<train::PairScatter> decoder;
   if (model.autoencoder()) decoder = train::decoder_reverse_estimate(model.autoencoder(), a, b, test.coarse.index_select(0, first));
   const train::AugmentationScatter augmented =
-      train::augmentation_estimate(model, a, b, train::AugmentationOptions{}, o.augmentations, o.common.seed);
+      train::augmentation_estimate(model, a, b, train::default_augmentations(images.size(1), images.size(3)), o.augmentations,
+                                    o.common.seed);
   const auto points = images.narrow(0, 0, std::min<int64_t>(o.jacobian_points, images.size(0)));
   const train::JacobianBound jacobian = train::jacobian_lower_bound(model, points, 200, 1e-9, o.common.seed);
   const train::UpperBound upper = train::layer_product_bound(model, images.narrow(0, 0, 1));
@@ -256,50 +263,189 @@ int run_lipschitz(const LipschitzOptions& o) {
 }
 
 void add_measure_options(CLI::App& c, MeasureOptions& o) {
-  c.footer("Embeds test images with the model and reports seed 004's Section 4 geometry: s_f(y), sigma_f(z),\n"
-           "sigma_f(z)/s_f(y) per class and subclass, and Theorem 3 at --gamma: the gamma-margin error of the mean\n"
-           "classifier (fit on --reference-samples training images) beside the bound's leading term\n"
-           "sigma_f(z)/sqrt(r_f - 2 log gamma), for every pair of subclasses of a class where it is not vacuous.");
-  add_model_data_options(c, o.common);
+  c.footer("Reports seed 004's Section 4 geometry of embeddings: s_f(y), sigma_f(z), sigma_f(z)/s_f(y) per class and\n"
+           "subclass (mean and max), subgroup recovery (k-means macro F1), and Theorem 3 at --gamma for the classes\n"
+           "with exactly two subclasses: the gamma-margin error of the mean classifier beside the bound's leading term\n"
+           "sigma_f(z)/sqrt(r_f - 2 log gamma) for each pair where it is not vacuous. --out STEM draws the cosine\n"
+           "heat map sorted by class, then subclass.\n"
+           "The embeddings come from a model (--checkpoint: test images embedded, the mean classifier fit on\n"
+           "--reference-samples training images) or from files (--embeddings N x d, --labels and --subclasses N\n"
+           "integers each; NumPy .npy, CSV, or a tensor saved by torch.save; subclass ids are global, each inside\n"
+           "one class; --hierarchy FILE|NAME instead of --labels maps the subclasses to classes).");
+  add_model_data_options(c, o.common, false);
   c.add_option("--samples", o.samples, "test images measured (0: all)")->capture_default_str();
   c.add_option("--reference-samples", o.reference_samples, "training images the mean classifier is fit on (0: all)")
       ->capture_default_str();
   c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1")->capture_default_str();
+  c.add_option("--embeddings", o.embeddings, "N x d embeddings to measure instead of a model's (.npy, CSV, torch.save)");
+  c.add_option("--subclasses", o.subclasses, "with --embeddings: the subclass of each row (.npy, CSV, torch.save)");
+  c.add_option("--labels-column", o.labels_column, "the CSV column (header name or 0-based index) of --labels");
+  c.add_option("--subclasses-column", o.subclasses_column, "the CSV column (header name or 0-based index) of --subclasses");
+  c.add_option("--reference-embeddings", o.reference_embeddings,
+               "with --embeddings: a labelled set D_s the mean classifier is fit on (default: the embeddings themselves)");
+  c.add_option("--reference-subclasses", o.reference_subclasses, "the subclass of each row of --reference-embeddings");
+  c.add_option("--predictions", o.predictions,
+               "with --embeddings: a classifier's class prediction per row, for NC4 (agreement with the nearest class mean)");
+  c.add_option("--out", o.out, "write the cosine heat map: STEM.csv, STEM.png, STEM.svg, STEM.gp");
+  c.add_option("--heatmap-points", o.heatmap_points, "points in the heat map (a seeded sample when there are more)")->capture_default_str();
 }
 
+namespace {
+
+void require_rows(const std::string& argument, std::size_t count, const std::string& of, Index rows) {
+  if (static_cast<Index>(count) != rows) {
+    throw InvalidArgument(argument, "holds " + std::to_string(count) + " labels but --" + of + " has " + std::to_string(rows) + " rows");
+  }
+}
+
+// The text is formatted (and every number in it checked) before the JSON lands, so that a
+// failure leaves no file; then the JSON is written and the text printed.
+void finish_measure(const json& out, const std::string& headline, const ModelDataOptions& common) {
+  std::ostringstream text;
+  text << headline << "\n" << evaluation_text(out["geometry"]);
+  const double norm_min = out["embedding_norm"]["min"].get<double>(), norm_max = out["embedding_norm"]["max"].get<double>();
+  if (norm_max - norm_min > 1e-3) {
+    text << "  note: the embeddings are not unit vectors (norms " << fixed(norm_min, 4) << " to " << fixed(norm_max, 4)
+         << "); the theory's geometry is on the sphere\n";
+  }
+  if (out.contains("heatmap")) text << "  wrote " << out["heatmap"]["files"][0].get<std::string>() << " and .png (cosine heat map)\n";
+  write_json(common.json_path, out);
+  if (!common.quiet) std::cout << text.str() << std::flush;
+}
+
+int run_measure_embeddings(const MeasureOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  const DataOptions& data = o.common.data;
+  if (!o.common.checkpoint.empty()) throw InvalidArgument("embeddings", "measures saved embeddings; it cannot be combined with --checkpoint");
+  if (!data.images.empty() || !data.data.empty()) throw InvalidArgument("embeddings", "cannot be combined with --images or --data (those are images for a model)");
+  if (o.subclasses.empty()) throw InvalidArgument("subclasses", "is required with --embeddings (the subclass of each row)");
+  if (data.labels.empty() == data.hierarchy.empty()) {
+    throw InvalidArgument("labels", "or --hierarchy (not both) must say the class of each row of --embeddings");
+  }
+  if (o.reference_embeddings.empty() != o.reference_subclasses.empty()) {
+    throw InvalidArgument("reference-embeddings", "and --reference-subclasses go together");
+  }
+  require_margin_gamma(o.gamma);
+  require_at_least("heatmap-points", o.heatmap_points, 2);
+  std::vector<NamedPath> outputs = {{"json", o.common.json_path}};
+  if (!o.out.empty()) {
+    for (const auto& f : heatmap_files(o.out)) outputs.push_back({"out", f});
+  }
+  // Inputs may share a file (labels and subclasses as two CSV columns); no output may be any of them.
+  for (const NamedPath& input : std::vector<NamedPath>{{"embeddings", o.embeddings}, {"labels", data.labels}, {"subclasses", o.subclasses},
+                                                       {"reference-embeddings", o.reference_embeddings},
+                                                       {"reference-subclasses", o.reference_subclasses},
+                                                       {"predictions", o.predictions}}) {
+    std::vector<NamedPath> paths = {input};
+    paths.insert(paths.end(), outputs.begin(), outputs.end());
+    require_distinct_files(paths);
+  }
+  if (!o.common.json_path.empty()) require_writable_path(o.common.json_path, "json");
+  if (!o.out.empty()) require_writable_path(o.out + ".csv", "out");
+  set_torch_threads(o.common.threads);
+
+  const Matrix points = train::read_embeddings(o.embeddings, "embeddings");
+  const std::vector<int> subclasses = train::read_labels(o.subclasses, "subclasses", o.subclasses_column);
+  require_rows("subclasses", subclasses.size(), "embeddings", points.cols());
+  std::vector<int> labels;
+  std::string hierarchy_name;
+  if (!data.labels.empty()) {
+    labels = train::read_labels(data.labels, "labels", o.labels_column);
+    require_rows("labels", labels.size(), "embeddings", points.cols());
+  } else {
+    const train::LabelHierarchy h = train::resolve_hierarchy(data.hierarchy);
+    hierarchy_name = h.name;
+    for (int z : subclasses) {
+      if (z < 0 || z >= h.num_fine()) {
+        throw InvalidArgument("subclasses", "holds " + std::to_string(z) + ", outside the fine labels 0.." + std::to_string(h.num_fine() - 1) +
+                                                " of --hierarchy " + data.hierarchy);
+      }
+    }
+    labels = train::coarse_labels(h, subclasses);
+  }
+  Matrix reference;
+  std::vector<int> reference_subclasses;
+  if (!o.reference_embeddings.empty()) {
+    reference = train::read_embeddings(o.reference_embeddings, "reference-embeddings");
+    reference_subclasses = train::read_labels(o.reference_subclasses, "reference-subclasses");
+    require_rows("reference-subclasses", reference_subclasses.size(), "reference-embeddings", reference.cols());
+  }
+  std::vector<int> predictions;
+  if (!o.predictions.empty()) predictions = train::read_labels(o.predictions, "predictions");
+  json geometry = measured_geometry_json(points, labels, subclasses, o.gamma, o.common.seed, reference.size() ? &reference : nullptr,
+                                         reference.size() ? &reference_subclasses : nullptr,
+                                         o.predictions.empty() ? nullptr : &predictions);
+  json out = {{"command", "measure"},
+              {"input",
+               {{"embeddings", o.embeddings},
+                {"format", train::to_string(train::detect_array_format(o.embeddings, "embeddings"))},
+                {"labels", data.labels.empty() ? json(nullptr) : json(data.labels)},
+                {"hierarchy", hierarchy_name.empty() ? json(nullptr) : json(hierarchy_name)},
+                {"subclasses", o.subclasses},
+                {"reference_embeddings", o.reference_embeddings.empty() ? json(nullptr) : json(o.reference_embeddings)},
+                {"seed", o.common.seed}}},
+              {"samples", points.cols()},
+              {"reference_samples", o.reference_embeddings.empty() ? json(nullptr) : json(reference.cols())},
+              {"embedding_dim", points.rows()},
+              {"embedding_norm", norm_json(points)},
+              {"geometry", geometry}};
+  if (!o.out.empty()) {
+    const Index shown = write_cosine_heatmap(o.out, points, labels, subclasses, o.heatmap_points, o.common.seed,
+                                             "cosine similarity of " + std::to_string(std::min<Index>(points.cols(), o.heatmap_points)) + " embeddings");
+    out["heatmap"] = {{"points", shown}, {"files", heatmap_files(o.out)}};
+  }
+  out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  finish_measure(out,
+                 "geomsim measure: " + o.embeddings + " (" + std::to_string(points.cols()) + " embeddings, d = " + std::to_string(points.rows()) + ")",
+                 o.common);
+  return 0;
+}
+
+}  // namespace
+
 int run_measure(const MeasureOptions& o) {
+  if (!o.embeddings.empty()) return run_measure_embeddings(o);
+  if (o.common.checkpoint.empty()) throw InvalidArgument("checkpoint", "is required, or --embeddings with --labels and --subclasses");
+  for (const auto& [given, name] : std::vector<std::pair<bool, const char*>>{{!o.subclasses.empty(), "subclasses"},
+                                                                              {!o.reference_embeddings.empty(), "reference-embeddings"},
+                                                                              {!o.reference_subclasses.empty(), "reference-subclasses"},
+                                                                              {!o.predictions.empty(), "predictions"},
+                                                                              {!o.labels_column.empty(), "labels-column"},
+                                                                              {!o.subclasses_column.empty(), "subclasses-column"}}) {
+    if (given) throw InvalidArgument(name, "applies with --embeddings only");
+  }
   const auto start = std::chrono::steady_clock::now();
   train::require_margin_gamma(o.gamma);
   require_at_least("samples", o.samples, 0);
   require_at_least("reference-samples", o.reference_samples, 0);
-  require_distinct_model_files(o.common);
+  std::vector<NamedPath> heatmap;
+  for (const auto& f : o.out.empty() ? std::vector<std::string>{} : heatmap_files(o.out)) heatmap.push_back({"out", f});
+  require_distinct_model_files(o.common, heatmap);
+  if (!o.out.empty()) require_writable_path(o.out + ".csv", "out");
   LoadedModel loaded = load_model(o.common);
   const LabelledSplit test = load_split(loaded.data, false, o.samples, o.common.seed + 7, "samples");
   const LabelledSplit reference = load_split(loaded.data, true, o.reference_samples, o.common.seed, "reference-samples");
   const auto z = loaded.model.embed(test.images);
   const auto reference_z = loaded.model.embed(reference.images);
-  const train::EmbeddingGeometry g = train::embedding_geometry(z, test.coarse, test.fine, o.gamma, reference_z, reference.fine);
-  const double norm_min = z.norm(2, 1).min().item<double>(), norm_max = z.norm(2, 1).max().item<double>();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const Matrix points = train::to_points(z), reference_points = train::to_points(reference_z);
+  const std::vector<int> labels = train::to_ints(test.coarse), subclasses = train::to_ints(test.fine), reference_subclasses = train::to_ints(reference.fine);
   json out = {{"command", "measure"},
               {"model", model_json(loaded.model, o.common, loaded.data)},
               {"samples", test.images.size(0)},
               {"reference_samples", reference.images.size(0)},
               {"embedding_dim", z.size(1)},
-              {"embedding_norm", {{"min", norm_min}, {"max", norm_max}}},
-              {"geometry", geometry_json(g)},
-              {"seconds", seconds}};
-  // Every number is formatted (and checked) before the JSON lands: a failure leaves no file.
-  std::ostringstream text;
-  text << "geomsim measure: " << loaded.model.description() << " on " << data_source(loaded.data) << ", " << loaded.data.hierarchy
-       << " (" << test.images.size(0) << " test images, d = " << z.size(1) << ")\n"
-       << evaluation_text(out["geometry"]);
-  if (norm_max - norm_min > 1e-3) {
-    text << "  note: the embeddings are not unit vectors (norms " << fixed(norm_min, 4) << " to " << fixed(norm_max, 4)
-         << "); the theory's geometry is on the sphere\n";
+              {"embedding_norm", norm_json(points)},
+              {"geometry", measured_geometry_json(points, labels, subclasses, o.gamma, o.common.seed, &reference_points, &reference_subclasses)}};
+  if (!o.out.empty()) {
+    const Index shown = write_cosine_heatmap(o.out, points, labels, subclasses, o.heatmap_points, o.common.seed,
+                                             "cosine similarity of " + loaded.model.description());
+    out["heatmap"] = {{"points", shown}, {"files", heatmap_files(o.out)}};
   }
-  write_json(o.common.json_path, out);
-  if (!o.common.quiet) std::cout << text.str() << std::flush;
+  out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  finish_measure(out,
+                 "geomsim measure: " + loaded.model.description() + " on " + data_source(loaded.data) + ", " + loaded.data.hierarchy + " (" +
+                     std::to_string(test.images.size(0)) + " test images, d = " + std::to_string(z.size(1)) + ")",
+                 o.common);
   return 0;
 }
 

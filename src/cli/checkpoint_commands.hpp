@@ -2,7 +2,9 @@
 // Commands that measure a trained model, a checkpoint of `geomsim train` or a TorchScript
 // module saved by PyTorch: `geomsim eval` (what `geomsim train` reports: transfer, geometry,
 // subgroups), `geomsim lipschitz` (Table 1 / Figure 3's constants and two bounds) and
-// `geomsim measure` (the Section 4 geometry with Theorem 3). Built only with libtorch.
+// `geomsim measure` (the Section 4 geometry with Theorem 3, subgroup recovery and the cosine heat
+// map, of a model's embeddings or of embeddings saved as .npy, CSV or by torch.save). Built only
+// with libtorch.
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
@@ -14,7 +16,7 @@ namespace geomsim::cli {
 // What both commands need to load a model and its data.
 struct ModelDataOptions {
   std::string checkpoint;
-  DataOptions data{"", "", "", ""};  // hierarchy: the checkpoint's unless given
+  DataOptions data;  // hierarchy: the checkpoint's unless given
   bool flatten = false;              // feed N x (C H W) rows instead of N x C x H x W images
   uint64_t seed = 0;
   int threads = 0;
@@ -46,6 +48,12 @@ struct MeasureOptions {
   int64_t samples = 0;             // test images measured (0: all)
   int64_t reference_samples = 10000;  // training images the mean classifier is fit on
   double gamma = 1.1;
+  // Saved embeddings instead of a model (common.data.labels is then their class labels):
+  std::string embeddings, subclasses, labels_column, subclasses_column;
+  std::string reference_embeddings, reference_subclasses;  // D_s for the mean classifier (optional)
+  std::string predictions;         // a model's class prediction per row, for NC4 (optional)
+  std::string out;                 // STEM of the cosine heat map (csv, png, svg, gp)
+  int64_t heatmap_points = 1000;
 };
 void add_measure_options(CLI::App& command, MeasureOptions& options);
 int run_measure(const MeasureOptions& options);

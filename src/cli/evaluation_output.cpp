@@ -2,6 +2,7 @@
 
 #include <sched.h>
 
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -11,34 +12,6 @@
 namespace geomsim::cli {
 
 using nlohmann::json;
-
-json geometry_json(const train::EmbeddingGeometry& g) {
-  const auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
-  json out = {{"spread", g.spread},
-              {"subclass_sigma", g.subclass_sigma},
-              {"sigma_over_spread", optional(g.sigma_over_spread)},
-              {"gamma", g.gamma},
-              {"subclass_pairs", g.pairs},
-              {"margin_error", g.margin_error},
-              {"theorem3_bounded_pairs", g.bounded_pairs},
-              {"theorem3_bound", nullptr},
-              {"theorem3_bound_holds", g.bound_holds}};
-  if (g.theorem3_bound) out["theorem3_bound"] = *g.theorem3_bound;
-  out["class_spread"] = g.class_spread;
-  json subclasses = json::array();
-  for (const auto& s : g.subclasses) {
-    subclasses.push_back({{"subclass", s.subclass}, {"class", s.label}, {"count", s.count}, {"sigma", s.sigma},
-                          {"sigma_over_spread", optional(s.sigma_over_spread)}});
-  }
-  out["subclasses"] = subclasses;
-  json pairs = json::array();
-  for (const auto& p : g.pair_details) {
-    pairs.push_back({{"z", p.z}, {"z_prime", p.z_prime}, {"margin_error", p.margin_error}, {"r", p.r},
-                     {"theorem3_bound", p.bound ? json(*p.bound) : json(nullptr)}});
-  }
-  out["pairs"] = pairs;
-  return out;
-}
 
 json evaluation_json(const train::TransferEvaluation& e) {
   json out = {{"coarse_accuracy_linear_probe", e.coarse_accuracy},
@@ -58,23 +31,52 @@ std::string evaluation_text(const json& e) {
       {"subclass_sigma", "subclass sigma_f(z)"},
       {"sigma_over_spread", "sigma_f(z) / s_f(y)"},
       {"margin_error", "gamma-margin error L_gamma (mean clf.)"},
-      {"subgroup_recovery_f1", "subgroup recovery (k-means macro F1)"}};
+      {"subgroup_recovery_f1", "subgroup recovery (k-means macro F1)"},
+      {"uniformity", "uniformity L_unif (t = 2)"},
+      {"alignment_same_class", "alignment, same-class pairs"},
+      {"nc4_agreement", "NC4: nearest class mean = prediction"}};
   std::ostringstream text;
   const auto line = [&](const std::string& name, const std::string& value) {
     text << "  " << name << std::string(name.size() < 40 ? 40 - name.size() : 1, ' ') << value << "\n";
   };
   for (const auto& [key, name] : rows) {
     if (!e.contains(key)) continue;
-    // The one value that can be undefined: sigma_f(z) / s_f(y) when every class is one point.
-    line(name, e[key].is_null() ? std::string("n/a (every class is collapsed to a point: s_f(y) = 0)") : fixed(e[key].get<double>(), 4));
+    if (e[key].is_number()) {
+      line(name, fixed(e[key].get<double>(), 4));
+    } else if (std::string(key) == "sigma_over_spread" && e[key].is_null()) {  // the one ratio that can be 0/0
+      line(name, "n/a (every class is collapsed to a point: s_f(y) = 0)");
+    }
   }
+  for (const char* key : {"neural_collapse_classes", "neural_collapse_subclasses"}) {
+    if (!e.contains(key) || e[key].is_null()) continue;
+    const auto& nc = e[key];
+    const auto value = [&](const char* k) { return nc[k].is_null() ? std::string("n/a") : fixed(nc[k].get<double>(), 4); };
+    line(std::string("NC1 / NC2 equinorm, angle (") + (key[16] == 'c' ? "classes" : "subclasses") + ")",
+         value("nc1") + " / " + value("nc2_equinorm") + ", " + value("nc2_equiangularity"));
+  }
+  if (e.contains("sigma_over_spread_max") && e["sigma_over_spread_max"].is_number()) line("sigma_f(z) / s_f(y), max over subclasses", fixed(e["sigma_over_spread_max"].get<double>(), 4));
   if (e.contains("theorem3_bound")) {
-    const std::string pairs = std::to_string(e["theorem3_bounded_pairs"].get<int>()) + " of " +
-                              std::to_string(e["subclass_pairs"].get<int>()) + " pairs";
-    line("Theorem 3 bound, gamma " + format_number(e["gamma"].get<double>()),
-         e["theorem3_bound"].is_null() ? "vacuous for all " + std::to_string(e["subclass_pairs"].get<int>()) + " pairs"
-                                       : fixed(e["theorem3_bound"].get<double>(), 4) + " (mean over " + pairs + "; holds for " +
-                                             std::to_string(e["theorem3_bound_holds"].get<int>()) + ")");
+    const int pairs = e["subclass_pairs"].get<int>();
+    const std::string counted = std::to_string(e["theorem3_bounded_pairs"].get<int>()) + " of " + std::to_string(pairs) + " pairs";
+    std::string value;
+    if (pairs == 0) {
+      value = "not applicable: no class has exactly two subclasses";
+    } else if (e["theorem3_bound"].is_null()) {
+      value = "vacuous for all " + std::to_string(pairs) + " pairs";
+    } else {
+      value = fixed(e["theorem3_bound"].get<double>(), 4) + " (mean over " + counted + "; holds for " +
+              std::to_string(e["theorem3_bound_holds"].get<int>()) + ")";
+    }
+    line("Theorem 3 bound, gamma " + format_number(e["gamma"].get<double>()), value);
+    if (e.contains("theorem3_classes")) {
+      std::map<std::string, std::string> classes_by_reason;  // one line per reason
+      for (const auto& c : e["theorem3_classes"]) {
+        if (c["theorem3_applies"].get<bool>()) continue;
+        auto& classes = classes_by_reason[c["reason"].get<std::string>()];
+        classes += (classes.empty() ? "" : ", ") + std::to_string(c["class"].get<int>());
+      }
+      for (const auto& [reason, classes] : classes_by_reason) text << "    not for class " << classes << ": " << reason << "\n";
+    }
   }
   return text.str();
 }

@@ -5,11 +5,10 @@
 #include <string>
 
 #include "geomsim/train/evaluation.hpp"
+#include "measure_json.hpp"
 
 namespace geomsim::cli {
 
-// s_f(y), sigma_f(z), their ratio, and Theorem 3 at gamma (null bound when vacuous for every pair).
-nlohmann::json geometry_json(const train::EmbeddingGeometry& geometry);
 nlohmann::json evaluation_json(const train::TransferEvaluation& evaluation);
 
 // Aligned "  name    value" lines for the fields of evaluation_json or geometry_json that are present.

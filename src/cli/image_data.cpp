@@ -1,5 +1,6 @@
 #include "image_data.hpp"
 
+#include <filesystem>
 #include <set>
 
 #include "geomsim/support/errors.hpp"
@@ -8,15 +9,33 @@
 
 namespace geomsim::cli {
 
-void add_data_options(CLI::App& c, DataOptions& o, bool hierarchy_default) {
+void add_data_options(CLI::App& c, DataOptions& o) {
   c.add_option("--data", o.data, "folder with Fashion-MNIST's IDX files (default: Debian's dataset-fashion-mnist)");
   c.add_option("--images", o.images, "an IDX image file (N x H x W bytes) to use instead of Fashion-MNIST; needs --labels");
-  c.add_option("--labels", o.labels, "the IDX label file (labels 0..9) of --images");
-  auto* h = c.add_option("--hierarchy", o.hierarchy, "coarse labels: fmnist-2, fmnist-4 or fmnist-4-imbalanced");
-  if (hierarchy_default) h->capture_default_str();
+  c.add_option("--labels", o.labels, "the IDX label file of --images (fine labels 0..F-1 of --hierarchy)");
+  c.add_option("--cifar", o.cifar, "a folder with CIFAR-10's or CIFAR-100's binary version, instead of Fashion-MNIST");
+  std::string names;
+  for (const auto& n : train::builtin_hierarchy_names()) names += (names.empty() ? "" : ", ") + n;
+  c.add_option("--hierarchy", o.hierarchy,
+               "coarse labels: " + names + ", or a file mapping fine to coarse labels (JSON {\"0\": 0, ...} or CSV fine,coarse); "
+               "default: fmnist-2, cifar10-2 or cifar100-20 by the data (eval, measure: the checkpoint's)");
+}
+
+namespace {
+bool cifar100(const std::string& dir) {
+  namespace fs = std::filesystem;
+  return fs::is_regular_file(fs::path(dir) / "train.bin") || fs::is_directory(fs::path(dir) / "cifar-100-binary");
+}
+}  // namespace
+
+std::string data_hierarchy(const DataOptions& o) {
+  if (!o.hierarchy.empty()) return o.hierarchy;
+  if (!o.cifar.empty()) return cifar100(o.cifar) ? "cifar100-20" : "cifar10-2";
+  return "fmnist-2";
 }
 
 std::string data_source(const DataOptions& o) {
+  if (!o.cifar.empty()) return o.cifar;
   if (!o.images.empty()) return o.images;
   return o.data.empty() ? train::kFashionMnistDir : o.data;
 }
@@ -24,6 +43,13 @@ std::string data_source(const DataOptions& o) {
 std::vector<NamedPath> data_files(const DataOptions& o) {
   if (!o.images.empty() || !o.labels.empty()) return {{"images", o.images}, {"labels", o.labels}};
   std::vector<NamedPath> files;
+  if (!o.cifar.empty()) {
+    const train::CifarFiles cifar = train::find_cifar_files(o.cifar);
+    for (const auto* split : {&cifar.train, &cifar.test}) {
+      for (const auto& path : *split) files.push_back({"cifar", path});
+    }
+    return files;
+  }
   for (const auto& path : train::fashion_mnist_files(data_source(o))) files.push_back({"data", path});
   return files;
 }
@@ -32,22 +58,34 @@ LabelledSplit load_split(const DataOptions& o, bool train_split, int64_t limit, 
                          const std::string& limit_argument) {
   require_at_least(limit_argument.c_str(), limit, 0);
   if (o.images.empty() != o.labels.empty()) throw InvalidArgument(o.images.empty() ? "images" : "labels", "needs --images and --labels together");
-  const train::LabelHierarchy h = train::fashion_mnist_hierarchy(o.hierarchy);
+  if (!o.cifar.empty() && (!o.images.empty() || !o.data.empty())) throw InvalidArgument("cifar", "cannot be combined with --images or --data");
+  const std::string hierarchy = data_hierarchy(o);
+  const train::LabelHierarchy h = train::resolve_hierarchy(hierarchy);
   train::LabelledImages data;
+  std::string kind = "fashion-mnist";
   std::size_t begin = 0, end = 0;
-  if (o.images.empty()) {
+  if (!o.cifar.empty()) {
+    train::CifarData cifar = train::load_cifar(o.cifar, train_split);
+    kind = cifar.kind;
+    data = std::move(cifar.data);
+    end = data.labels.size();
+  } else if (o.images.empty()) {
     data = train::load_fashion_mnist(data_source(o), train_split);
     end = data.labels.size();
   } else {
+    kind = "";
     data = train::read_idx_pair(o.images, o.labels, "images");
     if (data.images.shape.size() != 3) throw InvalidArgument("images", o.images + " must hold N x H x W images");
     const std::size_t half = data.labels.size() / 2;
     begin = train_split ? 0 : half;
     end = train_split ? half : data.labels.size();
   }
+  if (!kind.empty() && !h.dataset.empty() && h.dataset != kind) {
+    throw InvalidArgument("hierarchy", hierarchy + " is a hierarchy of " + h.dataset + ", not of " + (kind == "fashion-mnist" ? "Fashion-MNIST" : kind == "cifar-10" ? "CIFAR-10" : "CIFAR-100"));
+  }
   for (int label : data.labels) {
     if (label < 0 || label >= h.num_fine()) {
-      throw InvalidArgument("labels", "must be in 0.." + std::to_string(h.num_fine() - 1) + " for --hierarchy " + o.hierarchy +
+      throw InvalidArgument(o.cifar.empty() ? "labels" : "cifar", "must be in 0.." + std::to_string(h.num_fine() - 1) + " for --hierarchy " + hierarchy +
                                           ", got " + std::to_string(label));
     }
   }
@@ -65,7 +103,7 @@ LabelledSplit load_split(const DataOptions& o, bool train_split, int64_t limit, 
   };
   const std::set<int> available = subclasses();
   if (limit > 0 && static_cast<std::size_t>(limit) < idx.size()) idx.resize(static_cast<std::size_t>(limit));
-  if (idx.empty()) throw InvalidArgument(o.images.empty() ? "data" : "images", "holds no examples to use");
+  if (idx.empty()) throw InvalidArgument(!o.cifar.empty() ? "cifar" : o.images.empty() ? "data" : "images", "holds no examples to use");
   const std::set<int> kept = subclasses();
   std::string missing;
   for (int label : available) {
@@ -83,8 +121,11 @@ LabelledSplit load_split(const DataOptions& o, bool train_split, int64_t limit, 
     coarse.push_back(h.coarse_of_fine[static_cast<std::size_t>(data.labels[i])]);
   }
   LabelledSplit s;
-  const auto height = static_cast<int64_t>(data.images.shape[1]), width = static_cast<int64_t>(data.images.shape[2]);
-  s.images = all.index_select(0, torch::tensor(rows)).to(torch::kFloat).div(255.0).view({-1, 1, height, width});
+  // N x H x W (IDX) or N x C x H x W (CIFAR, channel-major records).
+  const auto& shape = data.images.shape;
+  const int64_t channels = shape.size() == 4 ? shape[1] : 1;
+  const auto height = static_cast<int64_t>(shape[shape.size() - 2]), width = static_cast<int64_t>(shape[shape.size() - 1]);
+  s.images = all.index_select(0, torch::tensor(rows)).to(torch::kFloat).div(255.0).view({-1, channels, height, width});
   s.fine = torch::tensor(fine);
   s.coarse = torch::tensor(coarse);
   return s;

@@ -1,7 +1,8 @@
 #pragma once
 // The labelled images the training commands read: Fashion-MNIST from a folder (Debian's
-// dataset-fashion-mnist by default) or any IDX image/label pair with ten fine labels, with
-// coarse labels from a named hierarchy. Built only with libtorch.
+// dataset-fashion-mnist by default), any IDX image/label pair, or CIFAR-10/100's binary
+// batches (--cifar DIR), with coarse labels from a built-in hierarchy or a hierarchy file.
+// Built only with libtorch.
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
@@ -15,15 +16,19 @@ namespace geomsim::cli {
 struct DataOptions {
   std::string data;          // Fashion-MNIST folder; empty: Debian's
   std::string images, labels;  // a user's IDX pair instead (one split; see load_split)
-  std::string hierarchy = "fmnist-2";
+  std::string hierarchy;     // empty: the data's default (see data_hierarchy)
+  std::string cifar;         // CIFAR-10 or CIFAR-100 binary folder instead
 };
 
-// --data, --images, --labels, --hierarchy. `hierarchy_default` says whether --hierarchy shows
-// its default (eval and measure take the checkpoint's when it is not given).
-void add_data_options(CLI::App& command, DataOptions& options, bool hierarchy_default = true);
+// --data, --images, --labels, --cifar, --hierarchy.
+void add_data_options(CLI::App& command, DataOptions& options);
+
+// The hierarchy named by --hierarchy, or the data's default when it is empty: fmnist-2 for
+// Fashion-MNIST and IDX pairs, cifar10-2 for CIFAR-10, cifar100-20 for CIFAR-100.
+std::string data_hierarchy(const DataOptions& options);
 
 struct LabelledSplit {
-  torch::Tensor images;  // N x C x H x W floats in [0, 1]
+  torch::Tensor images;  // N x C x H x W floats in [0, 1] (C = 3 for CIFAR)
   torch::Tensor coarse, fine;
 };
 

@@ -36,7 +36,7 @@ void add_train_options(CLI::App& c, TrainCommandOptions& o) {
       "  SupCon + InfoNCE: --loss supcon+simclr;  SupCon L_in: --loss supcon-in\n"
       "  seed 000:  geomsim train --loss attract-repel --alpha 0.5   (alpha weights L_attract)\n"
       "  CCL-K:     geomsim train --loss cclk-weak | cclk-fair | cclk-hardneg --kernel-lambda 0.1\n"
-      "Coarse labels come from --hierarchy; the fine labels (the 10 classes) are the subclasses of\n"
+      "Coarse labels come from --hierarchy; the fine labels (the data set's classes) are the subclasses of\n"
       "the coarse-to-fine evaluation. --train-samples and --epochs set the budget. With --checkpoint the\n"
       "model is saved every epoch; `geomsim eval`, `measure` and `lipschitz` read it. A resume must repeat the options\n"
       "the checkpoint was trained with (the other --stop-after excepted).\n"
@@ -75,9 +75,11 @@ void add_train_options(CLI::App& c, TrainCommandOptions& o) {
 namespace {
 
 // One training run and its evaluation, as the JSON object `geomsim train` writes.
-json train_and_evaluate(const TrainCommandOptions& o) {
+json train_and_evaluate(const TrainCommandOptions& given) {
   const auto start = std::chrono::steady_clock::now();
-  const train::LabelHierarchy hierarchy = train::fashion_mnist_hierarchy(o.data.hierarchy);
+  TrainCommandOptions o = given;
+  o.data.hierarchy = data_hierarchy(given.data);  // the data's default when not given
+  const train::LabelHierarchy hierarchy = train::resolve_hierarchy(o.data.hierarchy);
   train::EncoderOptions model;
   model.kind = o.model;
   model.embedding_dim = o.embedding_dim;
@@ -107,6 +109,7 @@ json train_and_evaluate(const TrainCommandOptions& o) {
   set_torch_threads(o.threads);
   const LabelledSplit training = load_split(o.data, true, o.train_samples, o.seed, "train-samples");
   const LabelledSplit test = load_split(o.data, false, o.test_samples, o.seed + 7, "test-samples");
+  model.channels = training.images.size(1);  // 3 for CIFAR
   model.image_size = training.images.size(3);
   if (training.images.size(2) != model.image_size) throw InvalidArgument("images", "must be square");
   train::validate(model);
@@ -123,11 +126,13 @@ json train_and_evaluate(const TrainCommandOptions& o) {
     ae.classes = hierarchy.num_coarse();
     ae.class_conditional = !o.general_autoencoder;
     ae.image_size = model.image_size;
+    ae.channels = model.channels;
     autoencoder = train::Autoencoder(ae);
   }
   const bool progress = !o.quiet && isatty(fileno(stderr)) != 0;
   const train::TrainResult result =
-      train::train_encoder(encoder, training.images, training.coarse, hierarchy.num_coarse(), t, train::AugmentationOptions{},
+      train::train_encoder(encoder, training.images, training.coarse, hierarchy.num_coarse(), t,
+                           train::default_augmentations(model.channels, model.image_size),
                            [&](const std::string& line) {
                              if (progress) std::cerr << "geomsim train: " << line << "\n";
                            },
@@ -176,7 +181,7 @@ int run_train(const TrainCommandOptions& o) {
   if (!o.quiet) {
     const json& p = out["parameters"];
     std::ostringstream text;
-    text << "geomsim train: " << o.model << " on " << p["data"].get<std::string>() << ", " << o.data.hierarchy << " (" << p["train_samples"].get<int64_t>()
+    text << "geomsim train: " << o.model << " on " << p["data"].get<std::string>() << ", " << p["hierarchy"].get<std::string>() << " (" << p["train_samples"].get<int64_t>()
          << " train, " << p["test_samples"].get<int64_t>() << " test images), loss " << o.loss << ", tau " << o.tau;
     if (o.loss == "spread" || o.loss == "thanos") text << ", alpha " << o.alpha;
     if (o.loss == "thanos") text << (o.general_autoencoder ? ", general autoencoder" : ", class-conditional autoencoder");
@@ -217,7 +222,7 @@ int run_train_sweep(const TrainSweepOptions& o) {
   for (auto& file : stem_files("out", o.out, {".csv", ".png", ".svg", ".gp"})) files.push_back(file);
   require_distinct_files(files);
   require_writable_path(o.out + ".csv", "out");
-  const int K = train::fashion_mnist_hierarchy(o.train.data.hierarchy).num_coarse();
+  const int K = train::resolve_hierarchy(data_hierarchy(o.train.data)).num_coarse();
   const int d = static_cast<int>(o.train.embedding_dim);
 
   // The simulation: the core's optimum at the same K, d and tau.
@@ -256,7 +261,7 @@ int run_train_sweep(const TrainSweepOptions& o) {
   fig.datablock("trained", trained_rows);
   fig.datablock("simulated", simulated_rows);
   fig.line("set title " + GnuplotFigure::text("Spread against α: trained " + o.train.model + " on " + data_source(o.train.data) +
-                                               ", " + o.train.data.hierarchy + " vs the simulated optimum (K = " +
+                                               ", " + data_hierarchy(o.train.data) + " vs the simulated optimum (K = " +
                                                std::to_string(K) + ", d = " + std::to_string(d) + ", τ = " +
                                                format_number(o.train.tau) + ")"));
   fig.line("set xlabel 'α (weight of cNCE)'; set ylabel 'spread s_f(y)'; set grid; set key top left box opaque");

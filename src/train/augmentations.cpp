@@ -1,5 +1,6 @@
 #include "geomsim/train/augmentations.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "geomsim/support/errors.hpp"
@@ -11,6 +12,13 @@ void validate(const AugmentationOptions& o) {
   require_non_negative("brightness", o.brightness);
   require_in_closed_range("contrast", o.contrast, 0.0, 1.0);
   require_non_negative("noise_std", o.noise_std);
+  require_in_closed_range("saturation", o.saturation, 0.0, 1.0);
+}
+
+AugmentationOptions default_augmentations(int64_t channels, int64_t image_size) {
+  AugmentationOptions o;
+  if (channels == 3) o.max_shift = std::max<int64_t>(1, image_size / 8);
+  return o;
 }
 
 torch::Tensor augment(const torch::Tensor& images, const AugmentationOptions& o) {
@@ -41,6 +49,10 @@ torch::Tensor augment(const torch::Tensor& images, const AugmentationOptions& o)
   if (o.contrast > 0) {
     const auto mean = x.mean({1, 2, 3}, true);
     x = (x - mean) * per_sample(1.0 - o.contrast, 1.0 + o.contrast) + mean;
+  }
+  if (o.saturation > 0 && images.size(1) == 3) {
+    const auto grey = x.mean(1, true);
+    x = (x - grey) * per_sample(1.0 - o.saturation, 1.0 + o.saturation) + grey;
   }
   if (o.brightness > 0) x = x + per_sample(-o.brightness, o.brightness);
   if (o.noise_std > 0) x = x + o.noise_std * torch::randn_like(x);

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <string>
 
-#include "geomsim/metrics/subclass_geometry.hpp"
 #include "geomsim/metrics/subgroup_recovery.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/tensor_points.hpp"
@@ -78,54 +77,16 @@ double subgroup_recovery_f1(const torch::Tensor& embeddings, const torch::Tensor
   return subgroup_recovery(to_points(embeddings), to_ints(coarse), to_ints(fine), seed).macro_f1;
 }
 
-void require_margin_gamma(double gamma) {
-  if (!(gamma > 1.0) || !std::isfinite(gamma)) throw InvalidArgument("gamma", "must be a finite number > 1, got " + format_number(gamma));
-}
-
 EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torch::Tensor& coarse, const torch::Tensor& fine,
                                      double gamma, const torch::Tensor& reference, const torch::Tensor& reference_fine) {
   check_pair(embeddings, coarse, "geometry");
   check_pair(embeddings, fine, "geometry");
   require_margin_gamma(gamma);
-  const Matrix points = to_points(embeddings);
-  const std::vector<int> fine_labels = to_ints(fine);
-  const SubclassGeometry g = measure_subclass_geometry(points, to_ints(coarse), fine_labels);
-  EmbeddingGeometry out;
-  out.spread = g.spread.mean;
-  out.class_spread = g.spread.per_class;
-  double ratio_sum = 0.0;
-  int ratios = 0;
-  for (const auto& s : g.subclasses) {
-    out.subclass_sigma += s.sigma / static_cast<double>(g.subclasses.size());
-    std::optional<double> ratio;
-    if (g.spread.per_class[static_cast<std::size_t>(s.label)] > 0.0) {  // else 0/0: the class is one point
-      ratio = s.sigma_over_spread;
-      ratio_sum += *ratio;
-      ++ratios;
-    }
-    out.subclasses.push_back({s.subclass, s.label, static_cast<int64_t>(s.count), s.sigma, ratio});
-  }
-  if (ratios > 0) out.sigma_over_spread = ratio_sum / ratios;
-  const bool own = !reference.defined();
-  if (!own) check_pair(reference, reference_fine, "reference");
-  const MeanClassifier classifier = own ? MeanClassifier(points, fine_labels) : MeanClassifier(to_points(reference), to_ints(reference_fine));
-  out.gamma = gamma;
-  double bound_sum = 0.0;
-  for (const auto& pair : g.pairs) {
-    const double error = classifier.margin_error(points, fine_labels, pair.z, pair.z_prime, gamma);
-    out.margin_error += error;
-    ++out.pairs;
-    const auto bound = theorem3_bound(g.subclasses[static_cast<std::size_t>(pair.z)].sigma, pair.r, gamma);
-    if (bound) {
-      ++out.bounded_pairs;
-      bound_sum += *bound;
-      if (error <= *bound) ++out.bound_holds;
-    }
-    out.pair_details.push_back({pair.z, pair.z_prime, error, pair.r, bound});
-  }
-  if (out.pairs > 0) out.margin_error /= out.pairs;
-  if (out.bounded_pairs > 0) out.theorem3_bound = bound_sum / out.bounded_pairs;
-  return out;
+  if (!reference.defined()) return measure_embedding_geometry(to_points(embeddings), to_ints(coarse), to_ints(fine), gamma);
+  check_pair(reference, reference_fine, "reference");
+  const Matrix reference_points = to_points(reference);
+  const std::vector<int> reference_labels = to_ints(reference_fine);
+  return measure_embedding_geometry(to_points(embeddings), to_ints(coarse), to_ints(fine), gamma, &reference_points, &reference_labels);
 }
 
 TransferEvaluation evaluate_transfer(const torch::Tensor& train_z, const torch::Tensor& train_coarse,

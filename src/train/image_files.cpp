@@ -13,6 +13,7 @@
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/memory_budget.hpp"
+#include "geomsim/train/label_hierarchy.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -219,11 +220,63 @@ LabelledImages read_cifar_binary(const std::vector<std::string>& paths, int labe
     }
     for (std::size_t offset = 0; offset < bytes.size(); offset += record) {
       out.labels.push_back(static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(label_index)]));
+      if (label_bytes == 2) out.other_labels.push_back(static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(1 - label_index)]));
       out.images.data.insert(out.images.data.end(), bytes.begin() + static_cast<std::ptrdiff_t>(offset + label_bytes),
                              bytes.begin() + static_cast<std::ptrdiff_t>(offset + record));
     }
   }
   out.images.shape[0] = static_cast<std::uint32_t>(out.labels.size());
+  return out;
+}
+
+CifarFiles find_cifar_files(const std::string& dir) {
+  namespace fs = std::filesystem;
+  const auto all_exist = [](const fs::path& folder, const std::vector<std::string>& names) {
+    for (const auto& n : names) {
+      if (!fs::is_regular_file(folder / n)) return false;
+    }
+    return true;
+  };
+  const auto in = [](const fs::path& folder, const std::vector<std::string>& names) {
+    std::vector<std::string> paths;
+    for (const auto& n : names) paths.push_back((folder / n).string());
+    return paths;
+  };
+  const std::vector<std::string> ten_train{"data_batch_1.bin", "data_batch_2.bin", "data_batch_3.bin", "data_batch_4.bin", "data_batch_5.bin"};
+  for (const fs::path& folder : {fs::path(dir), fs::path(dir) / "cifar-10-batches-bin", fs::path(dir) / "cifar-100-binary"}) {
+    if (all_exist(folder, ten_train) && all_exist(folder, {"test_batch.bin"})) return {"cifar-10", in(folder, ten_train), in(folder, {"test_batch.bin"})};
+    if (all_exist(folder, {"train.bin", "test.bin"})) return {"cifar-100", in(folder, {"train.bin"}), in(folder, {"test.bin"})};
+  }
+  throw InvalidArgument("cifar", dir + " holds neither CIFAR-10's binary batches (data_batch_1..5.bin, test_batch.bin) nor CIFAR-100's "
+                                       "(train.bin, test.bin), nor a cifar-10-batches-bin or cifar-100-binary folder with them; get the "
+                                       "\"binary version\" of either from https://www.cs.toronto.edu/~kriz/cifar.html and unpack it");
+}
+
+CifarData load_cifar(const std::string& dir, bool train_split) {
+  const CifarFiles files = find_cifar_files(dir);
+  const std::vector<std::string>& paths = train_split ? files.train : files.test;
+  if (files.kind == "cifar-10") {
+    CifarData out{files.kind, read_cifar_binary(paths, 1, 0, "cifar")};
+    // A file of another layout (or a shifted one) shows up as label bytes out of range.
+    for (std::size_t i = 0; i < out.data.labels.size(); ++i) {
+      if (out.data.labels[i] > 9) {
+        throw InvalidArgument("cifar", dir + ": record " + std::to_string(i) + " has label " + std::to_string(out.data.labels[i]) +
+                                           "; CIFAR-10's labels are 0..9 (is this CIFAR-10's binary version?)");
+      }
+    }
+    return out;
+  }
+  CifarData out{files.kind, read_cifar_binary(paths, 2, 1, "cifar")};
+  // Each record holds its superclass beside its class: they must agree with the data set's grouping.
+  const std::vector<int> superclass = builtin_hierarchy("cifar100-20").coarse_of_fine;
+  for (std::size_t i = 0; i < out.data.labels.size(); ++i) {
+    const int fine = out.data.labels[i], coarse = out.data.other_labels[i];
+    if (fine > 99 || coarse != superclass[static_cast<std::size_t>(fine)]) {
+      throw InvalidArgument("cifar", paths.front() + ": record " + std::to_string(i) + " has coarse label " + std::to_string(coarse) +
+                                         " and fine label " + std::to_string(fine) +
+                                         ", which CIFAR-100 never pairs (is this CIFAR-100's binary version?)");
+    }
+  }
   return out;
 }
 

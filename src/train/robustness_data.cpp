@@ -17,7 +17,7 @@ bool undersampled(const RobustnessDataOptions& o) { return o.dataset == "undersa
 
 // The class of each Fashion-MNIST label.
 std::vector<int> class_of_subclass(const RobustnessDataOptions& o) {
-  if (undersampled(o)) return fashion_mnist_hierarchy("fmnist-2").coarse_of_fine;
+  if (undersampled(o)) return builtin_hierarchy("fmnist-2").coarse_of_fine;
   return {0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
 }
 
@@ -196,7 +196,7 @@ GroupedData build_robustness_data(const LabelledImages& train_source, const Labe
 
   GroupedData d;
   d.dataset = o.dataset;
-  const LabelHierarchy h = fashion_mnist_hierarchy("fmnist-2");
+  const LabelHierarchy h = builtin_hierarchy("fmnist-2");
   if (undersampled(o)) {
     d.class_names = h.coarse_names;
     d.group_names = h.fine_names;

@@ -274,7 +274,9 @@ for key in ("coarse_accuracy_linear_probe", "fine_accuracy_linear_probe", "fine_
 for key in ("spread", "subclass_sigma", "sigma_over_spread", "subgroup_recovery_f1"):
     assert math.isfinite(e[key]) and e[key] >= 0, (key, e)
 assert second["parameters"]["train_samples"] == 256 and second["device"] in ("cpu", "cuda")
-assert 0 <= e["margin_error"] <= 1 and e["gamma"] == 1.1 and e["theorem3_bounded_pairs"] <= e["subclass_pairs"], e
+# fmnist-2's classes have 6 and 4 subclasses: Theorem 3 needs exactly two, and says so.
+assert e["margin_error"] is None and e["subclass_pairs"] == 0 and e["gamma"] == 1.1, e
+assert [c["subclasses"] for c in e["theorem3_classes"]] == [6, 4] and all("needs exactly two" in c["reason"] for c in e["theorem3_classes"]), e
 PY
   # geomsim eval reads the checkpoint alone and repeats train's evaluation exactly.
   "$geomsim" eval --checkpoint "$work/run.pt" --train-samples 256 --test-samples 200 --json "$work/eval.json" -q && pass ||
@@ -308,6 +310,13 @@ PY
   }
   expect_train_rejected "--loss must be one of spread, supcon" --loss triplet
   expect_train_rejected "--hierarchy must be one of" --hierarchy cifar
+  expect_train_rejected "--hierarchy cifar100-20 is a hierarchy of cifar-100, not of Fashion-MNIST" --hierarchy cifar100-20
+  printf '{"0": 0, "1": 0, "1": 1}' >"$work/dup.json"
+  expect_train_rejected "key \"1\" appears twice" --hierarchy "$work/dup.json"
+  printf 'fine,coarse\n0,0\n1,2\n' >"$work/gap.csv"
+  expect_train_rejected "coarse ids must be contiguous from 0, but 1 is unused" --hierarchy "$work/gap.csv"
+  printf '0,0\n1,1\n' >"$work/short.csv"
+  expect_train_rejected "--labels must be in 0..1 for --hierarchy" --hierarchy "$work/short.csv"
   expect_train_rejected "--model must be mlp, cnn or vit" --model resnet
   expect_train_rejected "--alpha must be in [0, 1]" --alpha 2
   expect_train_rejected "no train-images-idx3-ubyte" --data "$work"
@@ -354,17 +363,27 @@ PY
     python3 -c "import json,sys; u=json.load(open(sys.argv[1]))['layer_product_upper_bound']; assert u['value'] is None and 'L2 normalisation' in u['unsupported'], u" "$work/lip3.json" &&
     pass || fail "lipschitz on the unit embedding must refuse the layer bound, saying why"
   "$geomsim" measure --checkpoint "$fixtures/cnn.pt" --samples 500 --reference-samples 500 --gamma 1.05 --json "$work/measure.json" -q &&
-    python3 - "$work/measure.json" <<'PY' && pass || fail "measure JSON is not as documented"
+    "$geomsim" measure --checkpoint "$fixtures/cnn.pt" --hierarchy fmnist-pairs --samples 500 --reference-samples 500 --gamma 1.05 \
+      --json "$work/measure_pairs.json" -q &&
+    python3 - "$work/measure.json" "$work/measure_pairs.json" <<'PY' && pass || fail "measure JSON is not as documented"
 import json, math, sys
-out = json.load(open(sys.argv[1]))
+out, paired = (json.load(open(f)) for f in sys.argv[1:])
 g = out["geometry"]
 assert out["samples"] == 500 and out["embedding_dim"] == 5 and g["gamma"] == 1.05, out
-assert len(g["subclasses"]) == 10 and len(g["class_spread"]) == 2 and g["subclass_pairs"] == 42, g
+assert len(g["subclasses"]) == 10 and len(g["class_spread"]) == 2, g
 assert all(math.isfinite(g[k]) and g[k] > 0 for k in ("spread", "subclass_sigma", "sigma_over_spread")), g
 assert abs(sum(s["sigma"] for s in g["subclasses"]) / 10 - g["subclass_sigma"]) < 1e-12
+assert g["sigma_over_spread_max"] == max(s["sigma_over_spread"] for s in g["subclasses"])
+# fmnist-2 (6 and 4 subclasses): no Theorem 3, and why.
+assert g["subclass_pairs"] == 0 and g["pairs"] == [] and g["margin_error"] is None and g["theorem3_bound"] is None, g
+assert all(not c["theorem3_applies"] and "needs exactly two" in c["reason"] for c in g["theorem3_classes"])
+# fmnist-pairs: two subclasses per class, 10 ordered pairs.
+g = paired["geometry"]
+assert paired["model"]["hierarchy"] == "fmnist-pairs" and len(g["class_spread"]) == 5, paired
+assert all(c["theorem3_applies"] and c["reason"] is None and c["subclasses"] == 2 for c in g["theorem3_classes"])
 assert g["theorem3_bound"] is None or g["theorem3_bound"] > 0
 pairs = g["pairs"]
-assert len(pairs) == 42 and abs(sum(p["margin_error"] for p in pairs) / 42 - g["margin_error"]) < 1e-12, pairs[:2]
+assert len(pairs) == 10 == g["subclass_pairs"] and abs(sum(p["margin_error"] for p in pairs) / 10 - g["margin_error"]) < 1e-12, pairs[:2]
 bounded = [p for p in pairs if p["theorem3_bound"] is not None]
 assert len(bounded) == g["theorem3_bounded_pairs"] and sum(p["margin_error"] <= p["theorem3_bound"] for p in bounded) == g["theorem3_bound_holds"]
 assert all(p["r"] - 2 * math.log(1.05) > 0 for p in bounded) and all(p["r"] - 2 * math.log(1.05) <= 0 for p in pairs if p["theorem3_bound"] is None)
@@ -377,6 +396,106 @@ PY
   expect_model_rejected "--checkpoint file not found" measure --checkpoint "$work/none.pt"
   expect_model_rejected "is neither a geomsim checkpoint nor a TorchScript module" lipschitz --checkpoint "$work/bad.pt"
   expect_model_rejected "--flatten gives it N x (H W) rows" measure --checkpoint "$fixtures/flat_mlp.pt" --samples 50
+
+  # --- geomsim measure --embeddings: the same points from numpy and torch.save give the model path's numbers -----
+  # 400 Fashion-MNIST test images as a user's IDX pair: the model path embeds the second half (test)
+  # and fits the mean classifier on the first half; PyTorch embeds the same halves with the same
+  # module and saves them with numpy.save and torch.save.
+  /usr/bin/python3 - "$fixtures/cnn.pt" "$work" <<'PY' && pass || fail "could not write the embeddings with numpy and torch"
+import gzip, sys, numpy as np, torch
+model, work = torch.jit.load(sys.argv[1]), sys.argv[2]
+fm = "/usr/share/datasets/fashion-mnist/"
+images = np.frombuffer(gzip.open(fm + "t10k-images-idx3-ubyte.gz").read(), np.uint8, offset=16)[: 400 * 784]
+labels = np.frombuffer(gzip.open(fm + "t10k-labels-idx1-ubyte.gz").read(), np.uint8, offset=8)[:400]
+open(work + "/u_images.idx", "wb").write(bytes([0, 0, 8, 3]) + (400).to_bytes(4, "big") + (28).to_bytes(4, "big") * 2 + images.tobytes())
+open(work + "/u_labels.idx", "wb").write(bytes([0, 0, 8, 1]) + (400).to_bytes(4, "big") + labels.tobytes())
+pairs = np.array([0, 1, 2, 1, 2, 3, 0, 3, 4, 4])  # fmnist-pairs
+x = torch.from_numpy(images.reshape(400, 1, 28, 28).astype(np.float32)) / 255.0
+# One batch per half, as the model path embeds them: a float32 convolution's rounding depends on
+# the batch's size (400 vs 200 images moved the embeddings by 4e-7), not on its order or threads.
+for part, rows in (("test", slice(200, 400)), ("reference", slice(0, 200))):
+    with torch.no_grad():
+        z = model(x[rows])
+    np.save(f"{work}/{part}_z.npy", z.numpy())
+    np.save(f"{work}/{part}_fine.npy", labels[rows].astype(np.int64))
+    torch.save(z.clone(), f"{work}/{part}_z.pt")
+    torch.save(torch.from_numpy(labels[rows].astype(np.int64)), f"{work}/{part}_fine.pt")
+np.save(work + "/test_coarse.npy", pairs[labels[200:]].astype(np.int32))
+with open(work + "/test_labels.csv", "w") as f:
+    f.write("coarse,fine\n" + "".join(f"{pairs[v]},{v}\n" for v in labels[200:]))
+PY
+  "$geomsim" measure --checkpoint "$fixtures/cnn.pt" --images "$work/u_images.idx" --labels "$work/u_labels.idx" --hierarchy fmnist-pairs \
+    --samples 0 --reference-samples 0 --json "$work/m_model.json" -q && pass || fail "measure on the user's IDX pair exited non-zero"
+  "$geomsim" measure --embeddings "$work/test_z.npy" --labels "$work/test_coarse.npy" --subclasses "$work/test_fine.npy" \
+    --reference-embeddings "$work/reference_z.npy" --reference-subclasses "$work/reference_fine.npy" --out "$work/heat" \
+    --json "$work/m_npy.json" -q && pass || fail "measure --embeddings (npy) exited non-zero"
+  "$geomsim" measure --embeddings "$work/test_z.pt" --hierarchy fmnist-pairs --subclasses "$work/test_fine.pt" \
+    --reference-embeddings "$work/reference_z.pt" --reference-subclasses "$work/reference_fine.pt" --json "$work/m_pt.json" -q &&
+    pass || fail "measure --embeddings (torch.save) exited non-zero"
+  "$geomsim" measure --embeddings "$work/test_z.npy" --labels "$work/test_labels.csv" --labels-column coarse \
+    --subclasses "$work/test_labels.csv" --subclasses-column fine --reference-embeddings "$work/reference_z.npy" \
+    --reference-subclasses "$work/reference_fine.npy" --json "$work/m_csv.json" -q && pass || fail "measure --embeddings (CSV labels) exited non-zero"
+  python3 - "$work/m_model.json" "$work/m_npy.json" "$work/m_pt.json" "$work/m_csv.json" "$work/heat.csv" <<'PY' && pass || fail "saved embeddings do not give the model path's numbers to 1e-12"
+import csv, json, sys
+model, *saved = (json.load(open(f))["geometry"] for f in sys.argv[1:5])
+# Everything but the k-means F1, whose seeding depends on the order of the points (the model
+# path shuffles the test images; the files hold them in file order).
+def numbers(g, prefix=""):
+    if isinstance(g, dict):
+        for k, v in sorted(g.items()):
+            if k != "subgroup_recovery_f1":
+                yield from numbers(v, prefix + "." + k)
+    elif isinstance(g, list):
+        for i, v in enumerate(g):
+            yield from numbers(v, f"{prefix}[{i}]")
+    else:
+        yield prefix, g
+reference = dict(numbers(model))
+assert model["subclass_pairs"] == 10 and len(reference) > 100, model
+for g in saved:
+    values = dict(numbers(g))
+    assert values.keys() == reference.keys(), set(values) ^ set(reference)
+    for key, v in reference.items():
+        if isinstance(v, float):
+            assert abs(values[key] - v) <= 1e-12 * max(1.0, abs(v)), (key, values[key], v)
+        else:
+            assert values[key] == v, (key, values[key], v)
+rows = list(csv.reader(open(sys.argv[5])))
+assert len(rows) == 201 and rows[0][:3] == ["index", "class", "subclass"] and len(rows[1]) == 203
+keys = [(int(r[1]), int(r[2])) for r in rows[1:]]
+assert keys == sorted(keys), "the heat map is sorted by class, then subclass"
+PY
+  [ -s "$work/heat.png" ] && [ -s "$work/heat.svg" ] && [ -s "$work/heat.gp" ] && pass || fail "measure --out wrote no heat map"
+  # Refusals of bad embedding files (exit 2, nothing written).
+  /usr/bin/python3 - "$work" <<'PY'
+import sys, numpy as np
+w = sys.argv[1]
+z = np.zeros((4, 3))
+np.save(w + "/bad_fortran.npy", np.asfortranarray(np.arange(12.0).reshape(4, 3)))
+np.save(w + "/bad_big.npy", z.astype(">f8"))
+np.save(w + "/bad_object.npy", np.array([1, "a", None, 2.0], dtype=object), allow_pickle=True)
+open(w + "/bad_trunc.npy", "wb").write(open(w + "/test_z.npy", "rb").read()[:-7])
+np.save(w + "/bad_labels.npy", np.zeros(5, np.int64))
+np.save(w + "/bad_float_labels.npy", np.zeros(200))
+PY
+  expect_measure_rejected() {  # expected-text, then arguments
+    local expected=$1
+    shift
+    expect_refused "$expected" "$work/badmeasure.json" measure "$@" --json "$work/badmeasure.json"
+  }
+  sub=(--subclasses "$work/test_fine.npy" --labels "$work/test_coarse.npy")
+  expect_measure_rejected "is in Fortran order" --embeddings "$work/bad_fortran.npy" "${sub[@]}"
+  expect_measure_rejected "is big-endian" --embeddings "$work/bad_big.npy" "${sub[@]}"
+  expect_measure_rejected "holds Python objects" --embeddings "$work/bad_object.npy" "${sub[@]}"
+  expect_measure_rejected "is truncated" --embeddings "$work/bad_trunc.npy" "${sub[@]}"
+  expect_measure_rejected "--labels holds 5 labels but --embeddings has 200 rows" --embeddings "$work/test_z.npy" \
+    --subclasses "$work/test_fine.npy" --labels "$work/bad_labels.npy"
+  expect_measure_rejected "labels must be an integer array" --embeddings "$work/test_z.npy" --subclasses "$work/test_fine.npy" \
+    --labels "$work/bad_float_labels.npy"
+  expect_measure_rejected "--subclasses is required with --embeddings" --embeddings "$work/test_z.npy" --labels "$work/test_coarse.npy"
+  expect_measure_rejected "--labels or --hierarchy (not both)" --embeddings "$work/test_z.npy" --subclasses "$work/test_fine.npy"
+  expect_measure_rejected "--json names the same file as --embeddings" --embeddings "$work/badmeasure.json" "${sub[@]}"
+  expect_measure_rejected "--checkpoint is required, or --embeddings" --samples 10
   expect_model_rejected "must return N x d embeddings" measure --checkpoint "$fixtures/bad_output.pt" --samples 50
   expect_model_rejected "--map features is only for geomsim checkpoints" lipschitz --checkpoint "$fixtures/cnn.pt" --map features
   expect_model_rejected "--map must be embedding or features" lipschitz --checkpoint "$fixtures/cnn.pt" --map logits

@@ -105,6 +105,64 @@ TEST_CASE("CIFAR binary records are read and checked", "[train][data]") {
   CHECK_THROWS_WITH(read_cifar_binary({path}, 1, 0, "data"), Catch::Contains("not a whole number of 3073-byte"));
 }
 
+namespace {
+// A CIFAR record in the binary version's layout: label byte(s), then 1024 red, 1024 green and
+// 1024 blue bytes, each plane row-major. The pixels encode (record, channel, row, column).
+std::string cifar_record(std::vector<int> labels, int record) {
+  std::string r;
+  for (int l : labels) r += static_cast<char>(l);
+  for (int c = 0; c < 3; ++c) {
+    for (int y = 0; y < 32; ++y) {
+      for (int x = 0; x < 32; ++x) r += static_cast<char>((record * 7 + c * 50 + y * 3 + x) % 256);
+    }
+  }
+  return r;
+}
+}  // namespace
+
+TEST_CASE("CIFAR-10 and CIFAR-100 folders round-trip in the real byte layout, and truncated batches are refused", "[train][data]") {
+  SECTION("CIFAR-10: five training batches and a test batch, in cifar-10-batches-bin") {
+    const TempDir dir;
+    fs::create_directory(dir.path / "cifar-10-batches-bin");
+    for (int b = 1; b <= 5; ++b) dir.write("cifar-10-batches-bin/data_batch_" + std::to_string(b) + ".bin", cifar_record({b}, b) + cifar_record({9}, 10 + b));
+    dir.write("cifar-10-batches-bin/test_batch.bin", cifar_record({0}, 99));
+    const CifarData train = load_cifar(dir.path.string(), true);
+    CHECK(train.kind == "cifar-10");
+    CHECK(train.data.labels == std::vector<int>{1, 9, 2, 9, 3, 9, 4, 9, 5, 9});
+    CHECK(train.data.images.shape == std::vector<std::uint32_t>{10, 3, 32, 32});
+    // Record 2 (batch 2's first), channel 1 (green), row 4, column 5.
+    CHECK(train.data.images.data[2 * 3072 + 1 * 1024 + 4 * 32 + 5] == (2 * 7 + 50 + 12 + 5) % 256);
+    const CifarData test = load_cifar((dir.path / "cifar-10-batches-bin").string(), false);
+    CHECK(test.data.labels == std::vector<int>{0});
+    // A batch cut short, or one record of another size, is refused.
+    const std::string whole = cifar_record({3}, 1);
+    dir.write("cifar-10-batches-bin/data_batch_3.bin", whole + whole.substr(0, 3000));
+    CHECK_THROWS_WITH(load_cifar(dir.path.string(), true), Catch::Contains("data_batch_3.bin: 6073 bytes is not a whole number of 3073-byte CIFAR records"));
+    dir.write("cifar-10-batches-bin/data_batch_3.bin", whole + "x");
+    CHECK_THROWS_WITH(load_cifar(dir.path.string(), true), Catch::Contains("is not a whole number of 3073-byte"));
+    // CIFAR-100's 3074-byte records in a CIFAR-10 folder: whole records of neither size, or labels out of range.
+    dir.write("cifar-10-batches-bin/data_batch_3.bin", std::string(3073, '\x30'));
+    CHECK_THROWS_WITH(load_cifar(dir.path.string(), true), Catch::Contains("has label 48; CIFAR-10's labels are 0..9"));
+  }
+  SECTION("CIFAR-100: train.bin and test.bin with coarse and fine labels") {
+    const TempDir dir;
+    // apple (0) is fruit_and_vegetables (4), worm (99) is non-insect_invertebrates (13).
+    dir.write("train.bin", cifar_record({4, 0}, 0) + cifar_record({13, 99}, 1));
+    dir.write("test.bin", cifar_record({13, 99}, 2));
+    const CifarData train = load_cifar(dir.path.string(), true);
+    CHECK(train.kind == "cifar-100");
+    CHECK(train.data.labels == std::vector<int>{0, 99});
+    CHECK(train.data.other_labels == std::vector<int>{4, 13});
+    CHECK(load_cifar(dir.path.string(), false).data.labels == std::vector<int>{99});
+    dir.write("train.bin", cifar_record({4, 0}, 0) + cifar_record({12, 99}, 1));
+    CHECK_THROWS_WITH(load_cifar(dir.path.string(), true), Catch::Contains("record 1 has coarse label 12 and fine label 99, which CIFAR-100 never pairs"));
+    dir.write("train.bin", cifar_record({4, 0}, 0).substr(0, 3000));
+    CHECK_THROWS_WITH(load_cifar(dir.path.string(), true), Catch::Contains("3000 bytes is not a whole number of 3074-byte CIFAR records"));
+  }
+  const TempDir empty;
+  CHECK_THROWS_WITH(load_cifar(empty.path.string(), true), Catch::Contains("https://www.cs.toronto.edu/~kriz/cifar.html"));
+}
+
 TEST_CASE("Fashion-MNIST from the Debian package", "[train][data][fashion-mnist]") {
   // .ci/install-deps installs dataset-fashion-mnist, so this reads the real files.
   const LabelledImages test = load_fashion_mnist(kFashionMnistDir, false);

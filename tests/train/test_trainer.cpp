@@ -27,7 +27,7 @@ Small small_fashion(int64_t n) {
   s.images = torch::from_blob(const_cast<std::uint8_t*>(data.images.data.data()), {n, 1, 28, 28}, torch::kUInt8)
                  .to(torch::kFloat) / 255.0;
   s.fine = torch::tensor(std::vector<int64_t>(data.labels.begin(), data.labels.begin() + n), torch::kLong);
-  const auto coarse = coarse_labels(fashion_mnist_hierarchy("fmnist-2"), std::vector<int>(data.labels.begin(), data.labels.begin() + n));
+  const auto coarse = coarse_labels(builtin_hierarchy("fmnist-2"), std::vector<int>(data.labels.begin(), data.labels.begin() + n));
   s.coarse = torch::tensor(std::vector<int64_t>(coarse.begin(), coarse.end()), torch::kLong);
   return s;
 }
@@ -174,7 +174,9 @@ TEST_CASE("Evaluation: probes and the geometry of known embeddings", "[train][ev
   // the 0.001 i jitter): every point clears log 1.01 = 0.00995 and none clears log 1.1 = 0.0953.
   CHECK(g.pairs == 4);
   const EmbeddingGeometry loose = embedding_geometry(x, yc, yf, 1.01);
-  CHECK(loose.margin_error == 0.0);
+  CHECK(loose.margin_error == 0.0);  // two subclasses per class: Theorem 3 applies to both
+  REQUIRE(loose.theorem3_classes.size() == 2);
+  CHECK((loose.theorem3_classes[0].applies && loose.theorem3_classes[1].applies));
   REQUIRE(loose.pair_details.size() == 4);
   for (const auto& pair : loose.pair_details) {
     CHECK(pair.z / 2 == pair.z_prime / 2);  // pairs of subclasses within one class
@@ -182,6 +184,13 @@ TEST_CASE("Evaluation: probes and the geometry of known embeddings", "[train][ev
     CHECK(pair.bound.has_value() == (pair.r > 2.0 * std::log(1.01)));
   }
   CHECK(embedding_geometry(x, yc, yf, 1.1).margin_error == 1.0);
+  // One class of all four subclasses: Theorem 3 does not apply, and the report says why.
+  const EmbeddingGeometry merged = embedding_geometry(x, torch::zeros_like(yc), yf, 1.01);
+  CHECK(merged.pairs == 0);
+  CHECK(!merged.margin_error.has_value());
+  CHECK(merged.pair_details.empty());
+  REQUIRE(merged.theorem3_classes.size() == 1);
+  CHECK(merged.theorem3_classes[0].reason.find("4 subclasses: Theorem 3's delta_f needs exactly two") == 0);
   CHECK_THROWS_WITH(embedding_geometry(x, yc, yf, 1.0), Catch::Contains("gamma must be a finite number > 1"));
 }
 

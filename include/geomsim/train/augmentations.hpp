@@ -1,7 +1,8 @@
 #pragma once
 // Augmentations on image tensors (B x C x H x W, values in [0, 1]), drawn from torch's global
 // generator (seed it with torch::manual_seed): a random shift (zero padding, then a random
-// crop back to size), a horizontal flip, brightness and contrast jitter, and Gaussian noise.
+// crop back to size), a horizontal flip, brightness, contrast and (colour images) saturation
+// jitter, and Gaussian noise.
 // two_views() makes the two-view batch the contrastive losses expect: [a(x); a'(x)].
 #include <torch/torch.h>
 
@@ -13,7 +14,16 @@ struct AugmentationOptions {
   double brightness = 0.2;    // add U(-b, b)
   double contrast = 0.2;      // scale about the image mean by U(1 - c, 1 + c)
   double noise_std = 0.02;    // add N(0, s^2) per pixel
+  // Colour images (C = 3) only: scale each image's distance from its grey version (the channel
+  // mean) by U(1 - s, 1 + s), the saturation jitter of SimCLR's colour distortion. Other channel
+  // counts draw nothing for it, so grey-scale runs are unchanged by it.
+  double saturation = 0.4;
 };
+
+// The augmentations the training commands use for C x S x S images: the defaults above for
+// grey-scale (Fashion-MNIST), and for colour images (CIFAR) a shift of S/8 pixels (4 for 32 x 32,
+// the usual pad-and-crop of CIFAR training) with the saturation jitter.
+AugmentationOptions default_augmentations(int64_t channels, int64_t image_size);
 
 // Throws InvalidArgument naming the field for a negative setting.
 void validate(const AugmentationOptions& options);

@@ -6,6 +6,7 @@
 #include <vector>
 #include <torch/torch.h>
 
+#include "geomsim/metrics/embedding_geometry.hpp"
 #include "geomsim/train/autoencoder.hpp"
 #include "geomsim/train/encoders.hpp"
 
@@ -27,44 +28,15 @@ double linear_probe_accuracy(const torch::Tensor& train_embeddings, const torch:
 double mean_classifier_accuracy(const torch::Tensor& train_embeddings, const torch::Tensor& train_labels,
                                 const torch::Tensor& test_embeddings, const torch::Tensor& test_labels);
 
-struct EmbeddingGeometry {
-  double spread = 0.0;             // s_f(y), mean over classes
-  double subclass_sigma = 0.0;     // sigma_f(z), mean over subclasses
-  // sigma_f(z) / s_f(y), mean over the subclasses of classes with s_f(y) > 0; empty when every
-  // class is collapsed to a point (a constant encoder), where the ratio is 0/0.
-  std::optional<double> sigma_over_spread;
-  // Theorem 3 at margin gamma over the ordered pairs (z, z') of subclasses of one class:
-  double gamma = 0.0;
-  int pairs = 0;
-  double margin_error = 0.0;       // the gamma-margin error L_gamma(z) vs z' of the mean classifier, mean over pairs
-  int bounded_pairs = 0;           // pairs where the bound is not vacuous (r_f > 2 log gamma)
-  // Over the bounded pairs: the mean of the leading term sigma_f(z) / sqrt(r_f - 2 log gamma)
-  // (the sampling term is left out), and how many have L_gamma(z) <= that term.
-  std::optional<double> theorem3_bound;
-  int bound_holds = 0;
-  // The same per class and per subclass.
-  std::vector<double> class_spread;  // s_f(y), indexed by class
-  struct Subclass {
-    int subclass = 0, label = 0;
-    int64_t count = 0;
-    double sigma = 0.0;
-    std::optional<double> sigma_over_spread;  // empty when its class has s_f(y) = 0
-  };
-  std::vector<Subclass> subclasses;
-  struct Pair {
-    int z = 0, z_prime = 0;
-    double margin_error = 0.0;      // L_gamma(z) vs z'
-    double r = 0.0;                 // r_f(z, z') with the corrected delta
-    std::optional<double> bound;    // the leading term; empty when vacuous
-  };
-  std::vector<Pair> pair_details;
-};
-// Throws InvalidArgument("gamma") unless gamma is a finite number > 1 (Theorem 3's margin).
-void require_margin_gamma(double gamma);
+// The Section 4 report lives in the core (metrics/embedding_geometry.hpp), shared with the
+// commands that read saved embeddings; these names keep the training code's spelling.
+using geomsim::EmbeddingGeometry;
+using geomsim::require_margin_gamma;
 
-// Coarse labels are the classes, fine labels the subclasses (each inside one class). The mean
-// classifier W_z is fit on (reference, reference_fine) when given (the labelled set D_s of
-// coarse-to-fine transfer), else on the embeddings themselves. gamma > 1.
+// measure_embedding_geometry on tensors: coarse labels are the classes, fine labels the
+// subclasses (each inside one class). The mean classifier W_z is fit on (reference,
+// reference_fine) when given (the labelled set D_s of coarse-to-fine transfer), else on the
+// embeddings themselves. gamma > 1.
 EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torch::Tensor& coarse,
                                      const torch::Tensor& fine, double gamma = 1.1,
                                      const torch::Tensor& reference = {}, const torch::Tensor& reference_fine = {});

@@ -27,6 +27,7 @@ ByteArray read_idx(const std::string& path, const std::string& argument);
 struct LabelledImages {
   ByteArray images;
   std::vector<int> labels;
+  std::vector<int> other_labels;  // CIFAR-100: the label byte not picked by label_index; else empty
 };
 
 // An IDX image file and its IDX label file; their counts must agree.
@@ -46,5 +47,23 @@ std::vector<std::string> fashion_mnist_files(const std::string& dir);
 // label byte is returned. Several files may be given; they are concatenated.
 LabelledImages read_cifar_binary(const std::vector<std::string>& paths, int label_bytes, int label_index,
                                  const std::string& argument);
+
+// CIFAR-10 or CIFAR-100 from the folder of the binary version (cifar-10-batches-bin:
+// data_batch_1..5.bin and test_batch.bin; cifar-100-binary: train.bin and test.bin), or from
+// its parent. The labels are the fine ones (CIFAR-100's second label byte). Throws
+// InvalidArgument("cifar") naming the files it looked for, and saying where to get them.
+struct CifarData {
+  std::string kind;  // "cifar-10" or "cifar-100"
+  LabelledImages data;
+};
+CifarData load_cifar(const std::string& dir, bool train_split);
+
+// The batch files load_cifar reads from `dir` (the same search, the same refusal), so that a
+// command can check them against its outputs before reading anything.
+struct CifarFiles {
+  std::string kind;  // "cifar-10" or "cifar-100"
+  std::vector<std::string> train, test;
+};
+CifarFiles find_cifar_files(const std::string& dir);
 
 }  // namespace geomsim::train

@@ -1,0 +1,23 @@
+#pragma once
+// The cosine-similarity heat map `geomsim measure --out` draws, sorted by class, then subclass
+// (the numbers it reports are measure_json's).
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "geomsim/manifold/sphere.hpp"
+
+namespace geomsim::cli {
+
+// The files --out STEM writes: STEM.csv, STEM.png, STEM.svg, STEM.gp.
+std::vector<std::string> heatmap_files(const std::string& stem);
+
+// The cosine-similarity matrix of at most `max_points` of the points (a seeded uniform sample
+// when there are more), sorted by class, then subclass: STEM.csv (index, class, subclass, then
+// one column per point in the same order) and the heat map as STEM.png/.svg/.gp, all or none.
+// Returns how many points it shows.
+Index write_cosine_heatmap(const std::string& stem, const Matrix& points, const std::vector<int>& labels,
+                           const std::vector<int>& subclasses, Index max_points, std::uint64_t seed, const std::string& title);
+
+}  // namespace geomsim::cli
