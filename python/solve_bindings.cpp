@@ -46,6 +46,8 @@ py::dict run_dict(const MultiStartRun& run) {
   out["converged"] = s.converged();
   out["message"] = s.message;
   out["seed"] = run.seed;
+  out["restart"] = run.restart >= 0 ? py::object(py::int_(run.restart)) : py::object(py::none());
+  out["polish"] = run.polish;
   return out;
 }
 
@@ -112,14 +114,28 @@ void bind_solve(py::module_& module) {
                              [](const SpreadSolution& s) { return optional_float(s.collapsed_simplex_loss); },
                              "L(delta_v), or None when K > d + 1")
       .def_property_readonly("best_seed", [](const SpreadSolution& s) { return s.runs[s.best_run].seed; })
+      .def_property_readonly("best_restart",
+                             [](const SpreadSolution& s) {
+                               const int r = s.runs[s.best_run].restart;
+                               return r >= 0 ? py::object(py::int_(r)) : py::object(py::none());
+                             },
+                             "the number of the restart that won, or None when a seed's start won")
+      .def_property_readonly("starts", [](const SpreadSolution& s) { return count_starts(s.runs); },
+                             "how many starts the solve used: the seeds and the restarts")
+      .def_property_readonly("restart_solver",
+                             [](const SpreadSolution& s) {
+                               return s.restart_solver.empty() ? py::object(py::none()) : py::object(py::str(s.restart_solver));
+                             },
+                             "the restarts' solver, or None without restarts")
       .def_property_readonly("runs",
                              [](const SpreadSolution& s) {
                                py::list out;
                                for (const auto& run : s.runs) out.append(run_dict(run));
                                return out;
                              },
-                             "one dict per seed: loss, iterations, evaluations, constraint_violation, stationarity, "
-                             "restarts, status, converged, message, seed")
+                             "one dict per start (the seeds, then the restarts): loss, iterations, evaluations, "
+                             "constraint_violation, stationarity, restarts, status, converged, message, seed, restart, polish (the seeds'\n"
+                             "solver run from a winning restart's end, last)")
       .def_property_readonly("seconds", [](const SpreadSolution& s) { return s.seconds; })
       .def("__repr__", [](const SpreadSolution& s) {
         return "<geomsim.Solution K=" + std::to_string(s.problem.K) + " n_y=" + std::to_string(s.problem.ny) +
@@ -129,7 +145,7 @@ void bind_solve(py::module_& module) {
   module.def(
       "solve",
       [](int K, int n_y, const std::optional<int>& d, double alpha, double tau, const py::object& seeds,
-         const std::string& solver, double max_seconds, double cluster_tol) {
+         const std::string& solver, double max_seconds, double cluster_tol, const std::optional<int>& restarts) {
         SpreadProblem problem;
         problem.K = K;
         problem.ny = n_y;
@@ -141,15 +157,20 @@ void bind_solve(py::module_& module) {
         settings.solver = solver;
         settings.max_seconds = max_seconds;
         settings.cluster_tolerance = cluster_tol;
+        if (restarts) {
+          require_at_least("restarts", *restarts, 0);
+          settings.restarts = *restarts;
+        }
         const py::gil_scoped_release release;
         return solve_spread_problem(problem, settings);
       },
       py::arg("K") = 3, py::arg("n_y") = 8, py::arg("d") = py::none(), py::arg("alpha") = 0.64, py::arg("tau") = 0.5,
       py::arg("seeds") = "0:4", py::arg("solver") = "auto", py::arg("max_seconds") = 0.0,
-      py::arg("cluster_tol") = kDefaultAtomTolerance,
+      py::arg("cluster_tol") = kDefaultAtomTolerance, py::arg("restarts") = py::none(),
       "Minimises L_spread (seed 004, eq. 39-40) for K classes of n_y points on S^{d-1} (d defaults to max(K, 2)) from\n"
       "one random start per seed, and returns the best run as a Solution. The same as `geomsim --K K --ny n_y --d d\n"
-      "--alpha alpha --tau tau --seeds seeds --solver solver`, bit for bit. solver: auto, slsqp, rlbfgs or rtr.\n"
+      "--alpha alpha --tau tau --seeds seeds --solver solver --restarts restarts`, bit for bit. solver: auto, slsqp,\n"
+      "rlbfgs or rtr. restarts: None for the CLI's default.\n"
       "Releases the GIL while it solves.");
 }
 

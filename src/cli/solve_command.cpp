@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli_support.hpp"
+#include "geomsim/experiments/solve_memory.hpp"
 #include "geomsim/metrics/cosine_similarity.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
 #include "geomsim/support/atomic_output.hpp"
@@ -49,6 +50,8 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
   for (const auto& r : s.runs) {
     json j = summary_json(r.summary);
     j["seed"] = r.seed;
+    j["restart"] = r.restart >= 0 ? json(r.restart) : json(nullptr);
+    j["polish"] = r.polish;
     runs.push_back(j);
   }
   json classes = json::array();
@@ -63,9 +66,10 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
                        {"alpha", s.problem.alpha},
                        {"tau", s.problem.tau},
                        {"seeds", s.settings.seeds},
+                       {"restarts", count_starts(s.runs) - s.seed_runs},
                        {"solver", o.solver},
                        {"cluster_tol", s.settings.cluster_tolerance}};
-  out["solver"] = {{"name", s.solver}};
+  out["solver"] = {{"name", s.solver}, {"restart_solver", s.restart_solver.empty() ? json(nullptr) : json(s.restart_solver)}};
   for (const auto& [key, value] : s.solver_settings) out["solver"][key] = value;
   out["result"] = {
       {"loss", s.loss},
@@ -77,8 +81,21 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
       {"geometry",
        {{"kind", to_string(s.geometry.kind)}, {"description", s.geometry.describe()}, {"classes", classes}}},
       {"collapsed_simplex_loss", s.collapsed_simplex_loss ? json(*s.collapsed_simplex_loss) : json(nullptr)},
+      {"certificate", s.certificate ? json{{"kind", to_string(s.certificate->kind)},
+                                           {"smallest_eigenvalue", s.certificate->smallest_eigenvalue},
+                                           {"largest_eigenvalue", s.certificate->largest_eigenvalue},
+                                           {"tolerance", s.certificate->tolerance},
+                                           {"residual", s.certificate->residual},
+                                           {"lanczos_steps", s.certificate->steps},
+                                           {"converged", s.certificate->converged},
+                                           {"rotation_modes", s.certificate->rotation_modes},
+                                           {"dimension", s.certificate->dimension}}
+                                      : json(nullptr)},
       {"constant_loss", s.problem.constant_loss()},
       {"best_seed", s.runs[s.best_run].seed},
+      {"best_restart", s.runs[s.best_run].restart >= 0 ? json(s.runs[s.best_run].restart) : json(nullptr)},
+      {"starts", count_starts(s.runs)},
+      {"improvements", s.improvements},
       {"runs", runs}};
   // Everything that may differ between identical runs lives here and only here.
   out["timing"] = {{"seconds", s.seconds}, {"threads", omp_get_max_threads()}};
@@ -122,8 +139,15 @@ void print_report(std::ostream& out, const SpreadSolution& s) {
   line("parameters", "K = " + std::to_string(p.K) + ", n_y = " + std::to_string(p.ny) + ", d = " +
                          std::to_string(p.d) + " (N = " + std::to_string(s.points.size()) + " points on S^" +
                          std::to_string(p.d - 1) + "), alpha = " + fixed(p.alpha, 6) + ", tau = " + fixed(p.tau, 6));
-  line("solver", s.solver + ", best of seeds " + format_seed_list(s.settings.seeds) + " (seed " +
-                     std::to_string(s.runs[s.best_run].seed) + " wins)");
+  const auto& best = s.runs[s.best_run];
+  const std::size_t restarts = count_starts(s.runs) - s.seed_runs;
+  line("solver", s.solver + ", best of seeds " + format_seed_list(s.settings.seeds) +
+                     (restarts > 0 ? " and " + std::to_string(restarts) + " restarts (" + s.restart_solver + ")"
+                                   : std::string()) +
+                     ": " +
+                     std::to_string(count_starts(s.runs)) + " starts (seed " + std::to_string(best.seed) +
+                     (best.restart >= 0 ? ", restart " + std::to_string(best.restart) : std::string()) +
+                     (best.polish ? " polished by " + s.solver : std::string()) + " wins)");
   out << "\n";
   line("loss", fixed(s.loss, 12));
   line("  different-class term", fixed(s.components.different_class, 12));
@@ -150,13 +174,29 @@ void print_report(std::ostream& out, const SpreadSolution& s) {
   for (double v : s.spread.per_class) per_class += (per_class.empty() ? "" : ", ") + fixed(v, 6);
   line("spread s(y)", fixed(s.spread.mean, 8) + "  (per class: " + per_class + ")");
   line("geometry", s.geometry.describe() + " at tolerance " + fixed(s.geometry.tolerance, 3));
+  if (s.certificate) line("second order", s.certificate->describe());
   out << "\n  runs:  seed  loss                 iterations  evaluations  stationarity  stop\n";
-  for (std::size_t k = 0; k < s.runs.size(); ++k) {
+  for (std::size_t k = 0; k < s.seed_runs; ++k) {
     const auto& r = s.runs[k];
     out << "      " << (k == s.best_run ? "* " : "  ") << std::left << std::setw(6) << r.seed << std::setw(21)
         << fixed(r.summary.loss, 14) << std::setw(12) << r.summary.iterations << std::setw(13)
         << r.summary.evaluations << std::setw(14) << fixed(r.summary.stationarity, 2)
         << to_string(r.summary.status) << "\n";
+  }
+  if (restarts > 0) {
+    std::size_t converged = 0;
+    for (std::size_t k = s.seed_runs; k < s.runs.size(); ++k) {
+      converged += !s.runs[k].polish && s.runs[k].summary.converged() ? 1 : 0;
+    }
+    std::string best_line = "none beat the best seed";
+    if (best.restart >= 0) {
+      best_line = "restart " + std::to_string(best.restart) + (best.polish ? " polished by " + s.solver : std::string()) +
+                  " (*) is best, loss " + fixed(best.summary.loss, 14) + ", stationarity " +
+                  fixed(best.summary.stationarity, 2) + ", " + to_string(best.summary.status);
+    }
+    out << "      + " << restarts << " restarts by " << s.restart_solver
+        << " (fresh starts and perturbations of the best run): " << converged
+        << " converged, " << s.improvements << " lowered the loss; " << best_line << "\n";
   }
   out << "\n";
   line("time", fixed(s.seconds, 3) + " s (" + std::to_string(omp_get_max_threads()) + " threads)");
@@ -176,6 +216,15 @@ void add_solve_options(CLI::App& app, SolveOptions& o) {
   app.add_option("--cluster-tol", o.cluster_tolerance,
                  "points of a class closer than this are one atom in the geometry summary")
       ->capture_default_str();
+  o.restarts_option =
+      app.add_option("--restarts", o.restarts,
+                     "restarts after the seeds, half fresh random starts, half perturbations of the best run "
+                     "(basin hopping), by rlbfgs under --solver auto; default: " +
+                         std::to_string(kSmallProblemRestarts) + " when N*d <= " + std::to_string(kSmallProblemVariables) +
+                         " (about a millisecond each), 0 beyond");
+  app.add_flag("--certify", o.certify,
+               "certify the best run to second order: the smallest eigenvalue of the exact Riemannian Hessian beyond the "
+               "rotation modes (Lanczos), and whether that makes it a local minimum, a saddle or flat");
   app.add_option("--json", o.json_path, "write one JSON object with every parameter and result to FILE");
   app.add_option("--points", o.points_path, "write the optimal points as CSV (x1..xd, class) to FILE");
   app.add_option("--cosines", o.cosines_path, "write the cosine-similarity matrix, sorted by class, as CSV to FILE");
@@ -189,12 +238,25 @@ int run_solve(const SolveOptions& o) {
   settings.solver = o.solver;
   settings.cluster_tolerance = o.cluster_tolerance;
   settings.max_seconds = o.max_seconds;
+  settings.certify = o.certify;
+  if (o.restarts_option != nullptr && o.restarts_option->count() > 0) {
+    require_at_least("restarts", o.restarts, 0);
+    settings.restarts = o.restarts;
+  }
   require_positive("cluster-tol", settings.cluster_tolerance);
   make_solver(settings.solver, 0, 0, settings.max_seconds);  // reject an unknown name or a negative cap before solving
   require_distinct_files({{"json", o.json_path}, {"points", o.points_path}, {"cosines", o.cosines_path}});
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
   if (!o.points_path.empty()) require_writable_path(o.points_path, "points");
   if (!o.cosines_path.empty()) require_writable_path(o.cosines_path, "cosines");
+
+  // Everything the solve and its outputs will hold, checked before anything is allocated.
+  SolveMemory memory = estimate_solve_memory(o.problem, settings);
+  const double N = memory.num_points, d = memory.dim;
+  constexpr double kCsvNumber = 25.0;  // bytes of one number in the CSVs (17 digits, sign, exponent, comma)
+  if (!o.points_path.empty()) memory.outputs += kCsvNumber * N * (d + 1.0);
+  if (!o.cosines_path.empty()) memory.outputs += (8.0 + kCsvNumber) * N * N + 8.0 * N * d;  // matrix and text
+  memory.require();
 
   const SpreadSolution solution = solve_spread_problem(o.problem, settings);
 

@@ -13,6 +13,9 @@ struct SolveOptions {
   std::string solver = "auto";
   double cluster_tolerance = kDefaultAtomTolerance;
   double max_seconds = 0.0;
+  bool certify = false;
+  int restarts = -1;  // -1: SolveSettings's default
+  CLI::Option* restarts_option = nullptr;
   std::string json_path;
   std::string points_path;
   std::string cosines_path;

@@ -3,10 +3,18 @@
 #include <algorithm>
 #include <chrono>
 
+#include "geomsim/experiments/solve_memory.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
 #include "geomsim/support/errors.hpp"
 
 namespace geomsim {
+
+int SolveSettings::restarts_for(Index num_points, Index dim) const {
+  if (restarts >= 0) return restarts;
+  return num_points * dim <= kSmallProblemVariables ? kSmallProblemRestarts : 0;
+}
+
+std::string SolveSettings::restart_solver() const { return solver == "auto" ? "rlbfgs" : solver; }
 
 int SpreadProblem::dim() const { return d == 0 ? std::max(K, 2) : d; }
 
@@ -22,12 +30,17 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   const auto start = std::chrono::steady_clock::now();
   problem.validate();
   require_positive("cluster-tol", settings.cluster_tolerance);
+  estimate_solve_memory(problem, settings).require();  // before anything of size N is allocated
   const int dim = problem.dim();
   const std::vector<int> labels = balanced_labels(problem.K, problem.ny);
   const SpreadLoss loss(labels, problem.alpha, problem.tau);
   const auto solver = make_solver(settings.solver, loss.num_points(), dim, settings.max_seconds);
 
-  MultiStartResult best = multi_start(*solver, loss, dim, settings.seeds);
+  const auto restart_solver = make_solver(settings.restart_solver(), loss.num_points(), dim, settings.max_seconds);
+  MultiStartOptions options;
+  options.restarts = settings.restarts_for(loss.num_points(), dim);
+  options.restart_solver = restart_solver.get();
+  MultiStartResult best = multi_start(*solver, loss, dim, settings.seeds, options);
 
   SpreadSolution out;
   out.problem = problem;
@@ -42,6 +55,10 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   out.spread = class_spread(out.points.points, labels);
   out.geometry = summarize_geometry(out.points.points, labels, settings.cluster_tolerance);
   if (problem.K <= dim + 1) out.collapsed_simplex_loss = loss.evaluate(collapsed_simplex(labels, dim));
+  if (settings.certify) out.certificate = certify_second_order(loss, out.points.points);
+  if (options.restarts > 0) out.restart_solver = restart_solver->name();
+  out.seed_runs = best.seed_runs;
+  out.improvements = best.improvements;
   out.runs = std::move(best.runs);
   out.best_run = best.best_run;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

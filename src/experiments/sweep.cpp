@@ -1,5 +1,7 @@
 #include "geomsim/experiments/sweep.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -9,6 +11,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "geomsim/experiments/solve_memory.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/theory/reference_losses.hpp"
@@ -184,8 +187,8 @@ SweepRow run_sweep_point(const SweepPoint& point, const SolveSettings& settings,
   row.collapsed_loss = s.collapsed_simplex_loss;
   row.uniform_loss = uniform_loss(point.alpha, point.tau, point.d);
   row.prediction = predict(point);
-  row.runs = static_cast<int>(s.runs.size());
-  for (const auto& run : s.runs) row.converged_runs += run.summary.converged() ? 1 : 0;
+  row.runs = static_cast<int>(count_starts(s.runs));
+  for (const auto& run : s.runs) row.converged_runs += !run.polish && run.summary.converged() ? 1 : 0;
   row.seconds = s.seconds;
   return row;
 }
@@ -198,6 +201,12 @@ std::vector<SweepRow> run_sweep(const std::vector<SweepPoint>& points, const Sol
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (!by_key.count(points[i].key())) todo.push_back(i);
+  }
+  // Every point must fit with as many others beside it as there are threads.
+  const int at_once = static_cast<int>(std::min<std::size_t>(todo.size(), static_cast<std::size_t>(std::max(1, omp_get_max_threads()))));
+  for (std::size_t i : todo) {
+    const SweepPoint& p = points[i];
+    estimate_solve_memory({p.K, p.ny, p.d, p.alpha, p.tau}, settings, at_once).require();
   }
   std::vector<SweepRow> fresh(todo.size());
   std::size_t completed = 0;

@@ -18,6 +18,7 @@ class ClassOrder {
   int label(Index k) const { return label_[static_cast<std::size_t>(k)]; }
   Index begin(int y) const { return begin_[static_cast<std::size_t>(y)]; }
   Index size(int y) const { return begin_[static_cast<std::size_t>(y) + 1] - begin(y); }
+  int num_classes() const { return static_cast<int>(begin_.size()) - 1; }
 
   // Columns from the input order to the sorted order, and back. Plain copies (no
   // permutation) when the labels are already sorted.

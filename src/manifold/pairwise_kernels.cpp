@@ -1,5 +1,7 @@
 #include "geomsim/manifold/pairwise_kernels.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -91,6 +93,48 @@ void tiled_product(const Matrix& U, const Matrix& W, Eigen::Ref<Matrix> out) {
   for (Index J = 0; J < tiles(N); ++J) {
     const Index c0 = J * kBlock, cn = tile_size(N, J);
     out.middleCols(c0, cn).noalias() = U * W.middleCols(c0, cn);
+  }
+}
+
+// The circle method: m slots (m even; a slot >= the number of blocks is a bye), slot m - 1
+// fixed, the others rotating; in round r slot m - 1 meets slot r and slot (r + k) meets
+// slot (r - k), mod m - 1. Every pair of slots meets exactly once in m - 1 rounds.
+void for_each_tile_in_rounds(Index n, const std::function<void(const Tile&, int thread)>& f) {
+  const Index blocks = tiles(n);
+  const auto tile = [&](Index I, Index J) {
+    if (I < J) std::swap(I, J);
+    return Tile{I * kBlock, tile_size(n, I), J * kBlock, tile_size(n, J)};
+  };
+  std::vector<std::vector<Tile>> rounds;
+  const Index m = blocks + blocks % 2;
+  for (Index r = 0; r + 1 < m; ++r) {
+    std::vector<Tile> round;
+    const auto meet = [&](Index a, Index b) {
+      if (a < blocks && b < blocks) {
+        round.push_back(tile(a, b));
+      } else if (a < blocks) {
+        round.push_back(tile(a, a));  // a sits this round out: its diagonal tile
+      } else if (b < blocks) {
+        round.push_back(tile(b, b));
+      }
+    };
+    meet(m - 1, r);
+    for (Index k = 1; k < m / 2; ++k) meet((r + k) % (m - 1), (r - k + m - 1) % (m - 1));
+    rounds.push_back(std::move(round));
+  }
+  if (blocks % 2 == 0) {  // no byes: the diagonal tiles get a round of their own
+    std::vector<Tile> round;
+    for (Index I = 0; I < blocks; ++I) round.push_back(tile(I, I));
+    rounds.push_back(std::move(round));
+  }
+#pragma omp parallel if (blocks > 1)
+  {
+    const int thread = omp_get_thread_num();
+    for (const auto& round : rounds) {
+      const auto count = static_cast<Index>(round.size());
+#pragma omp for schedule(dynamic, 1)
+      for (Index k = 0; k < count; ++k) f(round[static_cast<std::size_t>(k)], thread);
+    }
   }
 }
 

@@ -7,16 +7,25 @@
 
 #include "geomsim/manifold/pairwise_kernels.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/memory_budget.hpp"
 #include "manifold/class_order.hpp"
+#include "objectives/streamed_spread_loss.hpp"
 
 namespace geomsim {
 namespace {
 // Below this many points the row loop is too short to pay for a thread team.
 constexpr Index kParallelRows = 256;
+
+// The stored path's and the Hessian's N x N matrices, checked against the memory available
+// when they are large (reading /proc/meminfo costs more than a small evaluation).
+void require_stored_matrices(Index N, int matrices, const std::string& what) {
+  const double bytes = 8.0 * matrices * static_cast<double>(N) * static_cast<double>(N);
+  if (bytes > 2.56e8) require_memory("ny", bytes, what + " for N = " + std::to_string(N) + " points");
+}
 }  // namespace
 
-SpreadLoss::SpreadLoss(std::vector<int> labels, double alpha, double tau)
-    : labels_(std::move(labels)), alpha_(alpha), tau_(tau) {
+SpreadLoss::SpreadLoss(std::vector<int> labels, double alpha, double tau, PairEvaluation evaluation)
+    : labels_(std::move(labels)), evaluation_(evaluation), alpha_(alpha), tau_(tau) {
   require_in_closed_range("alpha", alpha, 0.0, 1.0);
   require_positive("tau", tau);
   num_classes_ = validate_labels(labels_);
@@ -29,6 +38,31 @@ void SpreadLoss::check_shape(const Eigen::Ref<const Matrix>& U) const {
                                         "), got " + std::to_string(U.cols()));
   }
   if (U.rows() < 1) throw InvalidArgument("points", "must have at least one row (d >= 1)");
+}
+
+PairEvaluation SpreadLoss::path_for(PairEvaluation requested, Index num_points) {
+  if (requested != PairEvaluation::kAuto) return requested;
+  return num_points >= kStreamedFromPoints ? PairEvaluation::kStreamed : PairEvaluation::kStored;
+}
+
+double SpreadLoss::evaluation_bytes(Index num_points, Index dim, double tau, PairEvaluation requested, int threads) {
+  const double n = static_cast<double>(num_points), d = static_cast<double>(dim);
+  // Labels (int) and the class order (an Index and an int per point): 16 N. The points and
+  // the gradient in class order, and the sorted gradient before its scatter: 3 N d doubles.
+  const double common = 16.0 * n + 8.0 * 3.0 * n * d;
+  if (path_for(requested, num_points) == PairEvaluation::kStored) {
+    return common + 8.0 * n * n + 8.0 * 3.0 * n;  // the N x N matrix; three row vectors
+  }
+  // Two tiles per thread (one when a shared shift fits); the product accumulator (N d);
+  // nine row vectors.
+  const double tile = 8.0 * static_cast<double>(kBlock) * static_cast<double>(kBlock);
+  const double tiles = detail::shared_shift_fits(1.0, tau, num_points) ? 1.0 : 2.0;
+  return common + tiles * tile * std::max(threads, 1) + 8.0 * n * d + 8.0 * 9.0 * n;
+}
+
+double SpreadLoss::hessian_bytes(Index num_points, Index dim) {
+  const double n = static_cast<double>(num_points), d = static_cast<double>(dim);
+  return 8.0 * 3.0 * n * n + 8.0 * 6.0 * n * d;  // weights, S and one product's T; U and five d x N
 }
 
 double SpreadLoss::evaluate(const Eigen::Ref<const Matrix>& U) const { return compute(U, nullptr).total(); }
@@ -96,6 +130,14 @@ SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eige
   }
 
   const Matrix Us = class_order_->gather(U);
+  if (path_for(evaluation_, N) == PairEvaluation::kStreamed) {
+    if (!want_gradient) return detail::streamed_spread_loss(Us, *class_order_, alpha_, tau_, nullptr);
+    Matrix g;
+    const SpreadLossComponents out = detail::streamed_spread_loss(Us, *class_order_, alpha_, tau_, &g);
+    class_order_->scatter(g, *gradient);
+    return out;
+  }
+  require_stored_matrices(N, 1, "the spread loss's N x N matrix (stored path)");
   Matrix W;  // Gram matrix, then coefficients (column i = row i)
   gram_matrix(Us, W);
   Vector neg_lse(N), pos_lse(N), align(N);
@@ -196,6 +238,7 @@ class SpreadLossHessian final : public HessianOperator {
 std::unique_ptr<HessianOperator> SpreadLoss::hessian(const Eigen::Ref<const Matrix>& U) const {
   check_shape(U);
   const Index N = U.cols();
+  require_stored_matrices(N, 3, "the exact Hessian of the spread loss (three N x N matrices)");
   const double inv2t = 0.5 / tau_;
   const double K = num_classes_;
   Matrix Us = class_order_->gather(U);

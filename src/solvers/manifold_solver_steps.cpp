@@ -1,5 +1,6 @@
 #include "solvers/manifold_solver_steps.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -40,6 +41,21 @@ bool should_stop(double f, const Matrix& g, const Matrix& G, double gradient_tol
     return true;
   }
   return false;
+}
+
+LossChangeTest::LossChangeTest(double ftol, int window) : ftol_(ftol), window_(window) {
+  require_non_negative("ftol", ftol);
+  require_at_least("ftol_window", window, 1);
+}
+
+bool LossChangeTest::record(double f_before, double f_after, SolveSummary& summary) {
+  const double scale = std::max({std::abs(f_before), std::abs(f_after), 1.0});
+  run_ = (f_before - f_after) / scale <= ftol_ ? run_ + 1 : 0;
+  if (run_ < window_) return false;
+  summary.status = SolveStatus::kFunctionToleranceReached;
+  summary.message = "relative change of the loss below ftol on " + std::to_string(window_) +
+                    " consecutive iterations";
+  return true;
 }
 
 void finish(double f, const Matrix& U, const Matrix& g, const Matrix& G, double stationarity_tolerance,

@@ -1,5 +1,6 @@
 #include "geomsim/solvers/rlbfgs_solver.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <deque>
@@ -41,10 +42,15 @@ Matrix lbfgs_direction(const Matrix& g, const std::deque<Pair>& pairs) {
 std::vector<std::pair<std::string, double>> RlbfgsSolver::settings() const {
   return {{"memory", options_.memory},
           {"gradient_tolerance", options_.gradient_tolerance},
-          {"ftol_rel", options_.ftol_rel},
+          {"ftol", options_.ftol},
+          {"ftol_window", options_.ftol_window},
           {"max_iterations", options_.max_iterations},
           {"max_seconds", options_.max_seconds},
           {"stationarity_tolerance", options_.stationarity_tolerance}};
+}
+
+double RlbfgsSolver::state_bytes(Index num_points, Index dim) const {
+  return 8.0 * static_cast<double>(num_points) * static_cast<double>(dim) * (2.0 * std::max(options_.memory, 1) + 12.0);
 }
 
 SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const {
@@ -56,6 +62,7 @@ SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const
   SolveSummary summary;
   summary.evaluations = 1;
   std::deque<Pair> pairs;
+  detail::LossChangeTest loss_change(options_.ftol, options_.ftol_window);
   summary.status = SolveStatus::kMaxEvaluationsReached;
   summary.message = "iteration budget (max_iterations) used up";
 
@@ -106,16 +113,12 @@ SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const
       pairs.push_back({std::move(s), std::move(y), 1.0 / sy});
       if (static_cast<int>(pairs.size()) > options_.memory) pairs.pop_front();
     }
-    const double change = f - f_next;
+    const double f_before = f;
     U.swap(U_next);
     G.swap(G_next);
     g.swap(g_next);
     f = f_next;
-    if (change <= options_.ftol_rel * std::max(std::abs(f), 1.0)) {
-      summary.status = SolveStatus::kFunctionToleranceReached;
-      summary.message = "relative change of the loss below ftol_rel";
-      break;
-    }
+    if (loss_change.record(f_before, f, summary)) break;
   }
 
   detail::finish(f, U, g, G, options_.stationarity_tolerance, summary);

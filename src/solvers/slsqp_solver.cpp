@@ -119,6 +119,24 @@ std::vector<std::pair<std::string, double>> SlsqpSolver::settings() const {
           {"scale_by_points", options_.scale_by_points ? 1.0 : 0.0}};
 }
 
+void SlsqpSolver::require_supported_size(Index num_points, Index dim) const {
+  const double n = static_cast<double>(num_points) * static_cast<double>(dim);
+  if (n > static_cast<double>(kMaxVariables)) {
+    throw InvalidArgument("solver", "slsqp handles at most " + std::to_string(kMaxVariables) +
+                                        " variables (N*d), got " + format_number(n) +
+                                        "; dense SLSQP needs O((N d)^2) memory and O((N d)^3) time per iteration");
+  }
+}
+
+double SlsqpSolver::state_bytes(Index num_points, Index dim) const {
+  const double n = static_cast<double>(num_points) * static_cast<double>(dim), m = static_cast<double>(num_points);
+  const double n1 = n + 1.0, meq = m, mineq = m - meq + 2.0 * n1;
+  const double len_w = (3.0 * n1 + m) * (n1 + 1.0) + (n1 - meq + 1.0) * (mineq + 2.0) + 2.0 * mineq +
+                       (n1 + mineq) * (n1 - meq) + 2.0 * meq + n1 + (n + 1.0) * n / 2.0 + 2.0 * m + 3.0 * n +
+                       3.0 * n1 + 1.0;
+  return 8.0 * (len_w + m * n1 + m * n + 12.0 * n);
+}
+
 SolveSummary SlsqpSolver::minimize(const Objective& objective, Matrix& U) const {
   const auto start = std::chrono::steady_clock::now();
   if (U.cols() != objective.num_points()) {
@@ -126,11 +144,7 @@ SolveSummary SlsqpSolver::minimize(const Objective& objective, Matrix& U) const 
                                         std::to_string(U.cols()));
   }
   const Index n = U.size();
-  if (n > kMaxVariables) {
-    throw InvalidArgument("solver", "slsqp handles at most " + std::to_string(kMaxVariables) +
-                                        " variables (N*d), got " + std::to_string(n) +
-                                        "; dense SLSQP needs O((N d)^2) memory");
-  }
+  require_supported_size(U.cols(), U.rows());
   Problem problem{&objective, U.rows(), U.cols()};
   if (options_.scale_by_points) problem.scale = static_cast<double>(U.cols());
   const std::vector<double> tolerances(static_cast<std::size_t>(U.cols()), options_.constraint_tolerance);

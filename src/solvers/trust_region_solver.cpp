@@ -9,39 +9,10 @@
 #include "geomsim/manifold/product_of_spheres.hpp"
 #include "geomsim/support/errors.hpp"
 #include "solvers/manifold_solver_steps.hpp"
+#include "solvers/riemannian_hessian.hpp"
 
 namespace geomsim {
 namespace {
-
-// The Riemannian Hessian at a point, from the exact Euclidean Hessian or, without one, from
-// differences of the gradient: (P_U(P_Y G(Y)) - g) / t with Y = R_U(t eta).
-class RiemannianHessian {
- public:
-  RiemannianHessian(const Objective& objective, const Matrix& U, const Matrix& G, const Matrix& g, int& evaluations)
-      : objective_(objective), U_(U), g_(g), evaluations_(evaluations), exact_(objective.hessian(U)) {
-    weingarten_ = (U.array() * G.array()).colwise().sum().transpose();
-  }
-
-  Matrix apply(const Matrix& eta) const {
-    if (exact_) return project_to_tangent(U_, exact_->apply(eta)) - eta * weingarten_.asDiagonal();
-    const double norm = eta.norm();
-    if (norm == 0.0) return Matrix::Zero(eta.rows(), eta.cols());
-    const double t = std::ldexp(1.0, -14) / norm;
-    const Matrix Y = retract(U_, t * eta);
-    Matrix GY(Y.rows(), Y.cols());
-    objective_.evaluate_with_gradient(Y, GY);
-    ++evaluations_;
-    return project_to_tangent(U_, project_to_tangent(Y, GY) - g_) / t;
-  }
-
- private:
-  const Objective& objective_;
-  const Matrix& U_;
-  const Matrix& g_;
-  int& evaluations_;
-  std::unique_ptr<HessianOperator> exact_;
-  Vector weingarten_;
-};
 
 struct InnerResult {
   Matrix eta, Heta;
@@ -50,7 +21,7 @@ struct InnerResult {
 };
 
 // Steihaug-Toint truncated CG for min <g, eta> + 1/2 <eta, H eta> with |eta| <= radius.
-InnerResult truncated_cg(const RiemannianHessian& H, const Matrix& U, const Matrix& g, double radius,
+InnerResult truncated_cg(const detail::RiemannianHessian& H, const Matrix& U, const Matrix& g, double radius,
                          double residual_floor, const TrustRegionSolver::Options& o) {
   InnerResult out;
   out.eta = Matrix::Zero(g.rows(), g.cols());
@@ -97,6 +68,8 @@ InnerResult truncated_cg(const RiemannianHessian& H, const Matrix& U, const Matr
 
 std::vector<std::pair<std::string, double>> TrustRegionSolver::settings() const {
   return {{"gradient_tolerance", options_.gradient_tolerance},
+          {"ftol", options_.ftol},
+          {"ftol_window", options_.ftol_window},
           {"max_iterations", options_.max_iterations},
           {"max_inner_iterations", options_.max_inner_iterations},
           {"max_seconds", options_.max_seconds},
@@ -105,6 +78,10 @@ std::vector<std::pair<std::string, double>> TrustRegionSolver::settings() const 
           {"rho_prime", options_.rho_prime},
           {"radius_per_sqrt_point", options_.radius_per_sqrt_point},
           {"stationarity_tolerance", options_.stationarity_tolerance}};
+}
+
+double TrustRegionSolver::state_bytes(Index num_points, Index dim) const {
+  return 8.0 * 14.0 * static_cast<double>(num_points) * static_cast<double>(dim);
 }
 
 SolveSummary TrustRegionSolver::minimize(const Objective& objective, Matrix& U) const {
@@ -119,13 +96,15 @@ SolveSummary TrustRegionSolver::minimize(const Objective& objective, Matrix& U) 
   double radius = max_radius / 8.0;
   summary.status = SolveStatus::kMaxEvaluationsReached;
   summary.message = "iteration budget (max_iterations) used up";
+  detail::LossChangeTest loss_change(options_.ftol, options_.ftol_window);
 
   for (int iteration = 0; iteration < options_.max_iterations; ++iteration) {
     if (detail::should_stop(f, g, G, options_.gradient_tolerance, options_.max_seconds, elapsed(), summary)) break;
-    const RiemannianHessian H(objective, U, G, g, summary.evaluations);
+    const detail::RiemannianHessian H(objective, U, G, g, summary.evaluations);
     // Propose steps, shrinking the region, until one is accepted (the Hessian stays valid
     // while U does not move).
     bool accepted = false;
+    const double f_before = f;
     while (!accepted) {
       const InnerResult step = truncated_cg(H, U, g, radius, 0.1 * options_.gradient_tolerance * G.norm(), options_);
       const double model_decrease = -(inner(g, step.eta) + 0.5 * inner(step.eta, step.Heta));
@@ -156,6 +135,7 @@ SolveSummary TrustRegionSolver::minimize(const Objective& objective, Matrix& U) 
       break;
     }
     ++summary.iterations;
+    if (loss_change.record(f_before, f, summary)) break;
   }
 
   detail::finish(f, U, g, G, options_.stationarity_tolerance, summary);

@@ -15,7 +15,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <memory>
+#include <string>
 
 #include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/metrics/alignment_uniformity.hpp"
@@ -101,8 +103,11 @@ void BM_ObjectiveAndGradient(benchmark::State& state) {
   const int K = static_cast<int>(state.range(0));
   const int ny = static_cast<int>(state.range(1));
   const int d = static_cast<int>(state.range(2));
+  const auto path = state.range(3) == 1 ? PairEvaluation::kStored
+                    : state.range(3) == 2 ? PairEvaluation::kStreamed
+                                          : PairEvaluation::kAuto;
   const auto labels = balanced_labels(K, ny);
-  const SpreadLoss loss(labels, 0.7, 0.5);
+  const SpreadLoss loss(labels, 0.7, 0.5, path);
   const Matrix U = random_uniform_sphere(d, K * ny, 1);
   Matrix G(d, K * ny);
   for (auto _ : state) benchmark::DoNotOptimize(loss.evaluate_with_gradient(U, G));
@@ -117,6 +122,66 @@ void BM_ObjectiveAndGradient(benchmark::State& state) {
     state.counters["vs_naive"] =
         per_eval / seconds_per_call([&] { benchmark::DoNotOptimize(naive_loss(U, labels, K, ny, 0.7, 0.5)); });
   }
+}
+
+// Peak resident memory of this process so far (VmHWM), in MB.
+double peak_resident_mb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+  }
+  return 0.0;
+}
+
+// One N x N x d product U^T U on all threads without holding the N x N result (at N = 5 10^4
+// it is 20 GB): column panels of 256, each thread writing into its own N x 256 buffer with
+// Eigen's serial kernel. The same flops as gemm_seconds; timed once when that takes over 1 s.
+double panel_gemm_seconds(const Matrix& U) {
+  const Index N = U.cols(), panel = 256;
+  const Index panels = (N + panel - 1) / panel;
+  const auto product = [&] {
+#pragma omp parallel
+    {
+      Matrix buffer(N, panel);
+#pragma omp for schedule(static)
+      for (Index p = 0; p < panels; ++p) {
+        const Index c0 = p * panel, width = std::min(panel, N - c0);
+        buffer.leftCols(width).noalias() = U.transpose() * U.middleCols(c0, width);
+        benchmark::DoNotOptimize(buffer.data());
+      }
+    }
+  };
+  const auto start = std::chrono::steady_clock::now();
+  product();
+  const double once = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return once > 1.0 ? once : seconds_per_call(product);
+}
+
+// The scale targets: objective + gradient at N = 10 n_y (K = 10), d = 128 on the automatic
+// path, once, beside one N x N x d GEMM (panel_gemm_seconds) on the same threads, and the
+// process's peak resident memory after the evaluation (run one size per process, e.g.
+// --benchmark_filter='ObjectiveAndGradientLarge/5000', so that no other benchmark's memory
+// counts; it includes the points and the gradient, 2 N d doubles).
+void BM_ObjectiveAndGradientLarge(benchmark::State& state) {
+  const int ny = static_cast<int>(state.range(0));
+  const auto labels = balanced_labels(10, ny);
+  const SpreadLoss loss(labels, 0.7, 0.5);
+  const Matrix U = random_uniform_sphere(128, 10 * ny, 1);
+  Matrix G(128, 10 * ny);
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(loss.evaluate_with_gradient(U, G));
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  state.counters["peak_rss_mb"] = peak_resident_mb();
+  const double gemm = panel_gemm_seconds(U);
+  state.counters["N"] = 10.0 * ny;
+  state.counters["seconds"] = seconds;
+  state.counters["gemm_seconds"] = gemm;
+  state.counters["vs_gemm"] = seconds / gemm;
+  state.counters["threads"] = omp_get_max_threads();
 }
 
 // Solver by benchmark argument: 0 SLSQP, 1 RLBFGS, 2 trust regions; max_seconds caps the
@@ -214,14 +279,21 @@ BENCHMARK(BM_DefaultCommandSolve)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)
 // N = 24, 240, 2400 at d = 3, 32, 128 (the foundation's sizes), then N = 100, 1000,
 // 10000 at d = 128 (the scale targets).
 BENCHMARK(BM_ObjectiveAndGradient)
-    ->Args({3, 8, 3})
-    ->Args({10, 24, 32})
-    ->Args({10, 240, 128})
-    ->Args({10, 10, 128})
-    ->Args({10, 100, 128})
-    ->Args({10, 1000, 128})
+    ->Args({3, 8, 3, 0})
+    ->Args({10, 24, 32, 0})
+    ->Args({10, 240, 128, 0})
+    ->Args({10, 10, 128, 0})
+    ->Args({10, 100, 128, 0})
+    ->Args({10, 1000, 128, 0})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+// Stored (1) against streamed (2) evaluation, for kAuto's switch.
+BENCHMARK(BM_ObjectiveAndGradient)
+    ->ArgsProduct({{8}, {64, 128, 256, 512, 1024}, {3, 32, 128}, {1, 2}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+BENCHMARK(BM_ObjectiveAndGradientLarge)->Arg(1000)->Arg(5000)->Iterations(1)->UseRealTime()->Unit(benchmark::kSecond);
 
 BENCHMARK(BM_ThomsonEnergy)->Arg(2000)->Arg(10000)->UseRealTime()->Unit(benchmark::kMillisecond);
 

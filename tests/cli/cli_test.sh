@@ -31,11 +31,21 @@ import csv, json, math, sys
 run = json.load(open(sys.argv[1]))
 p = run["parameters"]
 assert p == {"K": 2, "ny": 6, "d": 3, "N": 12, "alpha": 0.7, "tau": 0.5, "seeds": [0, 1, 2],
-             "solver": "auto", "cluster_tol": 0.001}, p
+             "restarts": 100, "solver": "auto", "cluster_tol": 0.001}, p
+assert run["solver"]["name"] == "slsqp" and run["solver"]["restart_solver"] == "rlbfgs", run["solver"]
 r = run["result"]
 assert math.isclose(sum(r["components"].values()), r["loss"], rel_tol=1e-12)
-assert len(r["runs"]) == 3 and r["best_seed"] in (0, 1, 2)
-assert all(x["status"] in ("ftol", "xtol", "roundoff") for x in r["runs"]), r["runs"]
+# N d = 36: the seeds, then the default 100 restarts, numbered, and the run says how many starts
+# (and SLSQP's polish of a winning restart, last)
+assert r["starts"] == 103 and len(r["runs"]) == 103 + (r["best_restart"] is not None) and r["best_seed"] in (0, 1, 2)
+assert [x["seed"] for x in r["runs"][:3]] == [0, 1, 2] and all(x["restart"] is None for x in r["runs"][:3])
+assert [x["restart"] for x in r["runs"][3:103]] == list(range(100))
+assert [x["polish"] for x in r["runs"]] == [False] * 103 + [True] * (len(r["runs"]) - 103)
+assert all(x["status"] in ("ftol", "xtol", "roundoff") for x in r["runs"][:3]), r["runs"][:3]
+assert all(x["converged"] and x["status"] in ("gtol", "ftol", "roundoff") for x in r["runs"][3:103])
+best = min(x["loss"] for x in r["runs"])
+assert math.isclose(best, r["loss"], rel_tol=1e-12, abs_tol=1e-13), (best, r["loss"])
+assert r["best_restart"] is None or r["improvements"] >= 1, r
 assert r["geometry"]["kind"] in ("collapsed", "atoms", "spread")
 assert "seconds" in run["timing"]
 rows = list(csv.reader(open(sys.argv[2])))
@@ -45,6 +55,23 @@ for row in rows[1:]:
 cos = list(csv.reader(open(sys.argv[3])))
 assert len(cos) == 13 and len(cos[0]) == 14
 assert [int(row[1]) for row in cos[1:]] == sorted(int(row[1]) for row in cos[1:])
+PY
+
+# --- restarts: the paper's best of seeds with --restarts 0, never worse with them -----
+# K = 2, n_y = 8, d = 2, alpha = 0.81: every seed ends in the 4+4 atoms; a restart finds the
+# lower 3+3+2 that scipy's SLSQP best of 5 reached (-0.8569060760386937, the peers' sweep).
+"$geomsim" --K 2 --ny 8 --d 2 --alpha 0.81 --restarts 0 --json "$work/r0.json" --quiet
+"$geomsim" --K 2 --ny 8 --d 2 --alpha 0.81 --json "$work/r100.json" >"$work/r100.txt"
+python3 - "$work/r0.json" "$work/r100.json" "$work/r100.txt" <<'PY' && pass || fail "restarts did not reach the lower basin, or the run does not say how many starts it used"
+import json, sys
+r0, r100 = (json.load(open(f))["result"] for f in sys.argv[1:3])
+assert r0["starts"] == 5 and len(r0["runs"]) == 5 and r0["best_restart"] is None
+assert r100["starts"] == 105 and r100["best_restart"] is not None and r100["improvements"] >= 1
+assert len(r100["runs"]) == 106 and r100["runs"][-1]["polish"] and r100["runs"][-1]["restart"] == r100["best_restart"]
+assert r100["loss"] < r0["loss"] - 0.05, (r0["loss"], r100["loss"])
+assert abs(r100["loss"] - -0.8569060760386937) < 1e-9, r100["loss"]
+text = open(sys.argv[3]).read()
+assert "105 starts" in text and "100 restarts by rlbfgs" in text, text
 PY
 
 # --- the manifold solver reaches the same optimum as SLSQP ---------------------------
@@ -88,7 +115,7 @@ PY
 
 # --- help ----------------------------------------------------------------------------
 "$geomsim" --help >"$work/help.txt" && pass || fail "--help exited non-zero"
-for flag in --K --ny --d --alpha --tau --seeds --solver --max-seconds --cluster-tol --json --points --cosines --quiet; do
+for flag in --K --ny --d --alpha --tau --seeds --solver --max-seconds --cluster-tol --restarts --certify --json --points --cosines --quiet; do
   grep -qF -- "$flag" "$work/help.txt" && pass || fail "--help does not document $flag"
 done
 
@@ -123,7 +150,19 @@ expect_rejected "--seeds needs ranges lo:hi[:step] with lo <= hi" --seeds "4:1"
 expect_rejected "--solver must be one of: auto, slsqp, rlbfgs, rtr; got 'newton'" --solver newton
 expect_rejected "--cluster-tol must be a finite number > 0, got 0" --cluster-tol 0
 expect_rejected "--max-seconds must be a finite number >= 0, got -1" --max-seconds -1
+expect_rejected "--restarts must be >= 0, got -1" --restarts -1
+expect_rejected "--restarts" --restarts 1.5
 expect_rejected "--solver slsqp handles at most" --solver slsqp --K 2 --ny 1000 --d 8
+# Sizes that cannot fit are refused from their estimate (experiments/solve_memory.hpp), before
+# anything of that size is allocated, naming the size to lower and both byte counts.
+expect_rejected "--d would need" --d 100000000
+expect_rejected "for N = 24 points in R^100000000" --d 100000000
+expect_rejected "--ny would need" --K 100000 --ny 100000
+expect_rejected "--ny would need" --K 10 --ny 100000000
+expect_rejected "exact Hessian 24 TB" --K 10 --ny 100000 --solver rtr
+"$geomsim" --K 10 --ny 10000 --d 10 --cosines "$work/huge.csv" >/dev/null 2>"$work/err.txt"
+[ $? -eq 2 ] && grep -qF -- "--ny would need" "$work/err.txt" && grep -qF "outputs 3" "$work/err.txt" && [ ! -e "$work/huge.csv" ] &&
+  pass || fail "a cosine matrix of 10^5 x 10^5 was not refused by its size: $(cat "$work/err.txt")"
 
 "$geomsim" --K 2 --ny 4 --json "$work/no/such/dir/x.json" >/dev/null 2>"$work/err.txt"
 [ $? -eq 2 ] && grep -qF -- "--json cannot write" "$work/err.txt" && pass || fail "unwritable --json not rejected with exit 2"

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "geomsim/objectives/gradient_check.hpp"
+#include "geomsim/manifold/pairwise_kernels.hpp"
 #include "geomsim/objectives/spread_loss.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/random.hpp"
@@ -265,4 +266,103 @@ TEST_CASE("Points need not be sorted by class: value, gradient and Hessian follo
   const auto report = check_gradient(shuffled, U_shuffled, 8);
   INFO(report.table());
   CHECK(report.relative_error < 1e-7);
+}
+
+namespace {
+// Labels with the given class sizes, shuffled by `seed` (0: left sorted by class).
+std::vector<int> labels_of_sizes(const std::vector<int>& sizes, std::uint64_t seed) {
+  std::vector<int> labels;
+  for (std::size_t y = 0; y < sizes.size(); ++y) labels.insert(labels.end(), static_cast<std::size_t>(sizes[y]), static_cast<int>(y));
+  if (seed != 0) {
+    Rng rng(seed);
+    rng.shuffle(labels);
+  }
+  return labels;
+}
+}  // namespace
+
+TEST_CASE("The streamed evaluation equals the stored one and a literal long-double eq. (39)-(40)",
+          "[spread_loss][streamed]") {
+  struct Case {
+    std::vector<int> sizes;
+    int d;
+    double alpha, tau, scale;  // scale: points at radius `scale` (off the sphere unless 1)
+    std::uint64_t shuffle;
+  };
+  // One tile (N = 24); 2 blocks (N = 300, an even count: a round of diagonal tiles); 3 blocks
+  // (N = 700: byes), unbalanced and shuffled; 200 classes of 3, whose boundaries cut tiles
+  // (256 = 3 * 85 + 1); a temperature at which the shared shift is not 0 (2 / tau = 667 > 600);
+  // temperatures below the shared shift's range (2 / tau > 1300 - log N: a shift per row);
+  // points off the sphere; alpha at both ends.
+  const Case c = GENERATE(Case{{8, 8, 8}, 3, 0.64, 0.5, 1.0, 0}, Case{{75, 75, 75, 75}, 6, 0.7, 0.3, 1.0, 0},
+                          Case{{90, 60, 150, 400}, 5, 0.7, 0.3, 1.0, 3},
+                          Case{std::vector<int>(200, 3), 4, 0.8, 0.2, 1.0, 4},
+                          Case{{150, 150}, 3, 0.9, 0.003, 1.0, 0}, Case{{150, 150}, 3, 0.9, 0.001, 1.0, 0},
+                          Case{{90, 60, 150, 400}, 4, 0.7, 0.0012, 1.0, 8},
+                          Case{{100, 250}, 4, 0.6, 0.5, 1.15, 5}, Case{{120, 180}, 3, 0.0, 1.0, 1.0, 6},
+                          Case{{120, 180}, 3, 1.0, 0.1, 0.9, 7});
+  const auto labels = labels_of_sizes(c.sizes, c.shuffle);
+  const Index N = static_cast<Index>(labels.size());
+  const SpreadLoss stored(labels, c.alpha, c.tau, PairEvaluation::kStored);
+  const SpreadLoss streamed(labels, c.alpha, c.tau, PairEvaluation::kStreamed);
+  Matrix U = c.scale * random_uniform_sphere(c.d, N, 21);
+  if (c.tau < 0.01) U = 0.05 * U + collapsed_simplex(labels, c.d);  // near collapse, as at small tau
+  normalize_columns(U);
+  U *= c.scale;
+  CAPTURE(N, c.d, c.alpha, c.tau, c.scale);
+  Matrix g_stored(c.d, N), g_streamed(c.d, N);
+  const double v_stored = stored.evaluate_with_gradient(U, g_stored);
+  const double v_streamed = streamed.evaluate_with_gradient(U, g_streamed);
+  // The two sum the same O(N^2) terms in other orders and shifts: rounding of ~N eps / tau
+  // relative to terms of size 1 / tau, so 1e-13 relative (the stored path's own bound).
+  CHECK(v_streamed == Approx(v_stored).epsilon(1e-13));
+  CHECK(v_streamed == Approx(static_cast<double>(reference_loss(U, labels, c.alpha, c.tau))).epsilon(1e-13));
+  CHECK(streamed.evaluate(U) == v_streamed);  // the value alone is the first pass alone
+  const auto parts = streamed.components(U), stored_parts = stored.components(U);
+  CHECK(parts.different_class == Approx(stored_parts.different_class).epsilon(1e-13));
+  CHECK(parts.same_class == Approx(stored_parts.same_class).epsilon(1e-12).margin(1e-14));
+  CHECK(parts.alignment == Approx(stored_parts.alignment).epsilon(1e-13).margin(1e-15));
+  // Gradients: the same sums, rounded differently; 1e-12 of the norm.
+  CHECK((g_streamed - g_stored).norm() <= 1e-12 * g_stored.norm());
+}
+
+TEST_CASE("The streamed gradient agrees with central finite differences", "[spread_loss][streamed][gradient]") {
+  const auto [sizes, d, alpha, tau] = GENERATE(table<std::vector<int>, int, double, double>(
+      {{{90, 60, 150, 400}, 5, 0.7, 0.3}, {{150, 150}, 2, 0.8, 0.05}, {std::vector<int>(100, 3), 4, 0.5, 1.0}}));
+  const auto labels = labels_of_sizes(sizes, 9);
+  const SpreadLoss loss(labels, alpha, tau, PairEvaluation::kStreamed);
+  const Matrix U = random_uniform_sphere(d, static_cast<Index>(labels.size()), 2);
+  const auto report = check_gradient(loss, U, 3);
+  INFO(report.table());
+  CHECK(report.relative_error < 1e-7);  // as for the stored path: ~eps^(2/3) / tau^3
+}
+
+TEST_CASE("The streamed value and gradient are identical whatever the number of threads",
+          "[spread_loss][streamed][determinism]") {
+  const auto labels = labels_of_sizes({300, 200, 400, 250}, 10);  // N = 1150: 5 blocks
+  const double tau = GENERATE(0.3, 0.001);  // one shared shift; a shift per row
+  const SpreadLoss loss(labels, 0.7, tau, PairEvaluation::kStreamed);
+  const Matrix U = random_uniform_sphere(16, 1150, 3);
+  Matrix g1(16, 1150), g2(16, 1150);
+  const double v1 = testing::with_threads(1, [&] { return loss.evaluate_with_gradient(U, g1); });
+  const double v2 = testing::with_threads(2, [&] { return loss.evaluate_with_gradient(U, g2); });
+  CHECK(v1 == v2);  // bitwise
+  CHECK(g1 == g2);
+}
+
+TEST_CASE("The evaluation path: streamed from kStreamedFromPoints points on, with O(N d) memory",
+          "[spread_loss][streamed]") {
+  const Index large = SpreadLoss::kStreamedFromPoints;
+  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, large - 1) == PairEvaluation::kStored);
+  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, large) == PairEvaluation::kStreamed);
+  CHECK(SpreadLoss::path_for(PairEvaluation::kStored, large) == PairEvaluation::kStored);
+  CHECK(SpreadLoss::path_for(PairEvaluation::kStreamed, 10) == PairEvaluation::kStreamed);
+  // The stored path needs its 8 N^2 bytes; the streamed one O(N d), also at a tiny tau
+  // (a shift per row: one more tile per thread).
+  const double stored = SpreadLoss::evaluation_bytes(100000, 10, 0.5, PairEvaluation::kStored, 2);
+  const double streamed = SpreadLoss::evaluation_bytes(100000, 10, 0.5, PairEvaluation::kStreamed, 2);
+  const double per_row = SpreadLoss::evaluation_bytes(100000, 10, 0.001, PairEvaluation::kStreamed, 2);
+  CHECK(stored > 8e10);
+  CHECK(streamed < 5e7);
+  CHECK(per_row == Approx(streamed + 2 * 8.0 * kBlock * kBlock));
 }

@@ -36,12 +36,29 @@ def test_solve_equals_the_cli_json_bit_for_bit(cli, setting):
     assert r.geometry == result["geometry"]
     assert r.collapsed_simplex_loss == result["collapsed_simplex_loss"]
     assert r.best_seed == result["best_seed"]
+    assert r.best_restart == result["best_restart"]
+    assert r.starts == result["starts"] == len([run for run in r.runs if not run["polish"]])
     assert r.runs == result["runs"]
     parameters = expected["parameters"]
     assert (r.K, r.n_y, r.d, r.alpha, r.tau, r.seeds) == (parameters["K"], parameters["ny"], parameters["d"],
                                                           parameters["alpha"], parameters["tau"], parameters["seeds"])
     assert r.solver == expected["solver"]["name"]
-    assert r.solver_settings == {k: v for k, v in expected["solver"].items() if k != "name"}
+    assert r.restart_solver == expected["solver"]["restart_solver"]
+    assert r.solver_settings == {k: v for k, v in expected["solver"].items() if k not in ("name", "restart_solver")}
+
+
+def test_restarts_equal_the_cli_and_are_counted(cli):
+    # K = 2, n_y = 8, d = 2, alpha = 0.81: a restart beats every seed (tests/cli/cli_test.sh)
+    for restarts in (0, 12):
+        expected = cli.json("--K", "2", "--ny", "8", "--d", "2", "--alpha", "0.81", "--restarts", str(restarts))
+        r = geomsim.solve(2, 8, 2, 0.81, 0.5, restarts=restarts)
+        assert r.loss == expected["result"]["loss"]
+        assert r.runs == expected["result"]["runs"]
+        assert r.starts == 5 + restarts and expected["parameters"]["restarts"] == restarts
+        assert [run["restart"] for run in r.runs[:5 + restarts]] == [None] * 5 + list(range(restarts))
+        assert len(r.runs) == 5 + restarts + (r.best_restart is not None)  # a winning restart is polished
+        assert r.restart_solver == (None if restarts == 0 else "rlbfgs")
+    assert geomsim.solve(2, 8, 2, 0.81, 0.5).starts == 105  # the default for N d <= 256
 
 
 def test_points_equal_the_cli_points_file(cli):
@@ -91,6 +108,7 @@ def test_seeds_as_text_range_or_list_are_the_same_solve():
     ({"solver": "newton"}, ["--solver", "newton"]),
     ({"max_seconds": -1.0}, ["--max-seconds", "-1"]),
     ({"cluster_tol": 0.0}, ["--cluster-tol", "0"]),
+    ({"restarts": -1}, ["--restarts", "-1"]),
     ({"seeds": "3:1"}, ["--seeds", "3:1"]),
     ({"seeds": [-1]}, ["--seeds=-1"]),
 ])

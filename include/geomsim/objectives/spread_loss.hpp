@@ -31,11 +31,31 @@ struct SpreadLossComponents {
   double total() const { return different_class + same_class + alignment; }
 };
 
+// How the N^2 pairs are evaluated.
+//   kStored:   one N x N matrix (8 N^2 bytes) of Gram entries, then coefficients; row by
+//              row, each shifted by its own nearest negative. Fastest for small N.
+//   kStreamed: tile by tile, twice (objectives/streamed_spread_loss.hpp), with no N x N
+//              matrix: O(N d) memory and one 512 KiB tile per thread.
+//   kAuto:     kStreamed from kStreamedFromPoints points on (where it is as fast or faster),
+//              kStored below.
+enum class PairEvaluation { kAuto, kStored, kStreamed };
+
 class SpreadLoss final : public Objective {
  public:
   // Throws InvalidArgument for alpha outside [0, 1], tau <= 0, non-finite values, or
   // labels that are not 0..K-1 with K >= 2 and every class present.
-  SpreadLoss(std::vector<int> labels, double alpha, double tau);
+  SpreadLoss(std::vector<int> labels, double alpha, double tau, PairEvaluation evaluation = PairEvaluation::kAuto);
+
+  // kAuto's switch to the streamed path (measured: tests/benchmarks, BM_SpreadLossPaths).
+  static constexpr Index kStreamedFromPoints = 2048;
+  // The path an evaluation of N points takes: `requested` unless it is kAuto.
+  static PairEvaluation path_for(PairEvaluation requested, Index num_points);
+  // Bytes that building this loss and one evaluation with gradient allocate on the path
+  // path_for(requested, N) takes, with `threads` OpenMP threads: a function of the sizes
+  // alone, so that a caller can check it before allocating anything.
+  static double evaluation_bytes(Index num_points, Index dim, double tau, PairEvaluation requested, int threads);
+  // Bytes the exact Hessian (hessian()) keeps and uses per product: 24 N^2 plus O(N d).
+  static double hessian_bytes(Index num_points, Index dim);
 
   Index num_points() const override { return static_cast<Index>(labels_.size()); }
   std::string name() const override { return "spread_loss"; }
@@ -71,6 +91,7 @@ class SpreadLoss final : public Objective {
   void check_shape(const Eigen::Ref<const Matrix>& U) const;
 
   std::vector<int> labels_;
+  PairEvaluation evaluation_ = PairEvaluation::kAuto;
   std::shared_ptr<const detail::ClassOrder> class_order_;  // shared with the Hessians
   int num_classes_ = 0;
   double alpha_ = 0.0;

@@ -53,6 +53,12 @@ class SlsqpSolver final : public Solver {
   std::string name() const override { return "slsqp"; }
   std::vector<std::pair<std::string, double>> settings() const override;
   SolveSummary minimize(const Objective& objective, Matrix& U) const override;
+  // Kraft's workspace for n = N d variables and N equality constraints (the len_w of scipy's
+  // and NLopt's slsqp, about 7 n^2 doubles at d = 3), the constraint matrix and NLopt's
+  // constraint Jacobian (N x n each), and O(n) vectors.
+  double state_bytes(Index num_points, Index dim) const override;
+  // At most kMaxVariables = N d (InvalidArgument "solver").
+  void require_supported_size(Index num_points, Index dim) const override;
   const Options& options() const { return options_; }
 
  private:

@@ -53,6 +53,16 @@ class Solver {
   // projected exactly onto the sphere, in U. Throws InvalidArgument when the problem is
   // outside what this solver can handle (e.g. too many variables).
   virtual SolveSummary minimize(const Objective& objective, Matrix& U) const = 0;
+  // Bytes one minimize() call allocates for the solver's own state on N points in R^d (not
+  // the objective's evaluations, nor its Hessian), so that a caller can check that a solve
+  // fits before it starts (experiments/solve_memory.hpp).
+  virtual double state_bytes(Index num_points, Index dim) const = 0;
+  // Throws InvalidArgument when N points in R^d are beyond what this solver handles (before
+  // any work; minimize() checks it too).
+  virtual void require_supported_size(Index /*num_points*/, Index /*dim*/) const {}
+  // Whether minimize() builds the objective's exact Hessian (Objective::hessian), whose
+  // memory is the objective's to state.
+  virtual bool uses_exact_hessian() const { return false; }
 };
 
 // First-order optimality on the product of spheres: |P G|_F / |G|_F, where G is the

@@ -22,6 +22,8 @@ class TrustRegionSolver final : public Solver {
  public:
   struct Options {
     double gradient_tolerance = 1e-9;  // the same stationarity test as RlbfgsSolver
+    double ftol = 2.220446049250313e-9;  // the same loss test as RlbfgsSolver (scipy L-BFGS-B's),
+    int ftol_window = 30;                 // over accepted steps
     int max_iterations = 5000;         // outer iterations
     int max_inner_iterations = 1000;   // conjugate-gradient steps per outer iteration
     double max_seconds = 0.0;          // 0: no limit
@@ -40,6 +42,10 @@ class TrustRegionSolver final : public Solver {
   std::string name() const override { return "rtr"; }
   std::vector<std::pair<std::string, double>> settings() const override;
   SolveSummary minimize(const Objective& objective, Matrix& U) const override;
+  // 14 d x N matrices (iterate, gradients, the CG vectors and the trial point); the exact
+  // Hessian is the objective's (SpreadLoss::hessian_bytes).
+  double state_bytes(Index num_points, Index dim) const override;
+  bool uses_exact_hessian() const override { return true; }
   const Options& options() const { return options_; }
 
  private:

@@ -1,0 +1,151 @@
+#include "geomsim/solvers/second_order_certificate.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "geomsim/manifold/product_of_spheres.hpp"
+#include "geomsim/support/errors.hpp"
+#include "solvers/riemannian_hessian.hpp"
+
+namespace geomsim {
+namespace {
+
+// The orthogonal projection of tangent vectors onto the rotation directions {A U : A skew}
+// (see the header): A M + M A = eta U^T - U eta^T in the eigenbasis of M = U U^T.
+class RotationProjector {
+ public:
+  explicit RotationProjector(const Matrix& U) : U_(U) {
+    const Eigen::SelfAdjointEigenSolver<Matrix> eigen(U * U.transpose());
+    V_ = eigen.eigenvectors();
+    lambda_ = eigen.eigenvalues();
+    const Index d = U.rows();
+    // Pairs whose rotation moves nothing (both directions outside the span of U) are dropped;
+    // "nothing" is relative to the largest eigenvalue, with room for rounding.
+    const double floor = 1e-12 * std::max(lambda_.maxCoeff(), 0.0);
+    inverse_ = Matrix::Zero(d, d);
+    for (Index k = 0; k < d; ++k) {
+      for (Index l = 0; l < k; ++l) {
+        const double sum = lambda_[k] + lambda_[l];
+        if (sum > floor) {
+          inverse_(k, l) = inverse_(l, k) = 1.0 / sum;
+          ++modes_;
+        }
+      }
+    }
+  }
+
+  int modes() const { return modes_; }
+
+  // eta minus its rotation part A U.
+  Matrix complement(const Matrix& eta) const {
+    const Matrix B = eta * U_.transpose();
+    const Matrix Bt = V_.transpose() * (B - B.transpose()) * V_;
+    const Matrix A = V_ * Bt.cwiseProduct(inverse_) * V_.transpose();
+    return eta - A * U_;
+  }
+
+ private:
+  const Matrix& U_;
+  Matrix V_, inverse_;
+  Vector lambda_;
+  int modes_ = 0;
+};
+
+std::string scientific(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+}  // namespace
+
+std::string to_string(CriticalPointKind kind) {
+  switch (kind) {
+    case CriticalPointKind::kLocalMinimum: return "local minimum";
+    case CriticalPointKind::kSaddle: return "saddle";
+    case CriticalPointKind::kFlat: return "flat";
+  }
+  return "flat";
+}
+
+std::string SecondOrderCertificate::describe() const {
+  return to_string(kind) + ": smallest Hessian eigenvalue " + scientific(smallest_eigenvalue) + " beyond " +
+         std::to_string(rotation_modes) + " rotation modes (largest " + scientific(largest_eigenvalue) +
+         "; |lambda| <= " + scientific(tolerance) + " counts as flat; Lanczos " + std::to_string(steps) +
+         " steps, residual " + scientific(residual) + (converged ? ")" : ", not converged)");
+}
+
+double certificate_bytes(Index num_points, Index dim, const CertificateOptions& options) {
+  const double nd = static_cast<double>(num_points) * static_cast<double>(dim);
+  return 8.0 * nd * (std::max(options.max_steps, 1) + 1.0 + 10.0);
+}
+
+SecondOrderCertificate certify_second_order(const Objective& objective, const Matrix& U_input,
+                                            const CertificateOptions& options) {
+  require_at_least("max_steps", options.max_steps, 1);
+  if (U_input.cols() != objective.num_points()) {
+    throw InvalidArgument("points", "must have " + std::to_string(objective.num_points()) + " columns, got " +
+                                        std::to_string(U_input.cols()));
+  }
+  Matrix U = U_input;
+  normalize_columns(U);
+  Matrix G(U.rows(), U.cols());
+  objective.evaluate_with_gradient(U, G);
+  const Matrix g = project_to_tangent(U, G);
+  int evaluations = 0;
+  const detail::RiemannianHessian H(objective, U, G, g, evaluations);
+  if (!H.exact()) throw InvalidArgument("certify", "needs an objective with an exact Hessian (" + objective.name() + " has none)");
+  const RotationProjector rotations(U);
+
+  SecondOrderCertificate out;
+  out.rotation_modes = rotations.modes();
+  out.dimension = U.cols() * (U.rows() - 1) - out.rotation_modes;
+  if (out.dimension <= 0) {  // nothing but rotations: the orbit is all there is
+    out.converged = true;
+    return out;
+  }
+  const Index max_steps = std::min<Index>(options.max_steps, out.dimension);
+
+  // Lanczos with full reorthogonalisation on P H P, P = tangent minus rotations.
+  std::vector<Matrix> q;
+  std::vector<double> alpha, beta;
+  Matrix start = rotations.complement(project_to_tangent(U, random_uniform_sphere(static_cast<int>(U.rows()), U.cols(), options.seed)));
+  q.push_back(start / start.norm());
+  Vector ritz;
+  for (Index k = 0; k < max_steps; ++k) {
+    Matrix w = rotations.complement(H.apply(q.back()));
+    alpha.push_back(inner(q.back(), w));
+    for (int pass = 0; pass < 2; ++pass) {
+      for (const Matrix& v : q) w -= inner(v, w) * v;
+    }
+    const double b = w.norm();
+    const auto size = static_cast<Index>(alpha.size());
+    const Vector diagonal = Eigen::Map<const Vector>(alpha.data(), size);
+    const Vector off = size > 1 ? Vector(Eigen::Map<const Vector>(beta.data(), size - 1)) : Vector();
+    Eigen::SelfAdjointEigenSolver<Matrix> T;
+    T.computeFromTridiagonal(diagonal, off, Eigen::ComputeEigenvectors);
+    ritz = T.eigenvalues();
+    out.steps = static_cast<int>(size);
+    out.smallest_eigenvalue = ritz[0];
+    out.largest_eigenvalue = ritz[size - 1];
+    out.residual = b * std::abs(T.eigenvectors()(size - 1, 0));
+    const double scale = std::max(std::abs(ritz[0]), std::abs(ritz[size - 1]));
+    // Converged when the residual is small, or when the Krylov space is the whole space (then
+    // the Ritz values are the eigenvalues; the residual is rounding in the reorthogonalisation).
+    out.converged = out.residual <= options.residual_tolerance * scale || b <= 1e-14 * scale || size == out.dimension;
+    if (out.converged) break;
+    beta.push_back(b);
+    q.push_back(w / b);
+  }
+  const double scale = std::max(std::abs(out.smallest_eigenvalue), std::abs(out.largest_eigenvalue));
+  out.tolerance = std::max(options.flat_tolerance * scale, out.residual);
+  out.kind = out.smallest_eigenvalue > out.tolerance    ? CriticalPointKind::kLocalMinimum
+             : out.smallest_eigenvalue < -out.tolerance ? CriticalPointKind::kSaddle
+                                                         : CriticalPointKind::kFlat;
+  return out;
+}
+
+}  // namespace geomsim

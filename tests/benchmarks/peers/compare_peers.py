@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""geomsim beside its scipy peers, side by side in one run: the core rows of issue 14's table.
+
+  version  `geomsim --version`, whole process (median of 20)
+  paper    the paper's problem (`geomsim --K 3 --alpha 0.64 --tau 0.5`), whole process, against
+           scipy's SLSQP best of 5 with the analytic gradient and scipy's defaults, whole process
+           (scipy_slsqp_sweep.py --paper-defaults at that one point); medians of 5 and 3
+  large    N = 2000, d = 32, K = 10 at alpha 0.5, 0.535, 0.7: scipy's L-BFGS-B (its defaults,
+           scipy_lbfgsb_large.py) to its own stop or 60 s, then geomsim's CLI (one seed, 60 s
+           cap) to its own stop, as a whole process. geomsim's time to reach scipy's loss (to
+           1e-9) is the whole process time of the first run capped at --max-seconds 1/8, 1/4,
+           1/2, ... s that ends at or below it (or of the uncapped run): an upper bound. The
+           ratio is scipy's minimisation time (imports excluded) over that
+  objective  objective + gradient at N = 10^4 and 5 10^4, d = 128, 2 threads, each size in its
+           own geomsim_bench process: seconds, vs one N x N x d GEMM, peak resident memory
+  sweep    the 100-point sweep (K = 2, n_y = 8, d = 2 and 5, alpha 0.7 to 0.945, tau 0.5):
+           geomsim sweep (the default solve, whole process) against scipy's SLSQP best of 5 in
+           its strongest form (ftol 1e-15, restarted while it improves: the reference for
+           "never worse", 1e-9) and with scipy's defaults (time only)
+
+Each start is each program's own (geomsim's seeds, numpy's generator). --smoke runs every row
+on a tiny problem (for CI: it checks that the comparison runs, not its numbers). Prints a
+table; --json FILE writes every number. Timings are wall clock on whatever else the machine
+is running: compare rows of one run, not across runs.
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON = sys.executable
+
+
+def timed(cmd, env=None):
+    """Runs cmd; returns (seconds, stdout). Fails loudly on a non-zero exit."""
+    start = time.perf_counter()
+    run = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - start
+    if run.returncode != 0:
+        raise SystemExit(f"compare_peers: {' '.join(cmd)} exited {run.returncode}: {run.stderr.strip()}")
+    return seconds, run.stdout
+
+
+def median_time(cmd, repeats):
+    return statistics.median(timed(cmd)[0] for _ in range(repeats))
+
+
+def geomsim_json(geomsim, args, tmp):
+    out = os.path.join(tmp, "run.json")
+    seconds, _ = timed([geomsim, *args, "--json", out, "--quiet"])
+    with open(out) as f:
+        return seconds, json.load(f)
+
+
+def row_version(a, results):
+    seconds = median_time([a.geomsim, "--version"], 3 if a.smoke else 20)
+    results["version"] = {"seconds": seconds, "target_seconds": 0.02}
+    print(f"version     geomsim --version, whole process: {seconds:.4f} s (target <= 0.02 s)")
+
+
+def row_paper(a, results, tmp):
+    K, ny, d, alpha = (2, 4, 2, 0.7) if a.smoke else (3, 8, 3, 0.64)
+    problem = ["--K", str(K), "--ny", str(ny), "--d", str(d), "--alpha", str(alpha), "--tau", "0.5"]
+    repeats = 1 if a.smoke else 5
+    variants = {"default": [], "restarts 0 (the paper's best of 5)": ["--restarts", "0"],
+                "rlbfgs, restarts 0": ["--solver", "rlbfgs", "--restarts", "0"]}
+    ours = {}
+    for name, extra in variants.items():
+        times, loss, starts = [], None, None
+        for _ in range(repeats):
+            seconds, j = geomsim_json(a.geomsim, problem + extra, tmp)
+            times.append(seconds)
+            loss, starts = j["result"]["loss"], j["result"]["starts"]
+        ours[name] = {"seconds": statistics.median(times), "loss": loss, "starts": starts}
+    scipy_cmd = [PYTHON, os.path.join(HERE, "scipy_slsqp_sweep.py"), "--K", str(K), "--ny", str(ny), "--d", str(d),
+                 "--alpha-start", str(alpha), "--alpha-count", "1", "--paper-defaults"]
+    scipy_times, scipy_loss = [], None
+    for _ in range(1 if a.smoke else 3):
+        seconds, out = timed(scipy_cmd)
+        scipy_times.append(seconds)
+        scipy_loss = float(list(csv.DictReader(out.splitlines()))[0]["loss"])
+    scipy_seconds = statistics.median(scipy_times)
+    results["paper"] = {"geomsim": ours, "scipy_slsqp": {"seconds": scipy_seconds, "loss": scipy_loss},
+                        "target_ratio": 20}
+    print(f"paper       scipy SLSQP best of 5 + analytic gradient, whole process: {scipy_seconds:.3f} s, "
+          f"loss {scipy_loss:.12f}")
+    for name, r in ours.items():
+        print(f"            geomsim {name}: {r['seconds']:.3f} s ({r['starts']} starts), loss {r['loss']:.12f}, "
+              f"{scipy_seconds / r['seconds']:.1f}x (target >= 20x)")
+
+
+def row_large(a, results, tmp):
+    K, ny, d, cap = (4, 25, 8, 10) if a.smoke else (10, 200, 32, 60)
+    alphas = [0.7] if a.smoke else [0.5, 0.535, 0.7]
+    rows = []
+    for alpha in alphas:
+        _, out = timed([PYTHON, os.path.join(HERE, "scipy_lbfgsb_large.py"), "--K", str(K), "--ny", str(ny), "--d",
+                        str(d), "--alpha", str(alpha), "--max-seconds", str(cap)])
+        theirs = json.loads(out)
+        problem = ["--K", str(K), "--ny", str(ny), "--d", str(d), "--alpha", str(alpha), "--tau", "0.5", "--seeds", "0"]
+        target = theirs["loss"] + 1e-9 * max(1.0, abs(theirs["loss"]))
+        # The run to its own stop (at most cap seconds): its status and loss.
+        seconds, j = geomsim_json(a.geomsim, problem + ["--max-seconds", str(cap)], tmp)
+        run = j["result"]["runs"][0]
+        loss = j["result"]["loss"]
+        # The time to reach scipy's loss: the whole process time of the first of the capped runs
+        # (--max-seconds 1/8, 1/4, ... s) that ends at or below it, or of the uncapped run.
+        reach_seconds = seconds if loss <= target else None
+        limit = 0.125
+        while reach_seconds is not None and limit < seconds / 2:
+            capped_seconds, capped = geomsim_json(a.geomsim, problem + ["--max-seconds", str(limit)], tmp)
+            if capped["result"]["loss"] <= target:
+                reach_seconds = min(reach_seconds, capped_seconds)
+                break
+            limit *= 2
+        r = {"alpha": alpha, "scipy": theirs, "geomsim": {"seconds": seconds, "loss": loss, "status": run["status"],
+                                                          "iterations": run["iterations"],
+                                                          "stationarity": run["stationarity"],
+                                                          "threads": j["timing"]["threads"]},
+             "reach_seconds": reach_seconds,
+             "ratio": theirs["seconds"] / reach_seconds if reach_seconds else None}
+        rows.append(r)
+        ratio = (f"reaches scipy's loss within {reach_seconds:.2f} s: {r['ratio']:.1f}x" if reach_seconds
+                 else "scipy's loss NOT reached")
+        print(f"large       N = {K * ny}, d = {d}, K = {K}, alpha = {alpha}: scipy L-BFGS-B {theirs['seconds']:.2f} s "
+              f"to {theirs['loss']:.10f} ({theirs['stop']}); geomsim whole process {seconds:.2f} s to {loss:.10f} "
+              f"({run['status']}, {run['iterations']} iterations, stationarity {run['stationarity']:.1e}, "
+              f"{j['timing']['threads']} threads); {ratio} (target >= 10x, ending gtol or ftol within {cap} s)")
+    results["large"] = rows
+
+
+def row_objective(a, results):
+    sizes = [1000] if a.smoke else [1000, 5000]
+    rows = []
+    for ny in sizes:
+        _, out = timed([a.bench, f"--benchmark_filter=ObjectiveAndGradientLarge/{ny}/", "--benchmark_format=json"])
+        bench = json.loads(out)["benchmarks"][0]
+        r = {k: bench[k] for k in ("N", "seconds", "gemm_seconds", "vs_gemm", "peak_rss_mb", "threads")}
+        rows.append(r)
+        print(f"objective   N = {int(r['N'])}, d = 128, {int(r['threads'])} threads: {r['seconds']:.2f} s, "
+              f"{r['vs_gemm']:.2f}x one GEMM ({r['gemm_seconds']:.2f} s), peak resident {r['peak_rss_mb']:.0f} MB "
+              f"(targets: N = 5e4 <= 3x and <= 2 GB; N = 1e4 <= 2.5x and <= 100 MB)")
+    results["objective"] = rows
+
+
+def read_losses(text):
+    return {(int(r["d"]), round(float(r["alpha"]), 9)): float(r["loss"]) for r in csv.DictReader(text.splitlines())}
+
+
+def row_sweep(a, results, tmp):
+    d_list, count = ("2", 2) if a.smoke else ("2,5", 50)
+    last = 0.7 + 0.005 * (count - 1)
+    out_csv = os.path.join(tmp, "sweep.csv")
+    ours_seconds, _ = timed([a.geomsim, "sweep", "--K", "2", "--ny", "8", "--d", d_list, "--alpha",
+                             f"0.7:{last:.3f}:0.005", "--tau", "0.5", "--out", out_csv, "-q"])
+    with open(out_csv) as f:
+        table = list(csv.DictReader(f))
+    ours = {(int(r["d"]), round(float(r["alpha"]), 9)): float(r["loss"]) for r in table}
+    starts = sorted({int(r["runs"]) for r in table})
+    peer = [PYTHON, os.path.join(HERE, "scipy_slsqp_sweep.py"), "--d", d_list, "--alpha-count", str(count)]
+    strong_seconds, strong_out = timed(peer)
+    default_seconds, default_out = timed(peer + ["--paper-defaults"])
+    strong, scipy_defaults = read_losses(strong_out), read_losses(default_out)
+    gaps = {k: ours[k] - strong[k] for k in strong}
+    worse = sorted((k, g) for k, g in gaps.items() if g > 1e-9)
+    worse_defaults = sum(1 for k in scipy_defaults if ours[k] - scipy_defaults[k] > 1e-9)
+    results["sweep"] = {"points": len(gaps), "starts_per_point": starts, "geomsim_seconds": ours_seconds,
+                        "scipy_strong_seconds": strong_seconds, "scipy_defaults_seconds": default_seconds,
+                        "worse_than_scipy_strong": [[k[0], k[1], g] for k, g in worse],
+                        "largest_gap": max(gaps.values()), "worse_than_scipy_defaults": worse_defaults}
+    print(f"sweep       {len(gaps)} points, geomsim sweep (default solve, {starts} starts per point): "
+          f"{ours_seconds:.1f} s whole process")
+    print(f"            scipy SLSQP best of 5, strongest form: {strong_seconds:.1f} s ({strong_seconds / ours_seconds:.1f}x); "
+          f"geomsim worse at {len(worse)} points by > 1e-9, largest gap geomsim - scipy {max(gaps.values()):.2e}")
+    print(f"            scipy SLSQP best of 5, scipy's defaults: {default_seconds:.1f} s "
+          f"({default_seconds / ours_seconds:.1f}x); geomsim worse at {worse_defaults} points (target: never worse, >= 3x)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--geomsim", default="build/geomsim")
+    ap.add_argument("--bench", default="build/tests/benchmarks/geomsim_bench")
+    ap.add_argument("--rows", default="version,paper,large,objective,sweep")
+    ap.add_argument("--smoke", action="store_true", help="tiny problems: checks that every row runs")
+    ap.add_argument("--json", help="write every number to this file")
+    a = ap.parse_args()
+    results = {"smoke": a.smoke, "omp_num_threads": os.environ.get("OMP_NUM_THREADS"), "nproc": os.cpu_count()}
+    rows = a.rows.split(",")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in rows:
+            if name == "version":
+                row_version(a, results)
+            elif name == "paper":
+                row_paper(a, results, tmp)
+            elif name == "large":
+                row_large(a, results, tmp)
+            elif name == "objective":
+                row_objective(a, results)
+            elif name == "sweep":
+                row_sweep(a, results, tmp)
+            else:
+                raise SystemExit(f"compare_peers: --rows: unknown row '{name}'")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
