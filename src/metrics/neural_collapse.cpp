@@ -55,7 +55,10 @@ NeuralCollapse neural_collapse(const PointsRef& points, const std::vector<int>& 
     for (int k = 0; k < K; ++k) {
       for (int l = k + 1; l < K; ++l) cosines.push_back(centred.col(k).dot(centred.col(l)) / (norms(k) * norms(l)));
     }
-    const Eigen::Map<const Eigen::ArrayXd> cos(cosines.data(), static_cast<Index>(cosines.size()));
+    // Copied into Eigen's own (aligned) storage: a reduction over a Map of the vector's buffer
+    // splits into scalar and packet parts by the buffer's address, so its last bit depended on
+    // the heap (the CLI and the Python module differed by an ulp in cosine_sd).
+    const Eigen::ArrayXd cos = Eigen::Map<const Eigen::ArrayXd>(cosines.data(), static_cast<Index>(cosines.size()));
     const Eigen::ArrayXd deviation = (cos - simplex).abs();
     out.equiangularity = deviation.mean();
     out.max_cosine_deviation = deviation.maxCoeff();
