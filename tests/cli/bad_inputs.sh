@@ -103,6 +103,12 @@ PY
     head -c 4096 /dev/urandom >random.pt
     cp m.pt fig.csv  # a checkpoint that a figure stem's CSV would overwrite
     cp "$FIX/cnn.pt" cnn.pt
+    # Saved embeddings for measure --embeddings: 40 unit vectors, 2 classes of 2 subclasses.
+    /usr/bin/python3 -c "
+import numpy as np
+rng = np.random.default_rng(0); s = np.repeat(np.arange(4), 10); x = rng.normal(size=(40, 8))
+np.save('z.npy', x / np.linalg.norm(x, axis=1, keepdims=True)); np.save('y.npy', s // 2); np.save('s.npy', s)
+np.savetxt('y.csv', s // 2, fmt='%d')" || return 1
     # Copies changed after writing (a flipped byte in a weight tensor or a compressed entry), and
     # copies whose description disagrees with the weights, rewritten with valid CRCs.
     python3 - <<'PY' || return 1
