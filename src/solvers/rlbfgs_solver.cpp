@@ -105,8 +105,8 @@ SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const
     Matrix s = project_to_tangent(U_next, t * p);
     Matrix y = g_next - project_to_tangent(U_next, g);
     for (auto& pair : pairs) {  // move the stored pairs to the new tangent space
-      pair.s = project_to_tangent(U_next, pair.s);
-      pair.y = project_to_tangent(U_next, pair.y);
+      project_onto_tangent(U_next, pair.s);
+      project_onto_tangent(U_next, pair.y);
     }
     const double sy = inner(s, y);
     if (sy > 1e-10 * s.norm() * y.norm()) {  // cautious update: keep only positive curvature

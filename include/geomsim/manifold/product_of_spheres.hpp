@@ -9,8 +9,10 @@
 
 namespace geomsim {
 
-// P_U(V), columnwise.
+// P_U(V), columnwise. Throws std::invalid_argument when U and V differ in shape.
 Matrix project_to_tangent(const Matrix& U, const Matrix& V);
+// V = P_U(V) in place (vector transport of a stored tangent vector, without an allocation).
+void project_onto_tangent(const Matrix& U, Matrix& V);
 
 // R_U(V): the columns of U + V scaled to unit length.
 Matrix retract(const Matrix& U, const Matrix& V);
