@@ -127,6 +127,13 @@ void bind_solve(py::module_& module) {
                                return s.restart_solver.empty() ? py::object(py::none()) : py::object(py::str(s.restart_solver));
                              },
                              "the restarts' solver, or None without restarts")
+      .def_property_readonly("restart_gradient_tolerance",
+                             [](const SpreadSolution& s) {
+                               return s.restart_gradient_tolerance > 0.0 ? py::object(py::float_(s.restart_gradient_tolerance))
+                                                                         : py::object(py::none());
+                             },
+                             "where the restarts stop when they screen (RLBFGS: the first-order check, 1e-4; each "
+                             "restart that lowers the loss is then finished by the seeds' solver), or None")
       .def_property_readonly("runs",
                              [](const SpreadSolution& s) {
                                py::list out;

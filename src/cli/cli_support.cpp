@@ -6,9 +6,19 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "geomsim/experiments/spread_problem.hpp"
+#include "geomsim/solvers/solver_registry.hpp"
 #include "geomsim/support/errors.hpp"
 
 namespace geomsim::cli {
+
+std::string restarts_help() {
+  return "restarts after the seeds, half fresh random starts, half perturbations of the best run (basin hopping); "
+         "under rlbfgs (and auto) each runs to stationarity " + fixed(kRestartScreenTolerance, 1) +
+         " and one that lowers the loss is finished to the seeds' tolerance; default: " +
+         std::to_string(kSmallProblemRestarts) + " when N*d <= " + std::to_string(kSmallProblemVariables) +
+         " (about a millisecond each), 0 beyond; 0: the paper's best of the seeds";
+}
 
 std::string fixed(double value, int digits) {
   if (!std::isfinite(value)) throw std::logic_error("geomsim: refusing to print a non-finite result");

@@ -34,6 +34,9 @@ CLI::Validator non_negative_integer();
 // a missing value would otherwise mean "the default").
 CLI::Validator at_least(long long lowest);
 
+// The help of --restarts, for the main command and the sweep.
+std::string restarts_help();
+
 // The files an output stem names: {argument, STEM + extension} for each extension, for
 // require_distinct_files.
 std::vector<NamedPath> stem_files(const std::string& argument, const std::string& stem,

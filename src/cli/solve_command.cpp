@@ -69,7 +69,10 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
                        {"restarts", count_starts(s.runs) - s.seed_runs},
                        {"solver", o.solver},
                        {"cluster_tol", s.settings.cluster_tolerance}};
-  out["solver"] = {{"name", s.solver}, {"restart_solver", s.restart_solver.empty() ? json(nullptr) : json(s.restart_solver)}};
+  out["solver"] = {{"name", s.solver},
+                   {"restart_solver", s.restart_solver.empty() ? json(nullptr) : json(s.restart_solver)},
+                   {"restart_gradient_tolerance",
+                    s.restart_gradient_tolerance > 0.0 ? json(s.restart_gradient_tolerance) : json(nullptr)}};
   for (const auto& [key, value] : s.solver_settings) out["solver"][key] = value;
   out["result"] = {
       {"loss", s.loss},
@@ -194,9 +197,12 @@ void print_report(std::ostream& out, const SpreadSolution& s) {
                   " (*) is best, loss " + fixed(best.summary.loss, 14) + ", stationarity " +
                   fixed(best.summary.stationarity, 2) + ", " + to_string(best.summary.status);
     }
+    const bool screen = s.restart_gradient_tolerance > 0.0;
     out << "      + " << restarts << " restarts by " << s.restart_solver
-        << " (fresh starts and perturbations of the best run): " << converged
-        << " converged, " << s.improvements << " lowered the loss; " << best_line << "\n";
+        << (screen ? " to stationarity " + fixed(s.restart_gradient_tolerance, 1) : std::string())
+        << " (fresh starts and perturbations of the best run): " << converged << " converged, " << s.improvements
+        << " lowered the loss" << (screen && s.improvements > 0 ? " (each then finished by " + s.solver + ")" : std::string())
+        << "; " << best_line << "\n";
   }
   out << "\n";
   line("time", fixed(s.seconds, 3) + " s (" + std::to_string(omp_get_max_threads()) + " threads)");
@@ -208,7 +214,7 @@ void add_solve_options(CLI::App& app, SolveOptions& o) {
   add_problem_options(app, o.problem);
   app.add_option("--seeds", o.seeds, "random starts, e.g. 0:4, 0:19:2 or 1,5,7; the best run is kept")
       ->capture_default_str();
-  app.add_option("--solver", o.solver, "slsqp (the paper's SLSQP, through NLopt), rlbfgs (Riemannian L-BFGS, for large N), rtr (Riemannian trust regions with the exact Hessian: tighter stationarity), or auto: slsqp up to N*d = 100 variables, rlbfgs beyond")
+  app.add_option("--solver", o.solver, "auto (the default: rlbfgs), rlbfgs (Riemannian L-BFGS: the same optima as SLSQP, in milliseconds), slsqp (the paper's method: NLopt's SLSQP), or rtr (Riemannian trust regions with the exact Hessian: tighter stationarity)")
       ->capture_default_str();
   app.add_option("--max-seconds", o.max_seconds,
                  "wall-time cap per seed in seconds, 0 for none; a capped run reports 'max_time' and its stationarity")
@@ -216,12 +222,7 @@ void add_solve_options(CLI::App& app, SolveOptions& o) {
   app.add_option("--cluster-tol", o.cluster_tolerance,
                  "points of a class closer than this are one atom in the geometry summary")
       ->capture_default_str();
-  o.restarts_option =
-      app.add_option("--restarts", o.restarts,
-                     "restarts after the seeds, half fresh random starts, half perturbations of the best run "
-                     "(basin hopping), by rlbfgs under --solver auto; default: " +
-                         std::to_string(kSmallProblemRestarts) + " when N*d <= " + std::to_string(kSmallProblemVariables) +
-                         " (about a millisecond each), 0 beyond");
+  o.restarts_option = app.add_option("--restarts", o.restarts, restarts_help());
   app.add_flag("--certify", o.certify,
                "certify the best run to second order: the smallest eigenvalue of the exact Riemannian Hessian beyond the "
                "rotation modes (Lanczos), and whether that makes it a local minimum, a saddle or flat");
@@ -244,7 +245,7 @@ int run_solve(const SolveOptions& o) {
     settings.restarts = o.restarts;
   }
   require_positive("cluster-tol", settings.cluster_tolerance);
-  make_solver(settings.solver, 0, 0, settings.max_seconds);  // reject an unknown name or a negative cap before solving
+  make_solver(settings.solver, settings.max_seconds);  // reject an unknown name or a negative cap before solving
   require_distinct_files({{"json", o.json_path}, {"points", o.points_path}, {"cosines", o.cosines_path}});
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
   if (!o.points_path.empty()) require_writable_path(o.points_path, "points");

@@ -34,11 +34,12 @@ void add_sweep_options(CLI::App& command, SweepOptions& o) {
   command.add_option("--tau", o.tau, "temperatures in [1/700, 1000] (values, list or range)")->capture_default_str();
   command.add_option("--seeds", o.seeds, "random starts per point, e.g. 0:4; the best run is kept")->capture_default_str();
   command.add_option("--solver", o.solver, "slsqp, rlbfgs, rtr or auto (as for the main command)")->capture_default_str();
+  command.add_option("--restarts", o.restarts, restarts_help() + " (per point)")->check(at_least(0));
   command.add_option("--cluster-tol", o.cluster_tolerance, "atom tolerance of the geometry summary")->capture_default_str();
   command.add_option("--shard", o.shard, "run only shard i of n (points whose grid index is i mod n), e.g. 0/4")
       ->capture_default_str();
   command.add_option("--out", o.out, "the CSV to write; if it exists, its points are skipped (resume: it must hold the same "
-                                     "--seeds, --solver and --cluster-tol)")->required();
+                                     "--seeds, --solver, --restarts and --cluster-tol)")->required();
   command.footer("The lists may multiply to at most " + std::to_string(static_cast<long>(kMaxSweepPoints)) + " grid points.");
   command.add_flag("--quiet,-q", o.quiet, "no summary on stdout");
 }
@@ -55,6 +56,7 @@ int run_sweep_command(const SweepOptions& o) {
   SolveSettings settings;
   settings.seeds = parse_seed_list(o.seeds, "seeds");
   settings.solver = o.solver;
+  settings.restarts = o.restarts;
   settings.cluster_tolerance = o.cluster_tolerance;
   require_positive("cluster-tol", o.cluster_tolerance);
   const std::string seeds_text = format_seed_list(settings.seeds);
@@ -76,7 +78,7 @@ int run_sweep_command(const SweepOptions& o) {
   }
   points = shard_points(points, shard);
   // Check the solver name once, before any work.
-  make_solver(settings.solver, 1, 2);
+  make_solver(settings.solver);
   require_distinct_files({{"out", o.out}});  // read (resume) and written: one file by design
   require_writable_path(o.out, "out");
 

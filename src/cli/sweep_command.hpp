@@ -13,6 +13,7 @@ struct SweepOptions {
   std::string K = "2", ny = "8", d, alpha = "0.5:0.9:0.05", tau = "0.5";
   std::string seeds = "0:4";
   std::string solver = "auto";
+  int restarts = -1;  // -1: SolveSettings's default
   double cluster_tolerance = kDefaultAtomTolerance;
   std::string shard = "0/1";
   std::string out;

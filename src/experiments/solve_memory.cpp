@@ -29,7 +29,7 @@ SolveMemory estimate_solve_memory(const SpreadProblem& problem, const SolveSetti
   const double index_max = 9.0e18;
   const Index N = m.num_points < index_max ? static_cast<Index>(m.num_points) : Index{0};
   const Index d = static_cast<Index>(m.dim);
-  const auto solver = make_solver(settings.solver, N, d, settings.max_seconds);
+  const auto solver = make_solver(settings.solver, settings.max_seconds);
   m.solver_name = solver->name();
   solver->require_supported_size(N, d);
   const int threads = std::max(1, omp_get_max_threads());
@@ -52,7 +52,8 @@ SolveMemory estimate_solve_memory(const SpreadProblem& problem, const SolveSetti
   m.solver = runs * solver->state_bytes(N, d);
   if (solver->uses_exact_hessian()) m.hessian = runs * SpreadLoss::hessian_bytes(N, d);
   if (restarts) {  // the restarts' solver, a batch at once, after the seeds
-    const auto restart_solver = make_solver(settings.restart_solver(), N, d, settings.max_seconds);
+    const auto screen = make_restart_solver(settings.solver, settings.max_seconds);
+    const Solver* restart_solver = screen ? screen.get() : solver.get();
     restart_solver->require_supported_size(N, d);
     const double batch_runs = problems * (parallel_problems > 1 ? 1 : concurrent_seeds(N, kRestartBatch, threads));
     m.solver = std::max(m.solver, batch_runs * restart_solver->state_bytes(N, d));

@@ -14,8 +14,6 @@ int SolveSettings::restarts_for(Index num_points, Index dim) const {
   return num_points * dim <= kSmallProblemVariables ? kSmallProblemRestarts : 0;
 }
 
-std::string SolveSettings::restart_solver() const { return solver == "auto" ? "rlbfgs" : solver; }
-
 int SpreadProblem::dim() const { return d == 0 ? std::max(K, 2) : d; }
 
 void SpreadProblem::validate() const {
@@ -34,9 +32,8 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   const int dim = problem.dim();
   const std::vector<int> labels = balanced_labels(problem.K, problem.ny);
   const SpreadLoss loss(labels, problem.alpha, problem.tau);
-  const auto solver = make_solver(settings.solver, loss.num_points(), dim, settings.max_seconds);
-
-  const auto restart_solver = make_solver(settings.restart_solver(), loss.num_points(), dim, settings.max_seconds);
+  const auto solver = make_solver(settings.solver, settings.max_seconds);
+  const auto restart_solver = make_restart_solver(settings.solver, settings.max_seconds);
   MultiStartOptions options;
   options.restarts = settings.restarts_for(loss.num_points(), dim);
   options.restart_solver = restart_solver.get();
@@ -56,7 +53,10 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   out.geometry = summarize_geometry(out.points.points, labels, settings.cluster_tolerance);
   if (problem.K <= dim + 1) out.collapsed_simplex_loss = loss.evaluate(collapsed_simplex(labels, dim));
   if (settings.certify) out.certificate = certify_second_order(loss, out.points.points);
-  if (options.restarts > 0) out.restart_solver = restart_solver->name();
+  if (options.restarts > 0) {
+    out.restart_solver = restart_solver ? restart_solver->name() : solver->name();
+    if (restart_solver) out.restart_gradient_tolerance = kRestartScreenTolerance;
+  }
   out.seed_runs = best.seed_runs;
   out.improvements = best.improvements;
   out.runs = std::move(best.runs);

@@ -370,10 +370,17 @@ void require_same_settings(const std::vector<SweepRow>& done, const SolveSetting
                                           "), not " + now + "; resume with the same settings or write another file");
     };
     if (row.seeds != seeds_text) refuse("seeds", row.seeds, seeds_text);
-    // "auto" picks by the point's size: compare with the solver it picks there.
-    const SpreadProblem problem{row.point.K, row.point.ny, row.point.d, row.point.alpha, row.point.tau};
-    const std::string solver = make_solver(settings.solver, static_cast<Index>(problem.K) * problem.ny, problem.dim())->name();
+    const std::string solver = make_solver(settings.solver)->name();
     if (row.solver != solver) refuse("solver", row.solver, solver + (settings.solver == "auto" ? " (auto)" : ""));
+    // The restarts by the starts they add to the seeds (the default depends on the point's size).
+    const SpreadProblem problem{row.point.K, row.point.ny, row.point.d, row.point.alpha, row.point.tau};
+    const int restarts = settings.restarts_for(static_cast<Index>(problem.K) * problem.ny, problem.dim());
+    const int starts = static_cast<int>(settings.seeds.size()) + restarts;
+    if (row.runs != starts) {
+      refuse("restarts", std::to_string(row.runs - static_cast<int>(settings.seeds.size())) + " (" +
+                             std::to_string(row.runs) + " starts)",
+             std::to_string(restarts) + (settings.restarts < 0 ? " (the default at this size)" : ""));
+    }
     if (row.cluster_tolerance != settings.cluster_tolerance) {
       refuse("cluster-tol", format_number(row.cluster_tolerance), format_number(settings.cluster_tolerance));
     }

@@ -123,24 +123,23 @@ MultiStartResult multi_start(const Solver& solver, const Objective& objective, i
       runs.push_back(trial_runs[b]);
       const double best = runs[result.best_run].summary.loss, loss = trial_runs[b].summary.loss;
       // Lower by more than rounding: the same minimum reached again does not count.
-      if (std::isfinite(loss) && loss < best - 1e-13 * std::max(1.0, std::abs(best))) {
-        result.best_run = runs.size() - 1;
-        result.points = std::move(trial[b]);
-        ++result.improvements;
-      }
-    }
-  }
-  // A restart's solver may stop on a looser test than the seeds' (RLBFGS's ftol leaves ~1e-9
-  // of the loss, SLSQP's 1e-15): the seeds' solver finishes a winning restart from its end.
-  if (&restart_solver != &solver && result.best_run >= result.seed_runs) {
-    Matrix polished = result.points;
-    MultiStartRun polish = runs[result.best_run];
-    polish.polish = true;
-    polish.summary = solver.minimize(objective, polished);
-    runs.push_back(polish);
-    if (std::isfinite(polish.summary.loss) && polish.summary.loss <= runs[result.best_run].summary.loss) {
+      if (!std::isfinite(loss) || loss >= best - 1e-13 * std::max(1.0, std::abs(best))) continue;
       result.best_run = runs.size() - 1;
-      result.points = std::move(polished);
+      result.points = std::move(trial[b]);
+      ++result.improvements;
+      // A restart's solver may stop on a looser test than the seeds' (the screen of
+      // make_restart_solver stops at stationarity 1e-4): the seeds' solver finishes the new
+      // incumbent from its end, so the later restarts are held against a finished minimum.
+      if (&restart_solver == &solver) continue;
+      Matrix polished = result.points;
+      MultiStartRun polish = runs[result.best_run];
+      polish.polish = true;
+      polish.summary = solver.minimize(objective, polished);
+      runs.push_back(polish);
+      if (std::isfinite(polish.summary.loss) && polish.summary.loss <= loss) {
+        result.best_run = runs.size() - 1;
+        result.points = std::move(polished);
+      }
     }
   }
   result.runs = std::move(runs);

@@ -188,7 +188,7 @@ void BM_ObjectiveAndGradientLarge(benchmark::State& state) {
 // run (0: none).
 std::unique_ptr<Solver> solver_by_index(std::int64_t index, double max_seconds) {
   static const char* const names[] = {"slsqp", "rlbfgs", "rtr"};
-  return make_solver(names[index], 0, 0, max_seconds);
+  return make_solver(names[index], max_seconds);
 }
 
 // The Thomson energy sum_{i<j} 1/|u_i - u_j| by a direct double loop (value only).

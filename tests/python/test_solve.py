@@ -44,7 +44,9 @@ def test_solve_equals_the_cli_json_bit_for_bit(cli, setting):
                                                           parameters["alpha"], parameters["tau"], parameters["seeds"])
     assert r.solver == expected["solver"]["name"]
     assert r.restart_solver == expected["solver"]["restart_solver"]
-    assert r.solver_settings == {k: v for k, v in expected["solver"].items() if k not in ("name", "restart_solver")}
+    assert r.restart_gradient_tolerance == expected["solver"]["restart_gradient_tolerance"]
+    assert r.solver_settings == {k: v for k, v in expected["solver"].items()
+                                 if k not in ("name", "restart_solver", "restart_gradient_tolerance")}
 
 
 def test_restarts_equal_the_cli_and_are_counted(cli):
@@ -55,9 +57,14 @@ def test_restarts_equal_the_cli_and_are_counted(cli):
         assert r.loss == expected["result"]["loss"]
         assert r.runs == expected["result"]["runs"]
         assert r.starts == 5 + restarts and expected["parameters"]["restarts"] == restarts
-        assert [run["restart"] for run in r.runs[:5 + restarts]] == [None] * 5 + list(range(restarts))
-        assert len(r.runs) == 5 + restarts + (r.best_restart is not None)  # a winning restart is polished
+        starts = [run for run in r.runs if not run["polish"]]
+        assert [run["restart"] for run in starts] == [None] * 5 + list(range(restarts))
+        # each restart that lowers the loss is followed by the seeds' solver's polish of it
+        polished = [run["restart"] for run in r.runs if run["polish"]]
+        assert polished == [later["restart"] for later, run in zip(r.runs, r.runs[1:]) if run["polish"]]
+        assert (r.best_restart is not None) == (len(polished) > 0)
         assert r.restart_solver == (None if restarts == 0 else "rlbfgs")
+        assert r.restart_gradient_tolerance == (None if restarts == 0 else 1e-4)
     assert geomsim.solve(2, 8, 2, 0.81, 0.5).starts == 105  # the default for N d <= 256
 
 

@@ -20,6 +20,15 @@ TEST_CASE("The product of spheres projects, retracts and keeps unit norms", "[rl
   CHECK((project_to_tangent(U, T) - T).norm() < 1e-15);                      // a projection
   CHECK(max_norm_violation(retract(U, 0.3 * T)) < 1e-15);
   CHECK(inner(T, V) == Approx(T.squaredNorm()).epsilon(1e-14));  // V - T is normal to T
+  // against the closed form P_U(V) = V - U diag(u_i . v_i), and in place
+  const Matrix closed = V - U * (U.array() * V.array()).colwise().sum().matrix().asDiagonal();
+  CHECK((T - closed).cwiseAbs().maxCoeff() < 1e-15);
+  Matrix W = V;
+  project_onto_tangent(U, W);
+  CHECK(W == T);
+  CHECK_THROWS_AS(project_to_tangent(U, random_uniform_sphere(4, 6, 3)), std::invalid_argument);
+  Matrix short_columns = W.topRows(3);
+  CHECK_THROWS_AS(project_onto_tangent(U, short_columns), std::invalid_argument);
 }
 
 TEST_CASE("RLBFGS and SLSQP agree on the Appendix H problems to 1e-7", "[rlbfgs][appendix_h]") {
@@ -70,10 +79,20 @@ TEST_CASE("RLBFGS results do not depend on the thread count", "[rlbfgs][determin
   CHECK(sa.evaluations == sb.evaluations);
 }
 
-TEST_CASE("The auto solver is SLSQP for the paper's sizes and RLBFGS beyond", "[rlbfgs][solver]") {
-  CHECK(make_solver("auto", 24, 3)->name() == "slsqp");
-  CHECK(make_solver("auto", 40, 2)->name() == "slsqp");
-  CHECK(make_solver("auto", 32, 8)->name() == "rlbfgs");
-  CHECK(make_solver("rlbfgs", 24, 3)->name() == "rlbfgs");
-  CHECK_THROWS_AS(make_solver("newton", 24, 3), InvalidArgument);
+TEST_CASE("The auto solver is RLBFGS, whose restarts stop at the first-order check", "[rlbfgs][solver]") {
+  CHECK(make_solver("auto")->name() == "rlbfgs");
+  CHECK(make_solver("rlbfgs")->name() == "rlbfgs");
+  CHECK(make_solver("slsqp")->name() == "slsqp");
+  CHECK_THROWS_AS(make_solver("newton"), InvalidArgument);
+  CHECK_THROWS_AS(make_solver("rlbfgs", -1.0), InvalidArgument);
+  for (const char* name : {"auto", "rlbfgs"}) {
+    const auto screen = make_restart_solver(name, 2.0);
+    REQUIRE(screen != nullptr);
+    const auto& options = dynamic_cast<const RlbfgsSolver&>(*screen).options();
+    CHECK(options.gradient_tolerance == kRestartScreenTolerance);
+    CHECK(options.max_seconds == 2.0);
+  }
+  CHECK(make_restart_solver("slsqp") == nullptr);  // the paper's method restarts as itself
+  CHECK(make_restart_solver("rtr") == nullptr);
+  CHECK_THROWS_AS(make_restart_solver("newton"), InvalidArgument);
 }

@@ -47,12 +47,11 @@ struct SolveSettings {
   bool certify = false;      // certify the best run to second order (solvers/second_order_certificate.hpp)
   // Restarts after the seeds (solvers/multi_start.hpp: fresh random starts and perturbations
   // of the best run); -1: the default, kSmallProblemRestarts for small problems (N d <=
-  // kSmallProblemVariables), where a run costs about a millisecond, and none beyond. With the
-  // solver "auto" the restarts run by RLBFGS (restart_solver()), the seeds by auto's choice.
+  // kSmallProblemVariables), where a run costs about a millisecond, and none beyond. Under
+  // RLBFGS (the default) the restarts stop at the first-order check and a winner is finished
+  // by the seeds' solver (make_restart_solver, solvers/solver_registry.hpp).
   int restarts = -1;
   int restarts_for(Index num_points, Index dim) const;
-  // The solver of the restarts: "rlbfgs" when `solver` is "auto", otherwise `solver` itself.
-  std::string restart_solver() const;
 };
 // Why so many: at K = 2, n_y = 8, d = 2, alpha = 0.81 only 4 % of random starts reach the lowest
 // basin (8 of 200), at d = 5, alpha = 0.82 6 %, so the paper's 5 starts miss it most of the
@@ -77,6 +76,7 @@ struct SpreadSolution {
   std::optional<double> collapsed_simplex_loss;
   std::optional<SecondOrderCertificate> certificate;  // when settings.certify
   std::string restart_solver;            // the restarts' solver (when there are restarts)
+  double restart_gradient_tolerance = 0.0;  // where the restarts stop, when they screen (else 0)
   std::vector<MultiStartRun> runs;  // the seeds, then the restarts (MultiStartRun::restart >= 0)
   std::size_t seed_runs = 0;
   int improvements = 0;             // restarts that lowered the best loss

@@ -21,7 +21,7 @@ namespace geomsim {
 struct MultiStartRun {
   std::uint64_t seed = 0;  // the random start's seed; for a restart, the incumbent's when it ran
   int restart = -1;        // -1 for a seed's start, else the restart's number (0, 1, ...)
-  bool polish = false;     // the seeds' solver run from the winning restart's end (its restart's number)
+  bool polish = false;     // the seeds' solver run from a restart's end that lowered the best loss (its number)
   SolveSummary summary;
 };
 
@@ -42,8 +42,9 @@ std::size_t count_starts(const std::vector<MultiStartRun>& runs);
 struct MultiStartResult {
   Matrix points;                   // the best run's solution, d x N
   std::size_t best_run = 0;        // index into runs
-  std::vector<MultiStartRun> runs; // the seeds in order, then the restarts in order, then a polish
-                                   // run when a restart won with another solver than the seeds'
+  std::vector<MultiStartRun> runs; // the seeds in order, then the restarts in order, each restart
+                                   // that lowered the best loss followed by its polish run when
+                                   // the restarts' solver is not the seeds'
   std::size_t seed_runs = 0;       // runs[0, seed_runs) are the random starts
   int improvements = 0;            // restarts that lowered the best loss
   double seconds = 0.0;            // wall time of all runs
