@@ -193,7 +193,7 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   const double seconds = total_seconds(rows);
   page.paragraph("**Measured wall time.** " + std::to_string(rows.size()) + " runs, " + clock_minutes(seconds) +
                  " of training and evaluation in all (each run's wall time as measured when it ran, summed; on " +
-                 std::to_string(torch::get_num_threads()) + " threads).");
+                 std::to_string(torch::get_num_threads()) + (torch::get_num_threads() == 1 ? " thread)." : " threads)."));
 
   page.heading("Labels each method saw");
   std::vector<std::vector<std::string>> label_rows;

@@ -1,0 +1,40 @@
+$trained << EOD
+0 0.1544136760063002 0.013090103379957443
+0.2 0.17035488385892603 0.012505911594161086
+0.4 0.19766950501710712 0.015200035467047434
+0.5 0.2487979574110538 0.02386620247265278
+0.6 0.3439258180010743 0.008678779511729476
+0.7 0.5146099932327034 0.015370551826838654
+0.8 0.7995922901565896 0.012265196951409789
+0.9 0.9478881127189144 0.0068691547348580856
+1 0.9758609393274679 0.003726961918263985
+EOD
+$simulated << EOD
+0 7.452215119629393e-12
+0.2 2.3251230579286866e-10
+0.4 3.7130104537604163e-10
+0.5 2.6545847662651854e-10
+0.6 2.644112363709424e-09
+0.7 0.6088454741113323
+0.8 0.980451809915291
+0.9 1
+1 1
+EOD
+$reference0 << EOD
+0 0.15816172410894608
+1 0.15816172410894608
+EOD
+set terminal pngcairo size 900,560 enhanced font 'DejaVu Sans,11'
+set output './figure-2-trained.png'
+set title 'Spread against α: trained cnn on Fashion-MNIST fmnist-2 vs the simulated optimum (K = 2, d = 64, τ = 0.5)' noenhanced
+set xlabel 'α (weight of cNCE)' noenhanced; set ylabel 'spread s_f(y)' noenhanced; set grid; set key top left box opaque
+set yrange [0:*]
+plot $trained using 1:2:3 with yerrorlines lw 2 pt 7 title 'trained L_spread (test set), mean ± sd over 3 seeds' noenhanced, $simulated using 1:2 with linespoints lw 2 pt 5 dt 2 title 'simulated optimum, n_y = 8' noenhanced, $reference0 using 1:2 with lines lw 2 dt 3 title 'SupCon (no α)' noenhanced
+unset output
+set terminal svg size 900,560 enhanced font 'DejaVu Sans,11' background '#ffffff'
+set output './figure-2-trained.svg'
+set title 'Spread against α: trained cnn on Fashion-MNIST fmnist-2 vs the simulated optimum (K = 2, d = 64, τ = 0.5)' noenhanced
+set xlabel 'α (weight of cNCE)' noenhanced; set ylabel 'spread s_f(y)' noenhanced; set grid; set key top left box opaque
+set yrange [0:*]
+plot $trained using 1:2:3 with yerrorlines lw 2 pt 7 title 'trained L_spread (test set), mean ± sd over 3 seeds' noenhanced, $simulated using 1:2 with linespoints lw 2 pt 5 dt 2 title 'simulated optimum, n_y = 8' noenhanced, $reference0 using 1:2 with lines lw 2 dt 3 title 'SupCon (no α)' noenhanced
+unset output

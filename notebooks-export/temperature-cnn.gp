@@ -1,0 +1,28 @@
+$s0 << EOD
+0.1 68.65 0.5634713834792279
+0.3 68.03333333333333 3.2343211549463255
+0.5 65.78333333333333 2.371883920712255
+0.7 65.05000000000001 4.044749683231334
+0.9 63 1.2439855304624703
+EOD
+$s1 << EOD
+0.1 75.6 1.5882380174268549
+0.3 70.94999999999999 2.487971060924948
+0.5 66.36666666666667 2.447617889568004
+0.7 64.91666666666667 2.377148151321943
+0.9 62.283333333333324 3.257811126098827
+EOD
+set terminal pngcairo size 900,560 enhanced font 'DejaVu Sans,11'
+set output './temperature-cnn.png'
+set title 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread (cnn, mean ± sd over seeds)' noenhanced
+set xlabel 'tau' noenhanced; set ylabel 'fine_probe (×100)' noenhanced; set grid; set key outside right
+set logscale x
+plot $s0 using 1:2:3 with yerrorlines lw 2 title 'SupCon, fmnist-2' noenhanced, $s1 using 1:2:3 with yerrorlines lw 2 title 'SupCon + cNCE (L_spread), fmnist-2' noenhanced
+unset output
+set terminal svg size 900,560 enhanced font 'DejaVu Sans,11' background '#ffffff'
+set output './temperature-cnn.svg'
+set title 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread (cnn, mean ± sd over seeds)' noenhanced
+set xlabel 'tau' noenhanced; set ylabel 'fine_probe (×100)' noenhanced; set grid; set key outside right
+set logscale x
+plot $s0 using 1:2:3 with yerrorlines lw 2 title 'SupCon, fmnist-2' noenhanced, $s1 using 1:2:3 with yerrorlines lw 2 title 'SupCon + cNCE (L_spread), fmnist-2' noenhanced
+unset output
