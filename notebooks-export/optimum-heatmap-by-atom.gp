@@ -601,8 +601,8 @@ $m << EOD
 
 EOD
 set terminal pngcairo size 620,560 enhanced font 'DejaVu Sans,11'
-set output 'optimum-heatmap-by-atom.png'
-set title "The simulated optimum's cosine similarity, sorted by class and atom (not Figure 2's subclasses)\nα = 0.64: atoms"
+set output './optimum-heatmap-by-atom.png'
+set title 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'α = 0.64: atoms' noenhanced
 set size ratio -1; set xrange [-0.5:23.5]; set yrange [23.5:-0.5]
 set xlabel 'point (sorted by class, then atom)'; set ylabel 'point'
 set cbrange [-1:1]; set cblabel 'cosine similarity'
@@ -614,8 +614,8 @@ set arrow from -0.5,15.5 to 23.5,15.5 nohead front lc 'black'
 plot $m using 1:2:3 with image notitle
 unset output
 set terminal svg size 620,560 enhanced font 'DejaVu Sans,11' background '#ffffff'
-set output 'optimum-heatmap-by-atom.svg'
-set title "The simulated optimum's cosine similarity, sorted by class and atom (not Figure 2's subclasses)\nα = 0.64: atoms"
+set output './optimum-heatmap-by-atom.svg'
+set title 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'α = 0.64: atoms' noenhanced
 set size ratio -1; set xrange [-0.5:23.5]; set yrange [23.5:-0.5]
 set xlabel 'point (sorted by class, then atom)'; set ylabel 'point'
 set cbrange [-1:1]; set cblabel 'cosine similarity'

@@ -76,7 +76,6 @@ $c1 << EOD
 0.54 0.7
 0.56 0.7
 0.58 0.7
-0.6 0.7
 0.5 0.75
 0.52 0.75
 0.54 0.75
@@ -196,6 +195,7 @@ $c2 << EOD
 0.64 0.65
 0.66 0.65
 0.68 0.65
+0.6 0.7
 0.62 0.7
 0.64 0.7
 0.66 0.7
@@ -539,16 +539,16 @@ $w << EOD
 0.6708909605816507 1.0000000000000007
 EOD
 set terminal pngcairo size 900,600 enhanced font 'DejaVu Sans,11'
-set output 'phase-k3.png'
-set title "Beyond the paper: the geometry of the optimum over (α, τ), K = 3, d = 3, n_y = 8"
+set output './phase-k3.png'
+set title 'Beyond the paper: the geometry of the optimum over (α, τ), K = 3, d = 3, n_y = 8' noenhanced
 set xlabel 'α'; set ylabel 'τ'; set grid; set key outside right top
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead lw 2 lc 'black'
 plot $c1 using 1:2 with points pt 5 ps 1.6 lc rgb '#4d4d4d' title 'collapsed', $c2 using 1:2 with points pt 5 ps 1.6 lc rgb '#1f77b4' title 'two atoms', $c3 using 1:2 with points pt 5 ps 1.6 lc rgb '#9467bd' title 'several atoms', $c4 using 1:2 with points pt 5 ps 1.6 lc rgb '#2ca02c' title 'continuous', $c5 using 1:2 with points pt 5 ps 1.6 lc rgb '#ff7f0e' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
 unset output
 set terminal svg size 900,600 enhanced font 'DejaVu Sans,11' background '#ffffff'
-set output 'phase-k3.svg'
-set title "Beyond the paper: the geometry of the optimum over (α, τ), K = 3, d = 3, n_y = 8"
+set output './phase-k3.svg'
+set title 'Beyond the paper: the geometry of the optimum over (α, τ), K = 3, d = 3, n_y = 8' noenhanced
 set xlabel 'α'; set ylabel 'τ'; set grid; set key outside right top
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead lw 2 lc 'black'
