@@ -364,13 +364,13 @@ std::vector<SweepRow> parse_sweep_csv(const std::string& text, const std::string
 
 void require_same_settings(const std::vector<SweepRow>& done, const SolveSettings& settings, const std::string& seeds_text,
                            const std::string& source, const std::string& argument) {
+  const std::string solver = make_solver(settings.solver)->name();
   for (const auto& row : done) {
     const auto refuse = [&](const std::string& option, const std::string& was, const std::string& now) {
       throw InvalidArgument(argument, source + " holds results for --" + option + " " + was + " (at " + row.point.key() +
                                           "), not " + now + "; resume with the same settings or write another file");
     };
     if (row.seeds != seeds_text) refuse("seeds", row.seeds, seeds_text);
-    const std::string solver = make_solver(settings.solver)->name();
     if (row.solver != solver) refuse("solver", row.solver, solver + (settings.solver == "auto" ? " (auto)" : ""));
     // The restarts by the starts they add to the seeds (the default depends on the point's size).
     const SpreadProblem problem{row.point.K, row.point.ny, row.point.d, row.point.alpha, row.point.tau};

@@ -87,11 +87,7 @@ SolveSettings settings_from(const json& p, std::string& seeds_text) {
   seeds_text = text_parameter(p, "seeds", "0:4", "0:4");
   s.seeds = parse_seed_list(seeds_text, "seeds");
   s.solver = text_parameter(p, "solver", "auto", "auto");
-  if (p.contains("restarts")) {  // missing: the solve's default (100 for N d <= 256)
-    const auto restarts = integers(p, "restarts", 0);
-    if (restarts.size() != 1) throw InvalidArgument("sim", "parameter 'restarts' must be one value");
-    s.restarts = restarts.front();
-  }
+  if (p.contains("restarts")) s.restarts = integer(p, "restarts", 0);  // missing: the solve's default
   return s;
 }
 

@@ -260,6 +260,12 @@ ls "$work/report" | grep -q partial && fail "report left a partial file" || pass
 [ ! -e "$work/report/README.md" ] && pass || fail "report --only rewrote the index"
 "$geomsim" report --sims "$source_dir/sims" --out "$work/report2" --only no-such-figure >/dev/null 2>"$work/err.txt"
 [ $? -eq 2 ] && grep -qF -- "--only names no definition" "$work/err.txt" && pass || fail "report --only with an unknown name not refused"
+# a definition's restarts are checked like --restarts: refused by name, no page written
+mkdir -p "$work/bad-sims"
+sed 's/"solver": "slsqp", "restarts": 0/"solver": "slsqp", "restarts": -1/' "$source_dir/sims/figure-4.json" >"$work/bad-sims/figure-4.json"
+"$geomsim" report --sims "$work/bad-sims" --out "$work/report3" --smoke >/dev/null 2>"$work/err.txt"
+[ $? -eq 2 ] && grep -qF "parameter 'restarts' must be whole numbers in [0, 1000000], got -1" "$work/err.txt" &&
+  [ ! -e "$work/report3/figure-4.md" ] && pass || fail "a definition with restarts -1 was not refused: $(cat "$work/err.txt")"
 
 # --- geomsim train (when built with libtorch): a tiny run, resume, bad input -------------
 if "$geomsim" train --help >/dev/null 2>&1; then
