@@ -72,8 +72,17 @@ TEST_CASE("The certificate's smallest eigenvalue equals a dense eigensolver's", 
   SolveSettings s;
   s.solver = "rlbfgs";
   const Matrix optimum = solve_spread_problem(p, s).points.points;
+  // At the optimum (6 atoms, eigenvalues of high multiplicity) the Krylov space is nearly
+  // invariant after a few steps; before each reorthogonalisation put w back into the space,
+  // the basis filled with rotation and normal directions and Lanczos reported 4.8e-7 where
+  // the dense spectrum's smallest is 8.4e-3. Several starts, since which start breaks down
+  // where depends on the rounding of the optimum; start 4 once drew the random point
+  // itself (unit columns from seed 4), whose projection is rounding noise.
+  const std::uint64_t start = GENERATE(0, 1, 2, 3, 4, 5, 6, 7);
+  CertificateOptions options;
+  options.seed = start;
   for (const Matrix& U : {random_uniform_sphere(3, 12, 4), optimum}) {
-    const auto c = certify_second_order(loss, U);
+    const auto c = certify_second_order(loss, U, options);
     INFO(c.describe());
     CHECK(c.converged);
     CHECK(c.rotation_modes == 3);
