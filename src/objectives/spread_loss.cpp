@@ -8,6 +8,7 @@
 #include "geomsim/manifold/pairwise_kernels.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/memory_budget.hpp"
+#include "geomsim/support/parallel_rows.hpp"
 #include "manifold/class_order.hpp"
 #include "objectives/streamed_spread_loss.hpp"
 
@@ -30,6 +31,12 @@ SpreadLoss::SpreadLoss(std::vector<int> labels, double alpha, double tau, PairEv
   require_positive("tau", tau);
   num_classes_ = validate_labels(labels_);
   class_order_ = std::make_shared<const detail::ClassOrder>(labels_, num_classes_);
+  const double n = static_cast<double>(labels_.size());
+  for (int y = 0; y < num_classes_; ++y) {
+    const double n_pos = static_cast<double>(class_order_->size(y));
+    log_positives_.push_back(std::log(n_pos));
+    log_negatives_.push_back(std::log(n - n_pos));
+  }
 }
 
 void SpreadLoss::check_shape(const Eigen::Ref<const Matrix>& U) const {
@@ -92,8 +99,7 @@ void SpreadLoss::exponential_pass(Matrix& W, OnRow&& on_row) const {
   const Index N = W.cols();
   const double inv2t = 0.5 / tau_;
   const Vector sq = W.diagonal();
-#pragma omp parallel for schedule(static) if (N >= kParallelRows)
-  for (Index i = 0; i < N; ++i) {
+  for_each_row(N, kParallelRows, [&](Index i) {
     const int y = class_order_->label(i);
     RowSums r;
     r.pos_begin = class_order_->begin(y);
@@ -115,7 +121,7 @@ void SpreadLoss::exponential_pass(Matrix& W, OnRow&& on_row) const {
     r.sum_pos = positives.sum();
     r.sum_neg = before.sum() + after.sum();
     on_row(i, W.col(i), r);
-  }
+  });
 }
 
 SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eigen::Ref<Matrix>* gradient) const {
@@ -143,10 +149,10 @@ SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eige
   Vector neg_lse(N), pos_lse(N), align(N);
   exponential_pass(W, [&](Index i, auto col, const RowSums& r) {
     const double n_pos = static_cast<double>(r.pos_count);
-    const double n_neg = static_cast<double>(N) - n_pos;
     const double align_factor = inv2t / (K * n_pos * n_pos);
-    neg_lse[i] = -r.nearest_negative * inv2t + std::log(r.sum_neg) - std::log(n_neg);
-    pos_lse[i] = std::log(r.sum_pos) - std::log(n_pos);
+    const auto y = static_cast<std::size_t>(class_order_->label(i));
+    neg_lse[i] = -r.nearest_negative * inv2t + std::log(r.sum_neg) - log_negatives_[y];
+    pos_lse[i] = std::log(r.sum_pos) - log_positives_[y];
     align[i] = r.sum_d_pos * align_factor;
     if (!want_gradient) return;
     const double neg_scale = -(1.0 - alpha_) * inv2t / (static_cast<double>(N) * r.sum_neg);
@@ -203,8 +209,7 @@ class SpreadLossHessian final : public HessianOperator {
     cross_product(U_, V, T);
     symmetrize_add_transpose(T);
     const Vector t = T.diagonal();
-#pragma omp parallel for schedule(static) if (N >= kParallelRows)
-    for (Index i = 0; i < N; ++i) {
+    for_each_row(N, kParallelRows, [&](Index i) {
       const int y = order_->label(i);
       const Index b = order_->begin(y), n = order_->size(y), rest = N - b - n;
       auto dD = T.col(i).array();
@@ -215,7 +220,7 @@ class SpreadLossHessian final : public HessianOperator {
       dD.head(b) = scale_neg_ * w.head(b) * (dD.head(b) - mean_neg);
       dD.tail(rest) = scale_neg_ * w.tail(rest) * (dD.tail(rest) - mean_neg);
       dD.segment(b, n) = scale_pos_ * w.segment(b, n) * (dD.segment(b, n) - mean_pos);
-    }
+    });
     symmetrize_add_transpose(T);  // dS = dC + dC^T
     const Vector d_degree = T.colwise().sum().transpose();
     Matrix VS(V.rows(), N), UdS(V.rows(), N);

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <deque>
 #include <string>
+#include <vector>
 
 #include "geomsim/manifold/product_of_spheres.hpp"
 #include "geomsim/support/errors.hpp"
@@ -13,28 +13,64 @@
 namespace geomsim {
 namespace {
 
-struct Pair {
-  Matrix s, y;
-  double rho;  // 1 / <s, y>
+// The curvature pairs (s_k, y_k), oldest first, in a ring of `capacity` preallocated slots:
+// after the first `capacity` iterations an iteration allocates nothing for them.
+class PairMemory {
+ public:
+  explicit PairMemory(int capacity) : s_(static_cast<std::size_t>(capacity)), y_(s_.size()), rho_(s_.size()) {}
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  void clear() { size_ = 0; }
+  const Matrix& s(std::size_t k) const { return s_[slot(k)]; }
+  const Matrix& y(std::size_t k) const { return y_[slot(k)]; }
+  double rho(std::size_t k) const { return rho_[slot(k)]; }
+
+  // Appends (s, y) with rho = 1 / <s, y>, dropping the oldest pair when full. s and y are
+  // swapped into the ring; they come back holding the dropped slot's storage.
+  void push(Matrix& s, Matrix& y, double rho) {
+    if (size_ == s_.size()) {
+      first_ = (first_ + 1) % s_.size();
+      --size_;
+    }
+    const std::size_t k = slot(size_++);
+    s_[k].swap(s);
+    y_[k].swap(y);
+    rho_[k] = rho;
+  }
+
+  // Vector transport of every stored vector to the tangent space at U.
+  void transport(const Matrix& U) {
+    for (std::size_t k = 0; k < size_; ++k) {
+      project_onto_tangent(U, s_[slot(k)]);
+      project_onto_tangent(U, y_[slot(k)]);
+    }
+  }
+
+ private:
+  std::size_t slot(std::size_t k) const { return (first_ + k) % s_.size(); }
+  std::vector<Matrix> s_, y_;
+  std::vector<double> rho_;
+  std::size_t first_ = 0, size_ = 0;
 };
 
-// The two-loop recursion: returns -H g for the L-BFGS inverse-Hessian approximation H.
-Matrix lbfgs_direction(const Matrix& g, const std::deque<Pair>& pairs) {
-  Matrix q = g;
-  std::vector<double> a(pairs.size());
+// The two-loop recursion: q = -H g for the L-BFGS inverse-Hessian approximation H. `a` is
+// scratch space of the memory's capacity.
+void lbfgs_direction(const Matrix& g, const PairMemory& pairs, std::vector<double>& a, Matrix& q) {
+  q = g;
   for (std::size_t k = pairs.size(); k-- > 0;) {
-    a[k] = pairs[k].rho * inner(pairs[k].s, q);
-    q -= a[k] * pairs[k].y;
+    a[k] = pairs.rho(k) * inner(pairs.s(k), q);
+    q -= a[k] * pairs.y(k);
   }
   if (!pairs.empty()) {  // initial Hessian gamma I with gamma = <s,y> / <y,y> of the newest pair
-    const Pair& last = pairs.back();
-    q *= 1.0 / (last.rho * last.y.squaredNorm());
+    const std::size_t last = pairs.size() - 1;
+    q *= 1.0 / (pairs.rho(last) * pairs.y(last).squaredNorm());
   }
   for (std::size_t k = 0; k < pairs.size(); ++k) {
-    const double b = pairs[k].rho * inner(pairs[k].y, q);
-    q += (a[k] - b) * pairs[k].s;
+    const double b = pairs.rho(k) * inner(pairs.y(k), q);
+    q += (a[k] - b) * pairs.s(k);
   }
-  return -q;
+  q = -q;
 }
 
 }  // namespace
@@ -61,14 +97,18 @@ SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const
 
   SolveSummary summary;
   summary.evaluations = 1;
-  std::deque<Pair> pairs;
+  PairMemory pairs(options_.memory);
+  std::vector<double> scratch(static_cast<std::size_t>(options_.memory));
   detail::LossChangeTest loss_change(options_.ftol, options_.ftol_window);
   summary.status = SolveStatus::kMaxEvaluationsReached;
   summary.message = "iteration budget (max_iterations) used up";
 
+  // Every d x N work matrix is allocated once, here, and reused by swaps.
+  Matrix p, U_next, G_next(U.rows(), U.cols()), g_next(U.rows(), U.cols()), s(U.rows(), U.cols()),
+      y(U.rows(), U.cols());
   for (int iteration = 0; iteration < options_.max_iterations; ++iteration) {
     if (detail::should_stop(f, g, G, options_.gradient_tolerance, options_.max_seconds, elapsed(), summary)) break;
-    Matrix p = lbfgs_direction(g, pairs);
+    lbfgs_direction(g, pairs, scratch, p);
     double slope = inner(g, p);
     if (!(slope < 0.0)) {  // not a descent direction: forget the curvature pairs
       pairs.clear();
@@ -78,11 +118,10 @@ SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const
     // Without curvature information, start with a step that moves no point by more
     // than 0.1 (radians, to first order).
     double t = pairs.empty() ? std::min(1.0, 0.1 / p.colwise().norm().maxCoeff()) : 1.0;
-    Matrix U_next, G_next(U.rows(), U.cols());
     double f_next = 0.0;
     bool accepted = false;
     for (int backtrack = 0; backtrack < 60; ++backtrack) {
-      U_next = retract(U, t * p);
+      retract_step(U, t, p, U_next);
       f_next = objective.evaluate_with_gradient(U_next, G_next);
       ++summary.evaluations;
       if (f_next <= f + 1e-4 * t * slope) {  // Armijo sufficient decrease
@@ -101,17 +140,17 @@ SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const
       break;
     }
     ++summary.iterations;
-    Matrix g_next = project_to_tangent(U_next, G_next);
-    Matrix s = project_to_tangent(U_next, t * p);
-    Matrix y = g_next - project_to_tangent(U_next, g);
-    for (auto& pair : pairs) {  // move the stored pairs to the new tangent space
-      project_onto_tangent(U_next, pair.s);
-      project_onto_tangent(U_next, pair.y);
-    }
+    g_next = G_next;
+    project_onto_tangent(U_next, g_next);
+    s = t * p;
+    project_onto_tangent(U_next, s);
+    y = g;
+    project_onto_tangent(U_next, y);
+    y = g_next - y;
+    pairs.transport(U_next);
     const double sy = inner(s, y);
     if (sy > 1e-10 * s.norm() * y.norm()) {  // cautious update: keep only positive curvature
-      pairs.push_back({std::move(s), std::move(y), 1.0 / sy});
-      if (static_cast<int>(pairs.size()) > options_.memory) pairs.pop_front();
+      pairs.push(s, y, 1.0 / sy);
     }
     const double f_before = f;
     U.swap(U_next);

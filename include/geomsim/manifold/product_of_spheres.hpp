@@ -16,6 +16,9 @@ void project_onto_tangent(const Matrix& U, Matrix& V);
 
 // R_U(V): the columns of U + V scaled to unit length.
 Matrix retract(const Matrix& U, const Matrix& V);
+// out = R_U(t V), reusing out's storage (a line search's trial points). Throws
+// std::invalid_argument when U and V differ in shape.
+void retract_step(const Matrix& U, double t, const Matrix& V, Matrix& out);
 
 // <A, B> = sum of A .* B (the Frobenius inner product, the manifold's metric).
 double inner(const Matrix& A, const Matrix& B);
