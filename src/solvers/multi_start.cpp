@@ -15,20 +15,72 @@
 namespace geomsim {
 namespace {
 
-// Runs job(k) for k in [0, count), `concurrent` at a time, carrying the first exception out.
-void run_jobs(Index count, int concurrent, const std::function<void(std::size_t)>& job) {
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(count));
-#pragma omp parallel for schedule(dynamic, 1) num_threads(concurrent) if (concurrent > 1)
-  for (Index k = 0; k < count; ++k) {
+// Runs `rounds` rounds. Round r: begin(r) on one thread returns the round's job count n;
+// job(r, k) for k in [0, n), `concurrent` at a time; then end(r) on one thread. The first
+// exception (jobs first, in order) is carried out after the round that raised it.
+//
+// All rounds share one thread team: between rounds the workers wait at a barrier, spinning
+// for a while, instead of going to sleep at the end of a parallel region and being woken for
+// the next. On this 2-core virtual machine the other core, once idle, took milliseconds to
+// come back: 25 regions of a 20-ms restart phase cost a 2-thread run as much as one thread.
+using RoundBegin = std::function<int(int)>;
+using RoundJob = std::function<void(int, std::size_t)>;
+using RoundEnd = std::function<void(int)>;
+void run_rounds(int rounds, int concurrent, const RoundBegin& begin, const RoundJob& job, const RoundEnd& end) {
+  std::vector<std::exception_ptr> errors;
+  std::exception_ptr failure;
+  bool failed = false;
+  int count = 0;
+  const auto guarded = [&](const auto& f) {
     try {
-      job(static_cast<std::size_t>(k));
+      f();
+    } catch (...) {
+      failure = std::current_exception();
+      failed = true;
+    }
+  };
+  const auto open_round = [&](int r) {
+    guarded([&] { count = begin(r); });
+    errors.assign(failed ? 0 : static_cast<std::size_t>(count), nullptr);
+  };
+  const auto run_job = [&](int r, int k) {
+    try {
+      job(r, static_cast<std::size_t>(k));
     } catch (...) {
       errors[static_cast<std::size_t>(k)] = std::current_exception();
     }
+  };
+  const auto close_round = [&](int r) {
+    for (const auto& error : errors) {
+      if (error) {
+        failure = error;
+        failed = true;
+        return;
+      }
+    }
+    guarded([&] { end(r); });
+  };
+  if (concurrent <= 1) {  // no team at all: the objective may use the threads inside
+    for (int r = 0; r < rounds && !failed; ++r) {
+      open_round(r);
+      if (failed) break;
+      for (int k = 0; k < count; ++k) run_job(r, k);
+      close_round(r);
+    }
+  } else {
+#pragma omp parallel num_threads(concurrent)
+    for (int r = 0; r < rounds; ++r) {
+#pragma omp single
+      open_round(r);  // barrier: every thread sees count, errors and failed
+      if (failed) break;
+#pragma omp for schedule(dynamic, 1)
+      for (int k = 0; k < count; ++k) run_job(r, k);
+#pragma omp single
+      close_round(r);  // barrier
+      if (failed) break;
+    }
   }
-  for (const auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
+  if (failure) std::rethrow_exception(failure);
 }
 
 // The start of restart r, from its own random stream. Restarts cycle through four kinds: a
@@ -84,12 +136,18 @@ MultiStartResult multi_start(const Solver& solver, const Objective& objective, i
   const int threads = omp_get_max_threads();
   std::vector<Matrix> solutions(seeds.size());
   std::vector<MultiStartRun> runs(seeds.size());
-  run_jobs(static_cast<Index>(seeds.size()), concurrent_seeds(objective.num_points(), seeds.size(), threads),
-           [&](std::size_t s) {
-             solutions[s] = random_uniform_sphere(dim, objective.num_points(), seeds[s]);
-             runs[s].seed = seeds[s];
-             runs[s].summary = solver.minimize(objective, solutions[s]);
-           });
+  run_rounds(
+      1, concurrent_seeds(objective.num_points(), seeds.size(), threads),
+      [&](int) { return static_cast<int>(seeds.size()); },
+      [&](int, std::size_t s) {
+        // Each run works on a matrix of its own and moves it into place at the end: neighbouring
+        // elements of a shared vector would put two threads' iterates in one cache line.
+        Matrix U = random_uniform_sphere(dim, objective.num_points(), seeds[s]);
+        runs[s].seed = seeds[s];
+        runs[s].summary = solver.minimize(objective, U);
+        solutions[s] = std::move(U);
+      },
+      [](int) {});
 
   MultiStartResult result;
   bool found = false;
@@ -106,19 +164,25 @@ MultiStartResult multi_start(const Solver& solver, const Objective& objective, i
 
   // Restarts, a batch from the same incumbent at a time.
   const Solver& restart_solver = options.restart_solver != nullptr ? *options.restart_solver : solver;
-  for (int first = 0; first < options.restarts; first += kRestartBatch) {
-    const int batch = std::min(kRestartBatch, options.restarts - first);
-    std::vector<Matrix> trial(static_cast<std::size_t>(batch));
-    std::vector<MultiStartRun> trial_runs(static_cast<std::size_t>(batch));
-    const MultiStartRun incumbent = runs[result.best_run];
-    run_jobs(batch, concurrent_seeds(objective.num_points(), static_cast<std::size_t>(batch), threads),
-             [&](std::size_t b) {
-               const int restart = first + static_cast<int>(b);
-               trial[b] = restart_point(result.points, restart, options.perturbation);
-               trial_runs[b].seed = incumbent.seed;
-               trial_runs[b].restart = restart;
-               trial_runs[b].summary = restart_solver.minimize(objective, trial[b]);
-             });
+  std::vector<Matrix> trial;
+  std::vector<MultiStartRun> trial_runs;
+  std::uint64_t incumbent_seed = 0;
+  const auto begin_batch = [&](int round) {
+    const int batch = std::min(kRestartBatch, options.restarts - round * kRestartBatch);
+    trial.assign(static_cast<std::size_t>(batch), Matrix());
+    trial_runs.assign(static_cast<std::size_t>(batch), MultiStartRun());
+    incumbent_seed = runs[result.best_run].seed;
+    return batch;
+  };
+  const auto run_restart = [&](int round, std::size_t b) {
+    const int restart = round * kRestartBatch + static_cast<int>(b);
+    Matrix U = restart_point(result.points, restart, options.perturbation);  // own matrix, as the seeds'
+    trial_runs[b].seed = incumbent_seed;
+    trial_runs[b].restart = restart;
+    trial_runs[b].summary = restart_solver.minimize(objective, U);
+    trial[b] = std::move(U);
+  };
+  const auto merge_batch = [&](int) {
     for (std::size_t b = 0; b < trial.size(); ++b) {
       runs.push_back(trial_runs[b]);
       const double best = runs[result.best_run].summary.loss, loss = trial_runs[b].summary.loss;
@@ -141,7 +205,11 @@ MultiStartResult multi_start(const Solver& solver, const Objective& objective, i
         result.points = std::move(polished);
       }
     }
-  }
+  };
+  const int rounds = (options.restarts + kRestartBatch - 1) / kRestartBatch;
+  const auto batch_size = static_cast<std::size_t>(std::min(options.restarts, kRestartBatch));
+  run_rounds(rounds, concurrent_seeds(objective.num_points(), batch_size, threads),
+             begin_batch, run_restart, merge_batch);
   result.runs = std::move(runs);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

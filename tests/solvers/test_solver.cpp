@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <stdexcept>
+
 #include "geomsim/objectives/spread_loss.hpp"
 #include "geomsim/solvers/multi_start.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
@@ -156,4 +159,38 @@ TEST_CASE("Restarts after the seeds reach a basin the seeds missed, identically 
 
   options.restarts = -1;
   CHECK_THROWS_AS(multi_start(solver, loss, 2, seeds, options), InvalidArgument);
+}
+
+namespace {
+// Throws from its n-th run (counted across threads): a solver that fails midway.
+class FailingSolver final : public Solver {
+ public:
+  explicit FailingSolver(int fail_at) : fail_at_(fail_at) {}
+  std::string name() const override { return "failing"; }
+  std::vector<std::pair<std::string, double>> settings() const override { return {}; }
+  SolveSummary minimize(const Objective& objective, Matrix& U) const override {
+    if (calls_.fetch_add(1) + 1 == fail_at_) throw std::runtime_error("run failed");
+    return RlbfgsSolver().minimize(objective, U);
+  }
+  double state_bytes(Index, Index) const override { return 0.0; }
+
+ private:
+  int fail_at_;
+  mutable std::atomic<int> calls_{0};
+};
+}  // namespace
+
+TEST_CASE("A run that throws, among the seeds or the restarts, is carried out of multi_start on any number of threads",
+          "[solver][restarts][errors]") {
+  const SpreadLoss loss(balanced_labels(2, 4), 0.7, 0.5);
+  const std::vector<std::uint64_t> seeds{0, 1, 2};
+  MultiStartOptions options;
+  options.restarts = 9;
+  const int threads = GENERATE(1, 2);
+  const int fail_at = GENERATE(2, 4, 12);  // a seed, the first batch of restarts, the last
+  const FailingSolver solver(fail_at);
+  options.restart_solver = &solver;
+  INFO("threads " << threads << ", failing run " << fail_at);
+  CHECK_THROWS_WITH(testing::with_threads(threads, [&] { return multi_start(solver, loss, 2, seeds, options); }),
+                    "run failed");
 }
