@@ -11,9 +11,12 @@ void require_same_shape(const Matrix& U, const Matrix& V) {
 
 // Column by column over the raw storage: for the short columns of small d, the expression
 // form (V - U * radial.asDiagonal()) spent most of its time in Eigen's per-column set-up
-// (38 % of a solve of the paper's problem, d = 3). `out` may be V.
+// (38 % of a solve of the paper's problem, d = 3). D > 0 fixes the column length at compile
+// time (unrolled: the paper's d = 2 and 3 are half as fast with a run-time length); D = 0
+// reads it from U. `out` may be V.
+template <Index D>
 void project_columns(const Matrix& U, const Matrix& V, Matrix& out) {
-  const Index d = U.rows(), n = U.cols();
+  const Index d = D > 0 ? D : U.rows(), n = U.cols();
   const double* u = U.data();
   const double* v = V.data();
   double* o = out.data();
@@ -21,6 +24,15 @@ void project_columns(const Matrix& U, const Matrix& V, Matrix& out) {
     double radial = 0.0;
     for (Index i = 0; i < d; ++i) radial += u[i] * v[i];
     for (Index i = 0; i < d; ++i) o[i] = v[i] - radial * u[i];
+  }
+}
+
+void project_columns(const Matrix& U, const Matrix& V, Matrix& out) {
+  switch (U.rows()) {
+    case 2: return project_columns<2>(U, V, out);
+    case 3: return project_columns<3>(U, V, out);
+    case 4: return project_columns<4>(U, V, out);
+    default: return project_columns<0>(U, V, out);
   }
 }
 }  // namespace

@@ -146,13 +146,17 @@ SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eige
   require_stored_matrices(N, 1, "the spread loss's N x N matrix (stored path)");
   Matrix W;  // Gram matrix, then coefficients (column i = row i)
   gram_matrix(Us, W);
-  Vector neg_lse(N), pos_lse(N), align(N);
+  // Per row: the sums, and the log-means' constants; the logarithms come after the pass, as
+  // two vectorised calls (48 scalar calls were 7 % of a solve at N = 24).
+  Vector neg_sum(N), pos_sum(N), neg_lse(N), pos_lse(N), align(N);
   exponential_pass(W, [&](Index i, auto col, const RowSums& r) {
     const double n_pos = static_cast<double>(r.pos_count);
     const double align_factor = inv2t / (K * n_pos * n_pos);
     const auto y = static_cast<std::size_t>(class_order_->label(i));
-    neg_lse[i] = -r.nearest_negative * inv2t + std::log(r.sum_neg) - log_negatives_[y];
-    pos_lse[i] = std::log(r.sum_pos) - log_positives_[y];
+    neg_sum[i] = r.sum_neg;
+    pos_sum[i] = r.sum_pos;
+    neg_lse[i] = -r.nearest_negative * inv2t - log_negatives_[y];
+    pos_lse[i] = -log_positives_[y];
     align[i] = r.sum_d_pos * align_factor;
     if (!want_gradient) return;
     const double neg_scale = -(1.0 - alpha_) * inv2t / (static_cast<double>(N) * r.sum_neg);
@@ -164,6 +168,8 @@ SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eige
     positives = pos_scale * positives + pos_shift;
   });
 
+  neg_lse.array() += neg_sum.array().log();
+  pos_lse.array() += pos_sum.array().log();
   // Serial, fixed-order sums: the result does not depend on the thread count.
   SpreadLossComponents out;
   out.different_class = (1.0 - alpha_) * neg_lse.sum() / static_cast<double>(N);

@@ -137,11 +137,12 @@ def test_solve_releases_the_gil():
     # This thread wakes every millisecond while another one solves. Waking needs the GIL, so if
     # the solve held it, this thread's timeline would have a gap as long as the solve itself;
     # released, its gaps are the scheduler's (milliseconds, tens under heavy load).
+    # The solve must be long against those gaps: 1000 seeds, about 0.25 s (20 seeds took 17 ms).
     span = {}
 
     def work():
         span["start"] = time.perf_counter()
-        span["solution"] = geomsim.solve(3, 8, 3, 0.64, 0.5, seeds="0:19")
+        span["solution"] = geomsim.solve(3, 8, 3, 0.64, 0.5, seeds="0:999")
         span["end"] = time.perf_counter()
 
     worker = threading.Thread(target=work)
