@@ -46,7 +46,7 @@ SolveMemory estimate_solve_memory(const SpreadProblem& problem, const SolveSetti
   m.points = problems * (4.0 * m.num_points + 8.0 * nd * (seeds + 3.0 + trials) + 8.0 * 4.0 * m.num_points);
   const int eval_threads = seeds_at_once > 1 || parallel_problems > 1 ? 1 : threads;
   m.evaluation = runs * SpreadLoss::evaluation_bytes(N, d, problem.tau, PairEvaluation::kAuto, eval_threads);
-  m.evaluation_path = SpreadLoss::path_for(PairEvaluation::kAuto, N) == PairEvaluation::kStored
+  m.evaluation_path = SpreadLoss::path_for(PairEvaluation::kAuto, N, d) == PairEvaluation::kStored
                           ? "stored"
                           : "streamed";
   m.solver = runs * solver->state_bytes(N, d);

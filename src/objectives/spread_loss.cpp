@@ -47,9 +47,10 @@ void SpreadLoss::check_shape(const Eigen::Ref<const Matrix>& U) const {
   if (U.rows() < 1) throw InvalidArgument("points", "must have at least one row (d >= 1)");
 }
 
-PairEvaluation SpreadLoss::path_for(PairEvaluation requested, Index num_points) {
+PairEvaluation SpreadLoss::path_for(PairEvaluation requested, Index num_points, Index dim) {
   if (requested != PairEvaluation::kAuto) return requested;
-  return num_points >= kStreamedFromPoints ? PairEvaluation::kStreamed : PairEvaluation::kStored;
+  const Index from = dim <= kFewDims ? kStreamedFromPointsFewDims : kStreamedFromPoints;
+  return num_points >= from ? PairEvaluation::kStreamed : PairEvaluation::kStored;
 }
 
 double SpreadLoss::evaluation_bytes(Index num_points, Index dim, double tau, PairEvaluation requested, int threads) {
@@ -57,7 +58,7 @@ double SpreadLoss::evaluation_bytes(Index num_points, Index dim, double tau, Pai
   // Labels (int) and the class order (an Index and an int per point): 16 N. The points and
   // the gradient in class order, and the sorted gradient before its scatter: 3 N d doubles.
   const double common = 16.0 * n + 8.0 * 3.0 * n * d;
-  if (path_for(requested, num_points) == PairEvaluation::kStored) {
+  if (path_for(requested, num_points, dim) == PairEvaluation::kStored) {
     return common + 8.0 * n * n + 8.0 * 3.0 * n;  // the N x N matrix; three row vectors
   }
   // Two tiles per thread (one when a shared shift fits); the product accumulator (N d);
@@ -136,7 +137,7 @@ SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eige
   }
 
   const Matrix Us = class_order_->gather(U);
-  if (path_for(evaluation_, N) == PairEvaluation::kStreamed) {
+  if (path_for(evaluation_, N, U.rows()) == PairEvaluation::kStreamed) {
     if (!want_gradient) return detail::streamed_spread_loss(Us, *class_order_, alpha_, tau_, nullptr);
     Matrix g;
     const SpreadLossComponents out = detail::streamed_spread_loss(Us, *class_order_, alpha_, tau_, &g);

@@ -350,13 +350,17 @@ TEST_CASE("The streamed value and gradient are identical whatever the number of 
   CHECK(g1 == g2);
 }
 
-TEST_CASE("The evaluation path: streamed from kStreamedFromPoints points on, with O(N d) memory",
+TEST_CASE("The evaluation path: streamed from kStreamedFromPoints points on (fewer in few dimensions), with O(N d) memory",
           "[spread_loss][streamed]") {
-  const Index large = SpreadLoss::kStreamedFromPoints;
-  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, large - 1) == PairEvaluation::kStored);
-  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, large) == PairEvaluation::kStreamed);
-  CHECK(SpreadLoss::path_for(PairEvaluation::kStored, large) == PairEvaluation::kStored);
-  CHECK(SpreadLoss::path_for(PairEvaluation::kStreamed, 10) == PairEvaluation::kStreamed);
+  const Index large = SpreadLoss::kStreamedFromPoints, few = SpreadLoss::kStreamedFromPointsFewDims;
+  const Index d_few = SpreadLoss::kFewDims, d_many = SpreadLoss::kFewDims + 1;
+  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, large - 1, d_many) == PairEvaluation::kStored);
+  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, large, d_many) == PairEvaluation::kStreamed);
+  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, few - 1, d_few) == PairEvaluation::kStored);
+  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, few, d_few) == PairEvaluation::kStreamed);
+  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, few, 2) == PairEvaluation::kStreamed);
+  CHECK(SpreadLoss::path_for(PairEvaluation::kStored, large, 3) == PairEvaluation::kStored);
+  CHECK(SpreadLoss::path_for(PairEvaluation::kStreamed, 10, 3) == PairEvaluation::kStreamed);
   // The stored path needs its 8 N^2 bytes; the streamed one O(N d), also at a tiny tau
   // (a shift per row: one more tile per thread).
   const double stored = SpreadLoss::evaluation_bytes(100000, 10, 0.5, PairEvaluation::kStored, 2);

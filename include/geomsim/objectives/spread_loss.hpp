@@ -36,8 +36,8 @@ struct SpreadLossComponents {
 //              row, each shifted by its own nearest negative. Fastest for small N.
 //   kStreamed: tile by tile, twice (objectives/streamed_spread_loss.hpp), with no N x N
 //              matrix: O(N d) memory and one 512 KiB tile per thread.
-//   kAuto:     kStreamed from kStreamedFromPoints points on (where it is as fast or faster),
-//              kStored below.
+//   kAuto:     kStreamed from kStreamedFromPoints points on (kStreamedFromPointsFewDims
+//              for d <= kFewDims), where it is as fast or faster; kStored below.
 enum class PairEvaluation { kAuto, kStored, kStreamed };
 
 class SpreadLoss final : public Objective {
@@ -46,12 +46,18 @@ class SpreadLoss final : public Objective {
   // labels that are not 0..K-1 with K >= 2 and every class present.
   SpreadLoss(std::vector<int> labels, double alpha, double tau, PairEvaluation evaluation = PairEvaluation::kAuto);
 
-  // kAuto's switch to the streamed path (measured: tests/benchmarks, BM_SpreadLossPaths).
+  // kAuto's switch to the streamed path, measured by BM_ObjectiveAndGradient's stored-against-
+  // streamed rows (tests/benchmarks/bench_core.cpp, K = 8, 2 threads). At d = 3 and 32 the
+  // streamed path is faster from N = 1024 (2.25 against 3.25 ms; 3.27 against 4.30 ms), and
+  // at N = 2000, d = 32, K = 10 (the large solve) 11 against 14 ms; at d = 128 from 2048
+  // (24.7 against 35.9 ms), the stored one still ahead at 1800 (21 against 24 ms).
   static constexpr Index kStreamedFromPoints = 2048;
-  // The path an evaluation of N points takes: `requested` unless it is kAuto.
-  static PairEvaluation path_for(PairEvaluation requested, Index num_points);
+  static constexpr Index kStreamedFromPointsFewDims = 1024;
+  static constexpr Index kFewDims = 32;
+  // The path an evaluation of N points in d dimensions takes: `requested` unless it is kAuto.
+  static PairEvaluation path_for(PairEvaluation requested, Index num_points, Index dim);
   // Bytes that building this loss and one evaluation with gradient allocate on the path
-  // path_for(requested, N) takes, with `threads` OpenMP threads: a function of the sizes
+  // path_for(requested, N, d) takes, with `threads` OpenMP threads: a function of the sizes
   // alone, so that a caller can check it before allocating anything.
   static double evaluation_bytes(Index num_points, Index dim, double tau, PairEvaluation requested, int threads);
   // Bytes the exact Hessian (hessian()) keeps and uses per product: 24 N^2 plus O(N d).
