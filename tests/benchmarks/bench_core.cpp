@@ -89,7 +89,7 @@ double naive_loss(const Matrix& U, const std::vector<int>& h, int K, int ny, dou
 }
 
 void BM_DefaultCommandSolve(benchmark::State& state) {
-  // geomsim --K 3 --alpha 0.64 --tau 0.5: n_y = 8, d = 3, seeds 0-4, SLSQP.
+  // geomsim --K 3 --alpha 0.64 --tau 0.5: n_y = 8, d = 3, seeds 0-4 and 100 restarts, RLBFGS (the default).
   const int threads = static_cast<int>(state.range(0));
   const int saved = omp_get_max_threads();
   omp_set_num_threads(threads);
