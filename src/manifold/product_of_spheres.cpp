@@ -1,12 +1,15 @@
 #include "geomsim/manifold/product_of_spheres.hpp"
 
 #include <stdexcept>
+#include <string>
 
 namespace geomsim {
 
 namespace {
-void require_same_shape(const Matrix& U, const Matrix& V) {
-  if (V.rows() != U.rows() || V.cols() != U.cols()) throw std::invalid_argument("project_to_tangent: U and V differ in shape");
+void require_same_shape(const Matrix& U, const Matrix& V, const char* caller) {
+  if (V.rows() != U.rows() || V.cols() != U.cols()) {
+    throw std::invalid_argument(std::string(caller) + ": U and V differ in shape");
+  }
 }
 
 // Column by column over the raw storage: for the short columns of small d, the expression
@@ -38,25 +41,26 @@ void project_columns(const Matrix& U, const Matrix& V, Matrix& out) {
 }  // namespace
 
 Matrix project_to_tangent(const Matrix& U, const Matrix& V) {
-  require_same_shape(U, V);
+  require_same_shape(U, V, "project_to_tangent");
   Matrix out(V.rows(), V.cols());
   project_columns(U, V, out);
   return out;
 }
 
 void project_onto_tangent(const Matrix& U, Matrix& V) {
-  require_same_shape(U, V);
+  require_same_shape(U, V, "project_onto_tangent");
   project_columns(U, V, V);
 }
 
+// U + 1.0 * V is U + V exactly: one definition for both.
 Matrix retract(const Matrix& U, const Matrix& V) {
-  Matrix out = U + V;
-  normalize_columns(out);
+  Matrix out;
+  retract_step(U, 1.0, V, out);
   return out;
 }
 
 void retract_step(const Matrix& U, double t, const Matrix& V, Matrix& out) {
-  require_same_shape(U, V);
+  require_same_shape(U, V, "retract");
   out.resize(U.rows(), U.cols());
   out.noalias() = U + t * V;
   normalize_columns(out);

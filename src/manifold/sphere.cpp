@@ -59,6 +59,12 @@ Matrix random_uniform_sphere(int dim, Index count, std::uint64_t seed) {
   return points;
 }
 
+Matrix random_gaussian(Index rows, Index cols, Rng& rng) {
+  Matrix Z(rows, cols);
+  for (Index k = 0; k < Z.size(); ++k) Z.data()[k] = rng.normal();
+  return Z;
+}
+
 Matrix regular_simplex(int num_classes, int dim) {
   require_at_least("K", num_classes, 2);
   if (num_classes > dim + 1) {

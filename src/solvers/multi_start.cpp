@@ -61,11 +61,12 @@ void run_rounds(int rounds, int concurrent, const RoundBegin& begin, const Round
     guarded([&] { end(r); });
   };
   if (concurrent <= 1) {  // no team at all: the objective may use the threads inside
-    for (int r = 0; r < rounds && !failed; ++r) {
+    for (int r = 0; r < rounds; ++r) {
       open_round(r);
       if (failed) break;
       for (int k = 0; k < count; ++k) run_job(r, k);
       close_round(r);
+      if (failed) break;
     }
   } else {
 #pragma omp parallel num_threads(concurrent)
@@ -91,11 +92,7 @@ void run_rounds(int rounds, int concurrent, const RoundBegin& begin, const Round
 // alpha = 0.81, 4 % of fresh starts reach the lowest basin and no turn of the 4+4 atoms did.
 Matrix restart_point(const Matrix& U, int restart, double perturbation) {
   Rng rng(0x5eedba5e00000000ULL + static_cast<std::uint64_t>(restart));
-  const auto gaussian = [&](Index rows, Index cols) {
-    Matrix Z(rows, cols);
-    for (Index k = 0; k < Z.size(); ++k) Z.data()[k] = rng.normal();
-    return Z;
-  };
+  const auto gaussian = [&](Index rows, Index cols) { return random_gaussian(rows, cols, rng); };
   if (restart % 2 == 0) return gaussian(U.rows(), U.cols()).colwise().normalized();
   if (restart % 4 == 3) {
     const Index most = std::max<Index>(1, U.cols() / 4);

@@ -117,9 +117,7 @@ SecondOrderCertificate certify_second_order(const Objective& objective, const Ma
   // seed of the point itself, as a test once did, project to rounding noise, whose normal
   // and rotation parts the normalisation blows up.)
   Rng rng(options.seed ^ 0x1a2c205e57a27000ULL);
-  Matrix start(U.rows(), U.cols());
-  for (Index k = 0; k < start.size(); ++k) start.data()[k] = rng.normal();
-  start = rotations.complement(project_to_tangent(U, start));
+  Matrix start = rotations.complement(project_to_tangent(U, random_gaussian(U.rows(), U.cols(), rng)));
   q.push_back(start / start.norm());
   Vector ritz;
   for (Index k = 0; k < max_steps; ++k) {

@@ -14,7 +14,8 @@ Matrix project_to_tangent(const Matrix& U, const Matrix& V);
 // V = P_U(V) in place (vector transport of a stored tangent vector, without an allocation).
 void project_onto_tangent(const Matrix& U, Matrix& V);
 
-// R_U(V): the columns of U + V scaled to unit length.
+// R_U(V): the columns of U + V scaled to unit length. Throws std::invalid_argument when U
+// and V differ in shape.
 Matrix retract(const Matrix& U, const Matrix& V);
 // out = R_U(t V), reusing out's storage (a line search's trial points). Throws
 // std::invalid_argument when U and V differ in shape.

@@ -10,6 +10,8 @@
 
 namespace geomsim {
 
+class Rng;
+
 using Matrix = Eigen::MatrixXd;
 using Vector = Eigen::VectorXd;
 using Index = Eigen::Index;
@@ -40,6 +42,10 @@ int validate_labels(const std::vector<int>& labels);
 // N points drawn independently and uniformly on S^{d-1} (normalised Gaussians).
 // The same (d, N, seed) always gives the same matrix.
 Matrix random_uniform_sphere(int dim, Index count, std::uint64_t seed);
+
+// A rows x cols matrix of independent standard normals drawn from rng, in storage order
+// (column by column): random directions, perturbations, Krylov starts.
+Matrix random_gaussian(Index rows, Index cols, Rng& rng);
 
 // The vertices of the regular simplex: K unit vectors in R^d with pairwise inner
 // product -1/(K-1), centred at the origin. Needs 2 <= K <= d + 1. Vertex k spans the
