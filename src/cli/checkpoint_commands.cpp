@@ -13,12 +13,12 @@
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"
-#include "geomsim/train/embedding_files.hpp"
-#include "geomsim/train/embedding_model.hpp"
-#include "geomsim/train/label_hierarchy.hpp"
-#include "geomsim/train/evaluation.hpp"
-#include "geomsim/train/lipschitz.hpp"
-#include "geomsim/train/tensor_points.hpp"
+#include "geomsim/train/data/embedding_files.hpp"
+#include "geomsim/train/analysis/embedding_model.hpp"
+#include "geomsim/train/data/label_hierarchy.hpp"
+#include "geomsim/train/training/evaluation.hpp"
+#include "geomsim/train/analysis/lipschitz.hpp"
+#include "geomsim/train/data/tensor_points.hpp"
 
 namespace geomsim::cli {
 namespace {

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "geomsim/train/evaluation.hpp"
+#include "geomsim/train/training/evaluation.hpp"
 #include "measure_json.hpp"
 
 namespace geomsim::cli {

@@ -22,8 +22,8 @@
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
-#include "geomsim/train/lipschitz.hpp"
-#include "geomsim/train/model_checkpoint.hpp"
+#include "geomsim/train/analysis/lipschitz.hpp"
+#include "geomsim/train/checkpoints/model_checkpoint.hpp"
 
 namespace geomsim::cli {
 using nlohmann::json;

@@ -7,7 +7,7 @@
 
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/random.hpp"
-#include "geomsim/train/image_files.hpp"
+#include "geomsim/train/data/image_files.hpp"
 
 namespace geomsim::cli {
 namespace {

@@ -9,7 +9,7 @@
 #include <torch/torch.h>
 
 #include "geomsim/support/file_identity.hpp"
-#include "geomsim/train/label_hierarchy.hpp"
+#include "geomsim/train/data/label_hierarchy.hpp"
 
 namespace geomsim::cli {
 

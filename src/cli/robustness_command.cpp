@@ -12,7 +12,7 @@
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"
-#include "geomsim/train/image_files.hpp"
+#include "geomsim/train/data/image_files.hpp"
 
 namespace geomsim::cli {
 using nlohmann::json;

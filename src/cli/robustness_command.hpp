@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "geomsim/train/robustness_data.hpp"
-#include "geomsim/train/robustness_methods.hpp"
+#include "geomsim/train/data/robustness_data.hpp"
+#include "geomsim/train/robustness/robustness_methods.hpp"
 
 namespace geomsim::cli {
 

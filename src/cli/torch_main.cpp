@@ -9,7 +9,7 @@
 #include "robustness_command.hpp"
 #include "cli_support.hpp"
 #include "geomsim/support/errors.hpp"
-#include "geomsim/train/allocator_settings.hpp"
+#include "geomsim/train/training/allocator_settings.hpp"
 #include "train_command.hpp"
 #include "training_program.hpp"
 

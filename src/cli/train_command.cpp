@@ -17,9 +17,9 @@
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/memory_budget.hpp"
 #include "geomsim/support/number_lists.hpp"
-#include "geomsim/train/evaluation.hpp"
-#include "geomsim/train/label_hierarchy.hpp"
-#include "geomsim/train/trainer.hpp"
+#include "geomsim/train/training/evaluation.hpp"
+#include "geomsim/train/data/label_hierarchy.hpp"
+#include "geomsim/train/training/trainer.hpp"
 
 namespace geomsim::cli {
 using nlohmann::json;

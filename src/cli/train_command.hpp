@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "geomsim/train/evaluation.hpp"
-#include "geomsim/train/label_hierarchy.hpp"
-#include "geomsim/train/trainer.hpp"
+#include "geomsim/train/training/evaluation.hpp"
+#include "geomsim/train/data/label_hierarchy.hpp"
+#include "geomsim/train/training/trainer.hpp"
 #include "image_data.hpp"
 
 namespace geomsim::cli {

@@ -43,9 +43,9 @@
 #include <string>
 #include <vector>
 
-#include "geomsim/train/allocator_settings.hpp"
-#include "geomsim/train/contrastive_losses.hpp"
-#include "geomsim/train/trainer.hpp"
+#include "geomsim/train/training/allocator_settings.hpp"
+#include "geomsim/train/losses/contrastive_losses.hpp"
+#include "geomsim/train/training/trainer.hpp"
 
 extern char** environ;
 

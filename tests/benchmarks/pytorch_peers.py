@@ -109,7 +109,7 @@ def time_loss(loss_of, z0):
     return {"seconds": seconds, "loss": loss.item(), "grad_norm": z.grad.norm().item()}
 
 
-# ---- the CNN recipe of geomsim train (src/train/encoders.cpp, augmentations.cpp, trainer.cpp) ----
+# ---- the CNN recipe of geomsim train (src/train/models/encoders.cpp, augmentations.cpp, trainer.cpp) ----
 
 def cnn_encoder(form, embedding_dim=128, width=128, side=28):
     def block(conv):  # conv - ReLU - pool, or geomsim's pool - ReLU (the same function)
@@ -126,7 +126,7 @@ def cnn_encoder(form, embedding_dim=128, width=128, side=28):
 
 
 def keep_freed_memory():
-    """glibc's mallopt as src/train/allocator_settings.cpp calls it."""
+    """glibc's mallopt as src/train/training/allocator_settings.cpp calls it."""
     libc = ctypes.CDLL("libc.so.6")
     M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3
     for option, value in ((M_MMAP_THRESHOLD, 1 << 30), (M_TRIM_THRESHOLD, 1 << 30), (M_TOP_PAD, 64 << 20)):

@@ -2,8 +2,8 @@
 // Networks small enough to build and train in a test's time budget.
 #include <string>
 
-#include "geomsim/train/autoencoder.hpp"
-#include "geomsim/train/encoders.hpp"
+#include "geomsim/train/models/autoencoder.hpp"
+#include "geomsim/train/models/encoders.hpp"
 
 namespace geomsim::train::testing {
 

@@ -1,0 +1,41 @@
+#pragma once
+// Batch losses of the seeds, vectorised over the batch and stable (every log of a sum of
+// exponentials is a logsumexp). Inputs:
+//   z          N x d embeddings, L2-normalised by the encoder's head (the losses do not
+//              normalise), any floating dtype;
+//   labels     N class labels (int64);
+//   partner    N indices: partner[i] is the other view a(x_i) of sample i in the batch (int64).
+// Similarities are s_ij = z_i . z_j / tau. Each loss is the mean over the anchors it is
+// defined for (anchors without a positive are skipped; a batch with none throws).
+//
+// SupCon (seed 001), over all anchors a != i in the denominator:
+//   L_out(i) = -1/|P(i)| sum_{p in P(i)} log( e^{s_ip} / sum_{a != i} e^{s_ia} )
+//   L_in(i)  = -log( 1/|P(i)| sum_{p in P(i)} e^{s_ip} / sum_{a != i} e^{s_ia} )
+// InfoNCE / SimCLR: L(i) = -log( e^{s_i,partner(i)} / sum_{a != i} e^{s_ia} )
+// Seed 004, eq. (2)-(3), with P(i) = same label minus i and N(i) = other labels:
+//   L_sup(i)  = -1/|P(i)| sum_{p in P(i)} log( e^{s_ip} / (e^{s_ip} + sum_{n in N(i)} e^{s_in}) )
+//   L_cNCE(i) = -log( e^{s_i,a(i)} / sum_{p in D(i)} e^{s_ip} )
+//   L_spread  = (1 - alpha) L_sup + alpha L_cNCE
+// where D(i) = P(i), which holds a(x_i) in a two-view batch: eq. (10)'s form, the default.
+// With include_partner = false, D(i) = P(i) minus a(x_i) (eq. (3) read with a(x_i) outside
+// the batch); anchors with no other positive are then skipped.
+// On the CPU (float or double z, integer labels) L_spread runs as one kernel with its own
+// gradient (src/train/losses/fused_spread_loss.hpp), differentiable once; elsewhere it is the
+// composition (1 - alpha) spread_sup_loss + alpha spread_cnce_loss, which the tests hold it to.
+#include <torch/torch.h>
+
+namespace geomsim::train {
+
+// partner indices for a batch made of two views stacked: rows [0, B) and [B, 2B).
+torch::Tensor two_view_partners(int64_t batch_size);
+
+torch::Tensor supcon_out_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau);
+torch::Tensor supcon_in_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau);
+torch::Tensor info_nce_loss(const torch::Tensor& z, const torch::Tensor& partner, double tau);
+torch::Tensor spread_sup_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau);
+torch::Tensor spread_cnce_loss(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
+                               double tau, bool include_partner = true);
+torch::Tensor spread_loss(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner, double tau,
+                          double alpha, bool include_partner = true);
+
+}  // namespace geomsim::train

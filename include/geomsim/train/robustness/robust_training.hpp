@@ -1,0 +1,102 @@
+#pragma once
+// The end models of the robustness experiments (seed 004 §5): an encoder (encoders.hpp) with a
+// linear head on its features, trained by SGD with momentum and an L2 penalty (coupled weight
+// decay, the "strong L2" of Group DRO), at a constant learning rate, without augmentation:
+//   erm       the mean cross-entropy; each epoch visits every example repeats[i] times in a
+//             seeded random order (repeats: JTT's upsampling of its error set; 1 by default);
+//   groupdro  Group DRO's robust loss (group_dro.hpp) on the training groups; each epoch draws N
+//             examples with replacement, example i with probability proportional to 1/n_g(i),
+//             so every group is drawn equally often.
+// After every epoch the model is scored on validation: the accuracy of each selection group
+// (true groups, pseudo-groups, or one group for the plain accuracy) and the worst of them. The
+// model returned is the epoch with the highest worst-group validation accuracy (the earliest on
+// ties): model selection (keep_last turns it off).
+//
+// With a checkpoint path, the state (model, best model, optimizer, Group DRO weights, random
+// generator, history) is written atomically after every epoch with the run's description; a run
+// started with the same path resumes after the last finished epoch and ends with the same weights
+// as an uninterrupted one, and a checkpoint written with another description is refused.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <torch/torch.h>
+#include <vector>
+
+#include "geomsim/train/models/encoders.hpp"
+#include "geomsim/train/robustness/group_dro.hpp"
+
+namespace geomsim::train {
+
+// An encoder's features followed by a linear head. With encoder.kind "linear" (the library's
+// only; no encoder) the head acts on the flattened images: a linear model.
+class ClassifierImpl : public torch::nn::Module {
+ public:
+  ClassifierImpl(const EncoderOptions& encoder, int64_t num_classes);
+  torch::Tensor forward(const torch::Tensor& images);  // logits, N x num_classes
+  Encoder encoder{nullptr};  // null for "linear"
+  torch::nn::Linear head{nullptr};
+};
+TORCH_MODULE(Classifier);
+
+// A classifier initialised from torch's generator seeded with `seed`: the same seed, the same
+// initial weights.
+Classifier make_classifier(const EncoderOptions& encoder, int64_t num_classes, uint64_t seed);
+
+// Predicted classes (int64, on the CPU), in evaluation mode without gradients, in batches.
+torch::Tensor predict(Classifier& model, const torch::Tensor& images, int64_t batch_size = 1024);
+
+struct EndModelOptions {
+  std::string objective = "erm";  // "erm" or "groupdro"
+  int64_t epochs = 20;
+  int64_t batch_size = 64;
+  double learning_rate = 0.01;
+  double momentum = 0.9;
+  double l2 = 0.01;  // SGD weight decay: the penalty (l2 / 2) |theta|^2
+  GroupDroOptions dro;
+  uint64_t seed = 0;  // the epochs' random order
+  bool keep_last = false;  // return the last epoch's weights instead of the selected ones (JTT's first model)
+  std::string checkpoint;             // file; empty: none
+  int64_t stop_after = 0;             // stop after this many finished epochs (0: all)
+  std::string run_description = "{}";  // JSON object stored in the checkpoint
+};
+// Throws InvalidArgument naming the option.
+void validate(const EndModelOptions& options);
+
+struct EndModelData {
+  torch::Tensor images, labels;   // training: N x C x H x W, N class labels
+  torch::Tensor groups;           // training groups for groupdro (0..num_groups-1); unused by erm
+  int64_t num_groups = 1;
+  std::vector<int64_t> repeats;   // erm: copies of each example per epoch (empty: one each)
+  torch::Tensor validation_images, validation_labels;
+  torch::Tensor validation_groups;  // the selection groups, 0..validation_num_groups-1
+  int64_t validation_num_groups = 1;
+};
+
+struct EndModelEpoch {
+  int64_t epoch = 0;
+  double loss = 0.0;  // mean over the epoch's steps of the objective
+  double validation_worst = 0.0, validation_average = 0.0;
+  double seconds = 0.0;
+};
+
+struct EndModelResult {
+  std::vector<EndModelEpoch> epochs;  // including those restored from a checkpoint
+  int64_t resumed_epochs = 0;
+  int64_t best_epoch = 0;             // 1-based
+  bool finished = false;              // all epochs ran (not stopped by stop_after)
+  std::vector<double> group_weights;  // groupdro: q after the last epoch
+  std::string device;
+};
+
+// One erm epoch's visiting order: example i repeats[i] times, shuffled with torch's generator
+// (empty repeats: each of the n examples once).
+torch::Tensor erm_epoch_order(const std::vector<int64_t>& repeats, int64_t n);
+
+EndModelResult train_end_model(Classifier& model, int64_t num_classes, const EndModelData& data, const EndModelOptions& options,
+                               const std::function<void(const std::string&)>& progress = {});
+
+// Throws InvalidArgument("checkpoint") naming the options that differ when `stored` (the JSON
+// object a checkpoint holds) is not `current`: a resume must use the same options.
+void require_same_run(const std::string& stored, const std::string& current, const std::string& path);
+
+}  // namespace geomsim::train

@@ -1,0 +1,139 @@
+#pragma once
+// Training an encoder with one of the batch losses: the paper's recipe (AdamW, cosine learning
+// rate schedule, two augmented views per sample), deterministic for a seed, on CUDA when
+// libtorch has it and on the CPU otherwise.
+//
+// With a checkpoint path, the state (encoder, classifier head, optimizer, epoch, random
+// generator, loss history) is written atomically after every epoch; a run started again with
+// the same path resumes after the last finished epoch and ends with the same weights as an
+// uninterrupted run.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "geomsim/train/data/augmentations.hpp"
+#include "geomsim/train/models/autoencoder.hpp"
+#include "geomsim/train/models/encoders.hpp"
+#include "geomsim/train/checkpoints/model_checkpoint.hpp"
+
+namespace geomsim::train {
+
+// What TrainOptions::on_step receives after every optimisation step.
+struct StepReport {
+  int64_t epoch = 0, epochs = 0;            // 1-based epoch of `epochs`
+  int64_t step = 0, steps_per_epoch = 0;    // 1-based step within the epoch
+  int64_t batch_size = 0;                   // samples (not views) per step
+  double loss = 0.0;                        // this step's loss
+};
+
+struct TrainOptions {
+  // One of train_loss_names():
+  //   spread         004's L_spread = (1 - alpha) L_sup + alpha L_cNCE
+  //   supcon         SupCon L_out (001);  supcon-in: SupCon L_in
+  //   simclr         InfoNCE on the two views (no labels)
+  //   supcon+simclr  SupCon L_out + InfoNCE (004's "SupCon + InfoNCE" baseline)
+  //   attract-repel  seed 000's alpha L_attract + (1 - alpha) L_repel (alpha weights attraction)
+  //   cclk-weak, cclk-fair   002's WeaklySup / Fair CCL-K, conditioned on the labels (delta kernel)
+  //   cclk-hardneg   002's HardNeg CCL-K (Gaussian kernel on the detached embeddings)
+  //   ce             cross-entropy through a linear head
+  //   thanos         L_spread with an autoencoder (seed 004 §5; one must be passed to train_encoder)
+  //   autoencoder    the autoencoder alone (cAuto, gAuto): no contrastive term, the encoder is not trained
+  //   weaksup-infonce, fair-infonce   002's eqs. 3 and 4 conditioned on the labels (conditional sampling
+  //                  within the batch); hardneg-infonce: eq. 5, z the k-means cluster (num_classes of them)
+  //                  of the detached embedding (baseline_losses.hpp)
+  //   triplet        000's eq. A7 / 001 §3.3: one random positive and negative per view
+  //   clip-positives, weighted-positives, upweighted-negatives   004 Table 9's baselines (baseline_losses.hpp)
+  // Whenever an autoencoder is passed (it must be for thanos and autoencoder), it is trained
+  // jointly: reconstruction_weight x its training loss (L_AE, plus the cross-entropy head in
+  // its joint mode) is added, as for "SupCon + cAuto".
+  std::string loss = "spread";
+  double reconstruction_weight = 1.0;
+  double alpha = 0.5;           // L_spread's weight of cNCE (attract-repel: of L_attract)
+  double kernel_lambda = 0.1;   // CCL-K's lambda in (K_Z + lambda I)^{-1} K_Z
+  double kernel_bandwidth = 1.0;  // CCL-K HardNeg's Gaussian bandwidth on the embeddings
+  double clip_cosine = 0.5;      // clip-positives: a positive's cosine in the numerator is at most this
+  double positive_weight = 0.5;  // weighted-positives: weight of the other positives in the denominator
+  double negative_weight = 2.0;  // upweighted-negatives: weight of the negatives in the denominator
+  double tau = 0.5;
+  bool include_partner = true;  // cNCE's denominator holds a(x) (eq. 10) or not (eq. 3)
+  int64_t epochs = 1;
+  int64_t batch_size = 256;     // samples per step (2 x batch_size views)
+  double learning_rate = 1e-3;
+  double weight_decay = 1e-4;
+  // The cosine schedule's period T_max in epochs: the rate at (fractional) epoch t is
+  // 0.5 lr (1 + cos(pi t / T_max)), as torch's CosineAnnealingLR; 0 means T_max = epochs.
+  int64_t cosine_period_epochs = 0;
+  uint64_t seed = 0;
+  std::string checkpoint;       // file; empty: no checkpoints
+  // Stop after this many finished epochs (0: run all), e.g. to fit a job's time limit; the
+  // schedule is still that of `epochs`, so a later run with the checkpoint continues it.
+  int64_t stop_after = 0;
+  // A JSON object stored in the checkpoint's model description (e.g. the data and hierarchy),
+  // returned by load_checkpoint_model.
+  std::string run_description = "{}";
+  // Called after every optimisation step (progress displays); may be empty.
+  std::function<void(const StepReport&)> on_step;
+};
+
+// Named training recipes (learning rate, weight decay, batch size, schedule period), all AdamW
+// with a cosine schedule:
+//   geomsim         lr 1e-3, weight decay 1e-4, batch 256 (the defaults above)
+//   paper           seed 004 Appendix F.3, its coarse training: "trained for 600 epochs with an
+//                   initial learning rate of 0.0003, a cosine annealing learning rate scheduler
+//                   with Tmax set to 100 and the AdamW optimizer. ... We did not use weight
+//                   decay." and "All experiments were run using a batch size of 128"
+//   paper-transfer  F.3's coarse-to-fine transfer runs: "trained for 100 epochs with an initial
+//                   learning rate of 0.001, a cosine annealing learning rate scheduler with Tmax
+//                   set to 100 and the AdamW optimizer"; no weight decay, batch 128
+// T_max is the run's own epochs here (cosine_period_epochs 0): runs here are a few epochs, not
+// 100 or 600; --cosine-period sets it.
+struct TrainRecipe {
+  std::string name;
+  double learning_rate = 1e-3, weight_decay = 1e-4;
+  int64_t batch_size = 256;
+  int64_t cosine_period_epochs = 0;
+};
+const std::vector<TrainRecipe>& train_recipes();
+// Throws InvalidArgument("recipe") for an unknown name, listing the known ones.
+const TrainRecipe& train_recipe(const std::string& name);
+// Sets the recipe's learning rate, weight decay, batch size and schedule period.
+void apply_recipe(const TrainRecipe& recipe, TrainOptions& options);
+// Bounds of TrainOptions: a run of more epochs than this is a typo, not a plan (the papers train
+// for at most 1000); AdamW moves every weight by about the learning rate per step, so a rate
+// above 1 throws away the weights' scale in one step.
+inline constexpr int64_t kMaxEpochs = 100000;
+inline constexpr double kMaxLearningRate = 1.0;
+
+// The names TrainOptions::loss accepts, and the same as "spread, supcon, ...".
+const std::vector<std::string>& train_loss_names();
+std::string train_loss_list();
+
+// Throws InvalidArgument naming the option.
+void validate(const TrainOptions& options);
+
+struct EpochRecord {
+  int64_t epoch = 0;
+  double loss = 0.0;                // mean over the epoch's steps
+  double seconds = 0.0;
+  double samples_per_second = 0.0;  // samples (not views) per second
+};
+
+struct TrainResult {
+  std::vector<EpochRecord> epochs;  // including those restored from a checkpoint
+  int64_t resumed_epochs = 0;       // how many came from the checkpoint
+  std::string device;               // "cpu" or "cuda"
+};
+
+// images: N x C x H x W in [0, 1]; labels: N class labels (int64) in 0..num_classes-1.
+// Resuming a checkpoint needs every option that decides the trajectory to be the one it was
+// trained with (InvalidArgument naming the option and both values otherwise), and an archive
+// that passes its CRC-32 checks. A non-finite loss ends the run with ComputationFailed naming
+// the epoch and step, before it reaches the weights; the last checkpoint stays as it was.
+// progress (optional) receives one line per epoch. `autoencoder`, when given, is trained with
+// the encoder (see TrainOptions::loss); "thanos" and "autoencoder" require one.
+TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const torch::Tensor& labels,
+                          int64_t num_classes, const TrainOptions& options, const AugmentationOptions& augmentation,
+                          const std::function<void(const std::string&)>& progress = {},
+                          Autoencoder autoencoder = nullptr);
+
+}  // namespace geomsim::train

@@ -1,0 +1,141 @@
+#include "geomsim/train/checkpoints/archive_integrity.hpp"
+
+#include <zlib.h>
+
+#include <array>
+#include <cstdint>
+#include <limits>
+
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
+
+namespace geomsim::train {
+namespace {
+
+// Little-endian fields of a zip record, every read bounds-checked against the file.
+class Bytes {
+ public:
+  explicit Bytes(const std::string& data) : data_(data) {}
+  std::size_t size() const { return data_.size(); }
+  bool has(std::uint64_t offset, std::uint64_t length) const {
+    return offset <= data_.size() && length <= data_.size() - offset;
+  }
+  std::uint64_t read(std::uint64_t offset, int width) const {
+    std::uint64_t value = 0;
+    for (int k = width - 1; k >= 0; --k) value = (value << 8) | static_cast<unsigned char>(data_[offset + static_cast<std::uint64_t>(k)]);
+    return value;
+  }
+  const char* at(std::uint64_t offset) const { return data_.data() + offset; }
+
+ private:
+  const std::string& data_;
+};
+
+constexpr std::uint32_t kEndOfDirectory = 0x06054b50, kZip64End = 0x06064b50, kZip64Locator = 0x07064b50,
+                        kDirectoryEntry = 0x02014b50, kLocalHeader = 0x04034b50;
+
+std::uint32_t crc_of(const char* data, std::uint64_t length) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  while (length > 0) {
+    const auto chunk = static_cast<uInt>(std::min<std::uint64_t>(length, std::numeric_limits<uInt>::max()));
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(data), chunk);
+    data += chunk;
+    length -= chunk;
+  }
+  return static_cast<std::uint32_t>(crc);
+}
+
+// CRC-32 of a raw deflate stream's output; false when the stream is broken or its size is not `expected`.
+bool inflated_crc(const char* data, std::uint64_t length, std::uint64_t expected, std::uint32_t& crc) {
+  z_stream stream{};
+  if (inflateInit2(&stream, -MAX_WBITS) != Z_OK) return false;
+  std::array<unsigned char, 1 << 16> buffer{};
+  uLong running = crc32(0L, Z_NULL, 0);
+  std::uint64_t produced = 0;
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data));
+  stream.avail_in = static_cast<uInt>(std::min<std::uint64_t>(length, std::numeric_limits<uInt>::max()));
+  int status = Z_OK;
+  while (status == Z_OK) {
+    stream.next_out = buffer.data();
+    stream.avail_out = static_cast<uInt>(buffer.size());
+    status = inflate(&stream, Z_NO_FLUSH);
+    const std::uint64_t out = buffer.size() - stream.avail_out;
+    produced += out;
+    if (produced > expected) break;  // more than the directory says: stop before a bomb goes off
+    running = crc32(running, buffer.data(), static_cast<uInt>(out));
+    if (status == Z_BUF_ERROR && stream.avail_in == 0) break;
+  }
+  inflateEnd(&stream);
+  crc = static_cast<std::uint32_t>(running);
+  return status == Z_STREAM_END && produced == expected;
+}
+
+}  // namespace
+
+ArchiveCheck verify_archive(const std::string& path, const std::string& argument) {
+  const std::string data = read_whole_file(path, argument);
+  const Bytes bytes(data);
+  const auto corrupt = [&](const std::string& why) {
+    throw InvalidArgument(argument, path + " is a corrupt archive: " + why);
+  };
+  // The end-of-central-directory record: 22 bytes and a comment of up to 65535 at the end.
+  if (bytes.size() < 22) return ArchiveCheck::not_a_zip;
+  std::uint64_t end = bytes.size() - 22;
+  const std::uint64_t lowest = bytes.size() > 22 + 65535 ? bytes.size() - 22 - 65535 : 0;
+  while (bytes.read(end, 4) != kEndOfDirectory) {
+    if (end == lowest) return ArchiveCheck::not_a_zip;
+    --end;
+  }
+  std::uint64_t entries = bytes.read(end + 10, 2), directory_size = bytes.read(end + 12, 4), directory = bytes.read(end + 16, 4);
+  if (entries == 0xffff || directory_size == 0xffffffff || directory == 0xffffffff) {  // zip64
+    if (end < 20 || bytes.read(end - 20, 4) != kZip64Locator) corrupt("its zip64 locator is missing");
+    const std::uint64_t record = bytes.read(end - 20 + 8, 8);
+    if (!bytes.has(record, 56) || bytes.read(record, 4) != kZip64End) corrupt("its zip64 end record is missing");
+    entries = bytes.read(record + 32, 8);
+    directory_size = bytes.read(record + 40, 8);
+    directory = bytes.read(record + 48, 8);
+  }
+  if (!bytes.has(directory, directory_size)) corrupt("its central directory lies outside the file");
+  std::uint64_t at = directory;
+  for (std::uint64_t k = 0; k < entries; ++k) {
+    if (!bytes.has(at, 46) || bytes.read(at, 4) != kDirectoryEntry) corrupt("directory entry " + std::to_string(k) + " is damaged");
+    const auto method = bytes.read(at + 10, 2);
+    const auto crc = static_cast<std::uint32_t>(bytes.read(at + 16, 4));
+    std::uint64_t compressed = bytes.read(at + 20, 4), size = bytes.read(at + 24, 4), local = bytes.read(at + 42, 4);
+    const std::uint64_t name_length = bytes.read(at + 28, 2), extra_length = bytes.read(at + 30, 2),
+                        comment_length = bytes.read(at + 32, 2);
+    if (!bytes.has(at + 46, name_length + extra_length + comment_length)) corrupt("directory entry " + std::to_string(k) + " is cut short");
+    const std::string name(bytes.at(at + 46), name_length);
+    // Zip64 sizes and offset live in the extra field (id 1), in this order, for the fields set to all ones.
+    for (std::uint64_t e = at + 46 + name_length; e + 4 <= at + 46 + name_length + extra_length;) {
+      const auto id = bytes.read(e, 2), length = bytes.read(e + 2, 2);
+      std::uint64_t field = e + 4;
+      if (id == 1) {
+        for (std::uint64_t* value : {&size, &compressed, &local}) {
+          if (*value != 0xffffffff) continue;
+          if (field + 8 > e + 4 + length || !bytes.has(field, 8)) corrupt("entry '" + name + "' has a damaged zip64 field");
+          *value = bytes.read(field, 8);
+          field += 8;
+        }
+      }
+      e += 4 + length;
+    }
+    if (!bytes.has(local, 30) || bytes.read(local, 4) != kLocalHeader) corrupt("entry '" + name + "' has no local header where the directory says");
+    const std::uint64_t start = local + 30 + bytes.read(local + 26, 2) + bytes.read(local + 28, 2);
+    if (!bytes.has(start, compressed)) corrupt("entry '" + name + "' is cut short");
+    std::uint32_t actual = 0;
+    if (method == 0) {
+      if (compressed != size) corrupt("entry '" + name + "' has two sizes");
+      actual = crc_of(bytes.at(start), size);
+    } else if (method == 8) {
+      if (!inflated_crc(bytes.at(start), compressed, size, actual)) corrupt("entry '" + name + "' does not inflate to its recorded size");
+    } else {
+      corrupt("entry '" + name + "' uses compression method " + std::to_string(method) + ", which torch archives do not");
+    }
+    if (actual != crc) corrupt("entry '" + name + "' fails its CRC-32 check (its bytes were changed after it was written)");
+    at += 46 + name_length + extra_length + comment_length;
+  }
+  return ArchiveCheck::verified;
+}
+
+}  // namespace geomsim::train

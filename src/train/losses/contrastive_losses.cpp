@@ -1,0 +1,154 @@
+#include "geomsim/train/losses/contrastive_losses.hpp"
+
+#include <limits>
+#include <string>
+
+#include "fused_spread_loss.hpp"
+#include "geomsim/support/errors.hpp"
+
+namespace geomsim::train {
+namespace {
+
+struct Batch {
+  torch::Tensor s;         // N x N similarities / tau
+  torch::Tensor not_self;  // N x N bool
+  torch::Tensor same;      // same label, not self
+  torch::Tensor diff;      // different label
+};
+
+void check_batch(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
+  require_positive("tau", tau);
+  if (z.dim() != 2) throw InvalidArgument("embeddings", "must be N x d, got " + std::to_string(z.dim()) + " dimensions");
+  if (!z.is_floating_point()) throw InvalidArgument("embeddings", "must be a floating-point tensor");
+  const int64_t n = z.size(0);
+  if (n < 2) throw InvalidArgument("embeddings", "need a batch of at least 2 rows");
+  if (labels.dim() != 1 || labels.size(0) != n) {
+    throw InvalidArgument("labels", "must hold one label per row (" + std::to_string(n) + ")");
+  }
+}
+
+Batch prepare(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
+  check_batch(z, labels, tau);
+  const int64_t n = z.size(0);
+  Batch b;
+  b.s = torch::matmul(z, z.t()) / tau;
+  const auto eye = torch::eye(n, torch::TensorOptions().dtype(torch::kBool).device(z.device()));
+  b.not_self = eye.logical_not();
+  const auto l = labels.to(z.device());
+  const auto equal = l.unsqueeze(1).eq(l.unsqueeze(0));
+  b.same = equal.logical_and(b.not_self);
+  b.diff = equal.logical_not();
+  return b;
+}
+
+// logsumexp of s over the entries where mask is true, row by row; -inf for an empty row.
+// An empty row is reduced over all its (finite) entries and then replaced, so that its
+// backward pass sees no -inf - -inf (which would turn a zero gradient into NaN).
+torch::Tensor masked_logsumexp(const torch::Tensor& s, const torch::Tensor& mask) {
+  const auto empty = mask.any(1).logical_not();
+  const auto neg_inf = torch::full_like(s, -std::numeric_limits<double>::infinity());
+  const auto lse = torch::logsumexp(torch::where(mask.logical_or(empty.unsqueeze(1)), s, neg_inf), 1);
+  return torch::where(empty, torch::full_like(lse, -std::numeric_limits<double>::infinity()), lse);
+}
+
+// Mean of per-anchor losses over the anchors in `valid`.
+torch::Tensor mean_over(const torch::Tensor& per_anchor, const torch::Tensor& valid, const char* loss) {
+  const auto count = valid.sum().item<int64_t>();
+  if (count == 0) throw InvalidArgument("labels", std::string("give no anchor with a positive for ") + loss);
+  return torch::where(valid, per_anchor, torch::zeros_like(per_anchor)).sum() / static_cast<double>(count);
+}
+
+// The partner indices as int64 CPU indices, checked: one per row, in [0, N), never the row
+// itself and, with labels, of the row's label. One copy to the CPU and a loop (rather than a
+// reduction and a read-back per check).
+torch::Tensor checked_partner(const torch::Tensor& partner, int64_t n, const torch::Tensor& labels = {}) {
+  if (partner.dim() != 1 || partner.size(0) != n) {
+    throw InvalidArgument("partner", "must hold one index per row (" + std::to_string(n) + ")");
+  }
+  const auto p = partner.to(torch::kCPU).to(torch::kLong).contiguous();
+  const auto* index = p.data_ptr<int64_t>();
+  for (int64_t i = 0; i < n; ++i) {
+    if (index[i] < 0 || index[i] >= n) throw InvalidArgument("partner", "indices must be in [0, N)");
+    if (index[i] == i) throw InvalidArgument("partner", "a row cannot be its own partner");
+  }
+  if (labels.defined()) {
+    const auto l = labels.to(torch::kCPU).contiguous();
+    AT_DISPATCH_ALL_TYPES_AND3(torch::kBool, torch::kHalf, torch::kBFloat16, l.scalar_type(), "checked_partner", [&] {
+      const auto* label = l.data_ptr<scalar_t>();
+      for (int64_t i = 0; i < n; ++i) {
+        if (label[index[i]] != label[i]) throw InvalidArgument("partner", "must have the label of its row (a(x) is a view of x)");
+      }
+    });
+  }
+  return p;
+}
+
+}  // namespace
+
+torch::Tensor two_view_partners(int64_t batch_size) {
+  require_at_least("batch_size", batch_size, 1);
+  const auto i = torch::arange(2 * batch_size, torch::kLong);
+  return torch::remainder(i + batch_size, 2 * batch_size);
+}
+
+torch::Tensor supcon_out_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
+  const Batch b = prepare(z, labels, tau);
+  const auto log_prob = b.s - masked_logsumexp(b.s, b.not_self).unsqueeze(1);
+  const auto positives = b.same.sum(1);
+  const auto zero = torch::zeros_like(log_prob);
+  const auto per_anchor = -torch::where(b.same, log_prob, zero).sum(1) / positives.clamp_min(1).to(z.dtype());
+  return mean_over(per_anchor, positives.gt(0), "SupCon L_out");
+}
+
+torch::Tensor supcon_in_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
+  const Batch b = prepare(z, labels, tau);
+  const auto positives = b.same.sum(1);
+  const auto per_anchor = -(masked_logsumexp(b.s, b.same) - torch::log(positives.clamp_min(1).to(z.dtype())) -
+                            masked_logsumexp(b.s, b.not_self));
+  return mean_over(per_anchor, positives.gt(0), "SupCon L_in");
+}
+
+torch::Tensor info_nce_loss(const torch::Tensor& z, const torch::Tensor& partner, double tau) {
+  const auto labels = torch::arange(z.size(0), torch::kLong);  // every row its own class
+  const Batch b = prepare(z, labels, tau);
+  const auto p = checked_partner(partner, z.size(0)).to(z.device());
+  const auto positive = b.s.gather(1, p.unsqueeze(1)).squeeze(1);
+  return (-(positive - masked_logsumexp(b.s, b.not_self))).mean();
+}
+
+torch::Tensor spread_sup_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
+  const Batch b = prepare(z, labels, tau);
+  const auto negatives = masked_logsumexp(b.s, b.diff).unsqueeze(1);  // -inf without negatives
+  const auto log_ratio = b.s - torch::logaddexp(b.s, negatives);      // log e^s / (e^s + sum_n e^{s_n})
+  const auto positives = b.same.sum(1);
+  const auto per_anchor =
+      -torch::where(b.same, log_ratio, torch::zeros_like(log_ratio)).sum(1) / positives.clamp_min(1).to(z.dtype());
+  return mean_over(per_anchor, positives.gt(0), "L_sup");
+}
+
+torch::Tensor spread_cnce_loss(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
+                               double tau, bool include_partner) {
+  const Batch b = prepare(z, labels, tau);
+  const int64_t n = z.size(0);
+  const auto p = checked_partner(partner, n, labels).to(z.device());
+  auto denominator = b.same;
+  if (!include_partner) {
+    const auto is_partner = torch::zeros({n, n}, b.same.options()).scatter_(1, p.unsqueeze(1), true);
+    denominator = denominator.logical_and(is_partner.logical_not());
+  }
+  const auto positive = b.s.gather(1, p.unsqueeze(1)).squeeze(1);
+  const auto per_anchor = -(positive - masked_logsumexp(b.s, denominator));
+  return mean_over(per_anchor, denominator.any(1), "L_cNCE");
+}
+
+torch::Tensor spread_loss(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner, double tau,
+                          double alpha, bool include_partner) {
+  require_in_closed_range("alpha", alpha, 0.0, 1.0);
+  if (detail::fused_spread_loss_applies(z, labels)) {  // CPU: one kernel, no masks, no read-backs
+    check_batch(z, labels, tau);
+    return detail::fused_spread_loss(z, labels, checked_partner(partner, z.size(0), labels), tau, alpha, include_partner);
+  }
+  return (1.0 - alpha) * spread_sup_loss(z, labels, tau) + alpha * spread_cnce_loss(z, labels, partner, tau, include_partner);
+}
+
+}  // namespace geomsim::train

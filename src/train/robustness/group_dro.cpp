@@ -1,0 +1,58 @@
+#include "geomsim/train/robustness/group_dro.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "geomsim/support/errors.hpp"
+
+namespace geomsim::train {
+
+void validate(const GroupDroOptions& o) {
+  require_positive("dro-eta", o.step_size);
+  require_non_negative("dro-adjustment", o.adjustment);
+}
+
+torch::Tensor group_mean_losses(const torch::Tensor& losses, const torch::Tensor& groups, int64_t num_groups) {
+  if (losses.dim() != 1 || groups.dim() != 1 || losses.size(0) != groups.size(0)) {
+    throw InvalidArgument("groups", "need one group per loss");
+  }
+  require_at_least("groups", num_groups, 1);
+  const auto g = groups.to(torch::kLong);
+  if (g.numel() > 0 && (g.min().item<int64_t>() < 0 || g.max().item<int64_t>() >= num_groups)) {
+    throw InvalidArgument("groups", "must be in 0.." + std::to_string(num_groups - 1));
+  }
+  const auto sums = torch::zeros({num_groups}, losses.options()).index_add(0, g, losses);
+  const auto counts = torch::bincount(g, {}, num_groups).to(losses.scalar_type());
+  return sums / counts.clamp_min(1);
+}
+
+GroupDro::GroupDro(std::vector<int64_t> group_counts, const GroupDroOptions& options)
+    : counts_(std::move(group_counts)), options_(options) {
+  validate(options_);
+  if (counts_.empty()) throw InvalidArgument("groups", "must hold at least one group");
+  std::vector<double> adjustment;
+  for (int64_t n : counts_) {
+    if (n < 1) throw InvalidArgument("groups", "must each have at least one training example (Group DRO divides by sqrt(n_g))");
+    adjustment.push_back(options_.adjustment / std::sqrt(static_cast<double>(n)));
+  }
+  adjustment_ = torch::tensor(adjustment, torch::kDouble);
+  log_weights_ = torch::full({num_groups()}, -std::log(static_cast<double>(num_groups())), torch::kDouble);
+}
+
+torch::Tensor GroupDro::robust_loss(const torch::Tensor& losses, const torch::Tensor& groups) {
+  const auto group_losses = group_mean_losses(losses, groups, num_groups());
+  const auto adjusted = group_losses.detach().to(torch::kCPU).to(torch::kDouble) + adjustment_;
+  log_weights_ = log_weights_ + options_.step_size * adjusted;
+  log_weights_ = log_weights_ - torch::logsumexp(log_weights_, 0);
+  const auto q = weights().to(group_losses.device()).to(group_losses.scalar_type());
+  return (q * group_losses).sum();
+}
+
+void GroupDro::set_log_weights(const torch::Tensor& log_weights) {
+  if (log_weights.dim() != 1 || log_weights.size(0) != num_groups() || log_weights.scalar_type() != torch::kDouble) {
+    throw InvalidArgument("checkpoint", "holds Group DRO weights that do not match the groups");
+  }
+  log_weights_ = log_weights.clone();
+}
+
+}  // namespace geomsim::train

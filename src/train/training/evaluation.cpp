@@ -1,0 +1,113 @@
+#include "geomsim/train/training/evaluation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "geomsim/metrics/subgroup_recovery.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/train/data/tensor_points.hpp"
+
+namespace geomsim::train {
+namespace {
+
+void check_pair(const torch::Tensor& embeddings, const torch::Tensor& labels, const char* what) {
+  if (embeddings.dim() != 2 || labels.dim() != 1 || embeddings.size(0) != labels.size(0) || embeddings.size(0) == 0) {
+    throw InvalidArgument(what, "needs N x d embeddings and N labels, N >= 1");
+  }
+}
+
+}  // namespace
+
+torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, int64_t batch_size, Autoencoder autoencoder) {
+  require_at_least("batch_size", batch_size, 1);
+  if (!encoder && !autoencoder) throw InvalidArgument("model", "needs an encoder or an autoencoder to embed with");
+  torch::NoGradGuard no_grad;
+  if (encoder) encoder->eval();
+  if (autoencoder) autoencoder->eval();
+  const auto device = (encoder ? encoder->parameters() : autoencoder->parameters()).front().device();
+  const auto unit = torch::nn::functional::NormalizeFuncOptions().dim(1);
+  std::vector<torch::Tensor> parts;
+  for (int64_t start = 0; start < images.size(0); start += batch_size) {
+    const int64_t count = std::min(batch_size, images.size(0) - start);
+    const auto x = images.narrow(0, start, count).to(device);
+    torch::Tensor z;
+    if (!encoder) {
+      z = torch::nn::functional::normalize(autoencoder->encode(x), unit);
+    } else {
+      z = encoder->forward(x);
+      if (autoencoder) z = torch::cat({z, torch::nn::functional::normalize(autoencoder->encode(x), unit)}, 1) / std::sqrt(2.0);
+    }
+    parts.push_back(z.to(torch::kCPU));
+  }
+  return torch::cat(parts);
+}
+
+double linear_probe_accuracy(const torch::Tensor& train_x, const torch::Tensor& train_y, const torch::Tensor& test_x,
+                             const torch::Tensor& test_y, int64_t steps, double learning_rate, uint64_t seed) {
+  check_pair(train_x, train_y, "probe");
+  check_pair(test_x, test_y, "probe");
+  torch::manual_seed(seed);
+  const int64_t classes = std::max(train_y.max().item<int64_t>(), test_y.max().item<int64_t>()) + 1;
+  torch::nn::Linear probe(train_x.size(1), classes);
+  torch::optim::Adam optimizer(probe->parameters(), torch::optim::AdamOptions(learning_rate));
+  const auto x = train_x.detach().to(torch::kFloat), y = train_y.to(torch::kLong);
+  for (int64_t step = 0; step < steps; ++step) {
+    optimizer.zero_grad();
+    auto loss = torch::nn::functional::cross_entropy(probe->forward(x), y);
+    loss.backward();
+    optimizer.step();
+  }
+  torch::NoGradGuard no_grad;
+  const auto predicted = probe->forward(test_x.to(torch::kFloat)).argmax(1);
+  return predicted.eq(test_y.to(torch::kLong)).to(torch::kDouble).mean().item<double>();
+}
+
+double mean_classifier_accuracy(const torch::Tensor& train_x, const torch::Tensor& train_y, const torch::Tensor& test_x,
+                                const torch::Tensor& test_y) {
+  check_pair(train_x, train_y, "mean classifier");
+  check_pair(test_x, test_y, "mean classifier");
+  const int64_t classes = std::max(train_y.max().item<int64_t>(), test_y.max().item<int64_t>()) + 1;
+  const auto y = train_y.to(torch::kLong);
+  auto sums = torch::zeros({classes, train_x.size(1)}, train_x.options()).index_add_(0, y, train_x);
+  const auto counts = torch::bincount(y, {}, classes).to(train_x.dtype()).clamp_min(1).unsqueeze(1);
+  const auto W = sums / counts;
+  const auto predicted = torch::matmul(test_x, W.t()).argmax(1);
+  return predicted.eq(test_y.to(torch::kLong)).to(torch::kDouble).mean().item<double>();
+}
+
+
+double subgroup_recovery_f1(const torch::Tensor& embeddings, const torch::Tensor& coarse, const torch::Tensor& fine,
+                            uint64_t seed) {
+  check_pair(embeddings, coarse, "subgroups");
+  check_pair(embeddings, fine, "subgroups");
+  return subgroup_recovery(to_points(embeddings), to_ints(coarse), to_ints(fine), seed).macro_f1;
+}
+
+EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torch::Tensor& coarse, const torch::Tensor& fine,
+                                     double gamma, const torch::Tensor& reference, const torch::Tensor& reference_fine) {
+  check_pair(embeddings, coarse, "geometry");
+  check_pair(embeddings, fine, "geometry");
+  require_margin_gamma(gamma);
+  if (!reference.defined()) return measure_embedding_geometry(to_points(embeddings), to_ints(coarse), to_ints(fine), gamma);
+  check_pair(reference, reference_fine, "reference");
+  const Matrix reference_points = to_points(reference);
+  const std::vector<int> reference_labels = to_ints(reference_fine);
+  return measure_embedding_geometry(to_points(embeddings), to_ints(coarse), to_ints(fine), gamma, &reference_points, &reference_labels);
+}
+
+TransferEvaluation evaluate_transfer(const torch::Tensor& train_z, const torch::Tensor& train_coarse,
+                                     const torch::Tensor& train_fine, const torch::Tensor& test_z,
+                                     const torch::Tensor& test_coarse, const torch::Tensor& test_fine, uint64_t seed,
+                                     double gamma) {
+  TransferEvaluation out;
+  out.coarse_accuracy = linear_probe_accuracy(train_z, train_coarse, test_z, test_coarse, 300, 0.05, seed);
+  out.fine_accuracy_probe = linear_probe_accuracy(train_z, train_fine, test_z, test_fine, 300, 0.05, seed);
+  out.fine_accuracy_mean = mean_classifier_accuracy(train_z, train_fine, test_z, test_fine);
+  out.geometry = embedding_geometry(test_z, test_coarse, test_fine, gamma, train_z, train_fine);
+  out.subgroup_f1 = subgroup_recovery_f1(test_z, test_coarse, test_fine, seed);
+  return out;
+}
+
+}  // namespace geomsim::train

@@ -1,0 +1,337 @@
+// The batch losses two ways: values against direct loops over the formulas, gradients
+// (autograd) against central finite differences, in double precision.
+#include "train/catch_with_torch.hpp"
+#include <cmath>
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+#include "geomsim/support/errors.hpp"
+#include "geomsim/train/losses/contrastive_losses.hpp"
+
+using namespace geomsim;
+using namespace geomsim::train;
+
+namespace {
+using Fn = std::function<torch::Tensor(const torch::Tensor&)>;
+
+// A two-view batch of B samples with the given sample labels, unit rows, double precision.
+struct Views {
+  torch::Tensor z, labels, partner;
+};
+Views views(const std::vector<int64_t>& sample_labels, int64_t d, uint64_t seed) {
+  torch::manual_seed(seed);
+  const auto B = static_cast<int64_t>(sample_labels.size());
+  Views v;
+  v.z = torch::nn::functional::normalize(torch::randn({2 * B, d}, torch::kDouble),
+                                         torch::nn::functional::NormalizeFuncOptions().dim(1));
+  auto l = torch::tensor(sample_labels, torch::kLong);
+  v.labels = torch::cat({l, l});
+  v.partner = two_view_partners(B);
+  return v;
+}
+
+double sim(const torch::Tensor& z, int64_t i, int64_t j, double tau) { return (z[i] * z[j]).sum().item<double>() / tau; }
+
+// Direct loops over each formula (the header's), sharing nothing with the implementation.
+double loop_supcon_out(const Views& v, double tau) {
+  const int64_t n = v.z.size(0);
+  double total = 0;
+  int anchors = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double denom = 0;
+    for (int64_t a = 0; a < n; ++a) if (a != i) denom += std::exp(sim(v.z, i, a, tau));
+    double sum = 0;
+    int P = 0;
+    for (int64_t p = 0; p < n; ++p) {
+      if (p == i || v.labels[p].item<int64_t>() != v.labels[i].item<int64_t>()) continue;
+      sum += std::log(std::exp(sim(v.z, i, p, tau)) / denom);
+      ++P;
+    }
+    if (P) { total += -sum / P; ++anchors; }
+  }
+  return total / anchors;
+}
+double loop_supcon_in(const Views& v, double tau) {
+  const int64_t n = v.z.size(0);
+  double total = 0;
+  int anchors = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double denom = 0, num = 0;
+    int P = 0;
+    for (int64_t a = 0; a < n; ++a) if (a != i) denom += std::exp(sim(v.z, i, a, tau));
+    for (int64_t p = 0; p < n; ++p) {
+      if (p == i || v.labels[p].item<int64_t>() != v.labels[i].item<int64_t>()) continue;
+      num += std::exp(sim(v.z, i, p, tau)) / denom;
+      ++P;
+    }
+    if (P) { total += -std::log(num / P); ++anchors; }
+  }
+  return total / anchors;
+}
+double loop_info_nce(const Views& v, double tau) {
+  const int64_t n = v.z.size(0);
+  double total = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double denom = 0;
+    for (int64_t a = 0; a < n; ++a) if (a != i) denom += std::exp(sim(v.z, i, a, tau));
+    total += -std::log(std::exp(sim(v.z, i, v.partner[i].item<int64_t>(), tau)) / denom);
+  }
+  return total / static_cast<double>(n);
+}
+double loop_sup(const Views& v, double tau) {
+  const int64_t n = v.z.size(0);
+  double total = 0;
+  int anchors = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double neg = 0, sum = 0;
+    int P = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      if (v.labels[j].item<int64_t>() != v.labels[i].item<int64_t>()) neg += std::exp(sim(v.z, i, j, tau));
+    }
+    for (int64_t p = 0; p < n; ++p) {
+      if (p == i || v.labels[p].item<int64_t>() != v.labels[i].item<int64_t>()) continue;
+      const double e = std::exp(sim(v.z, i, p, tau));
+      sum += std::log(e / (e + neg));
+      ++P;
+    }
+    if (P) { total += -sum / P; ++anchors; }
+  }
+  return total / anchors;
+}
+double loop_cnce(const Views& v, double tau, bool include_partner) {
+  const int64_t n = v.z.size(0);
+  double total = 0;
+  int anchors = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t a = v.partner[i].item<int64_t>();
+    double denom = 0;
+    int D = 0;
+    for (int64_t p = 0; p < n; ++p) {
+      if (p == i || v.labels[p].item<int64_t>() != v.labels[i].item<int64_t>()) continue;
+      if (!include_partner && p == a) continue;
+      denom += std::exp(sim(v.z, i, p, tau));
+      ++D;
+    }
+    if (D) { total += -std::log(std::exp(sim(v.z, i, a, tau)) / denom); ++anchors; }
+  }
+  return total / anchors;
+}
+
+// max |autograd - central difference| / max(1, |fd|) over every entry of z.
+double gradient_error(const Fn& f, const torch::Tensor& z0) {
+  auto z = z0.clone().requires_grad_(true);
+  f(z).backward();
+  const auto grad = z.grad();
+  double worst = 0;
+  const double h = 1e-6;
+  auto flat = z0.clone();
+  for (int64_t k = 0; k < flat.numel(); ++k) {
+    auto plus = flat.clone(), minus = flat.clone();
+    plus.view(-1)[k] += h;
+    minus.view(-1)[k] -= h;
+    const double fd = (f(plus).item<double>() - f(minus).item<double>()) / (2 * h);
+    worst = std::max(worst, std::abs(grad.view(-1)[k].item<double>() - fd) / std::max(1.0, std::abs(fd)));
+  }
+  return worst;
+}
+}  // namespace
+
+TEST_CASE("Each batch loss equals a direct loop over its formula", "[train][losses]") {
+  const double tau = GENERATE(0.1, 0.5, 1.0);
+  const auto seed = GENERATE(1u, 2u, 3u);
+  const Views v = views({0, 1, 0, 2, 1, 0}, 4, seed);
+  CAPTURE(tau, seed);
+  CHECK(supcon_out_loss(v.z, v.labels, tau).item<double>() == Approx(loop_supcon_out(v, tau)).epsilon(1e-12));
+  CHECK(supcon_in_loss(v.z, v.labels, tau).item<double>() == Approx(loop_supcon_in(v, tau)).epsilon(1e-12));
+  CHECK(info_nce_loss(v.z, v.partner, tau).item<double>() == Approx(loop_info_nce(v, tau)).epsilon(1e-12));
+  CHECK(spread_sup_loss(v.z, v.labels, tau).item<double>() == Approx(loop_sup(v, tau)).epsilon(1e-12));
+  for (bool include : {true, false}) {
+    CHECK(spread_cnce_loss(v.z, v.labels, v.partner, tau, include).item<double>() ==
+          Approx(loop_cnce(v, tau, include)).epsilon(1e-12));
+  }
+  const double alpha = 0.7;
+  CHECK(spread_loss(v.z, v.labels, v.partner, tau, alpha).item<double>() ==
+        Approx(0.3 * loop_sup(v, tau) + 0.7 * loop_cnce(v, tau, true)).epsilon(1e-12));
+}
+
+TEST_CASE("Each batch loss has the gradient of central differences", "[train][losses][gradient]") {
+  const double tau = 0.5;
+  const Views v = views({0, 1, 0, 1, 2}, 3, 7);
+  const std::vector<std::pair<const char*, Fn>> losses{
+      {"supcon_out", [&](const torch::Tensor& z) { return supcon_out_loss(z, v.labels, tau); }},
+      {"supcon_in", [&](const torch::Tensor& z) { return supcon_in_loss(z, v.labels, tau); }},
+      {"info_nce", [&](const torch::Tensor& z) { return info_nce_loss(z, v.partner, tau); }},
+      {"spread_sup", [&](const torch::Tensor& z) { return spread_sup_loss(z, v.labels, tau); }},
+      {"spread_cnce", [&](const torch::Tensor& z) { return spread_cnce_loss(z, v.labels, v.partner, tau); }},
+      {"spread_cnce_excl", [&](const torch::Tensor& z) { return spread_cnce_loss(z, v.labels, v.partner, tau, false); }},
+      {"spread", [&](const torch::Tensor& z) { return spread_loss(z, v.labels, v.partner, tau, 0.6); }},
+      {"spread_excl", [&](const torch::Tensor& z) { return spread_loss(z, v.labels, v.partner, tau, 0.6, false); }},
+      {"spread_alpha0", [&](const torch::Tensor& z) { return spread_loss(z, v.labels, v.partner, tau, 0.0); }},
+      {"spread_alpha1", [&](const torch::Tensor& z) { return spread_loss(z, v.labels, v.partner, tau, 1.0); }}};
+  for (const auto& [name, f] : losses) {
+    INFO(name);
+    CHECK(gradient_error(f, v.z) < 1e-7);
+  }
+}
+
+TEST_CASE("Identities between the losses", "[train][losses]") {
+  // With every sample its own class, SupCon's positives are just the other view: L_out = L_in = InfoNCE.
+  const Views v = views({0, 1, 2, 3, 4}, 5, 11);
+  const double info = info_nce_loss(v.z, v.partner, 0.3).item<double>();
+  CHECK(supcon_out_loss(v.z, v.labels, 0.3).item<double>() == Approx(info).epsilon(1e-13));
+  CHECK(supcon_in_loss(v.z, v.labels, 0.3).item<double>() == Approx(info).epsilon(1e-13));
+  // ...and cNCE's denominator holds only the partner: the loss is 0.
+  CHECK(spread_cnce_loss(v.z, v.labels, v.partner, 0.3).item<double>() == Approx(0.0).margin(1e-14));
+  // Jensen: L_in <= L_out.
+  const Views w = views({0, 1, 0, 1, 0}, 3, 5);
+  CHECK(supcon_in_loss(w.z, w.labels, 0.5).item<double>() <= supcon_out_loss(w.z, w.labels, 0.5).item<double>());
+  // Stable at a small temperature, float32 included.
+  const auto small = spread_loss(w.z.to(torch::kFloat), w.labels, w.partner, 0.01, 0.5);
+  CHECK(std::isfinite(small.item<double>()));
+}
+
+TEST_CASE("The losses reject bad batches by name", "[train][losses][errors]") {
+  const Views v = views({0, 1, 0}, 3, 1);
+  CHECK_THROWS_WITH(spread_sup_loss(v.z, v.labels, 0.0), Catch::Contains("tau must be a finite number > 0"));
+  CHECK_THROWS_WITH(spread_sup_loss(v.z, v.labels.slice(0, 0, 3), 0.5), Catch::Contains("labels must hold one label per row"));
+  CHECK_THROWS_WITH(info_nce_loss(v.z, torch::arange(6, torch::kLong), 0.5), Catch::Contains("own partner"));
+  auto wrong = v.partner.clone();
+  wrong[0] = 1;  // sample 0 (label 0) paired with a label-1 row
+  CHECK_THROWS_WITH(spread_cnce_loss(v.z, v.labels, wrong, 0.5), Catch::Contains("partner must have the label of its row"));
+  CHECK_THROWS_WITH(spread_loss(v.z, v.labels, v.partner, 0.5, 1.5), Catch::Contains("alpha must be in [0, 1]"));
+  // L_spread checks the same on its CPU kernel's path.
+  CHECK_THROWS_WITH(spread_loss(v.z, v.labels, wrong, 0.5, 0.5), Catch::Contains("partner must have the label of its row"));
+  CHECK_THROWS_WITH(spread_loss(v.z, v.labels, torch::arange(6, torch::kLong), 0.5, 0.5), Catch::Contains("own partner"));
+  CHECK_THROWS_WITH(spread_loss(v.z, v.labels, torch::full({6}, 6, torch::kLong), 0.5, 0.5),
+                    Catch::Contains("partner indices must be in [0, N)"));
+  CHECK_THROWS_WITH(spread_loss(v.z, v.labels, v.partner.slice(0, 0, 5), 0.5, 0.5),
+                    Catch::Contains("partner must hold one index per row (6)"));
+  CHECK_THROWS_WITH(spread_loss(v.z, v.labels, v.partner, -1.0, 0.5), Catch::Contains("tau must be a finite number > 0"));
+  CHECK_THROWS_WITH(spread_loss(v.z, v.labels.slice(0, 0, 3), v.partner, 0.5, 0.5),
+                    Catch::Contains("labels must hold one label per row"));
+  const auto one = torch::randn({2, 3}, torch::kDouble);
+  CHECK_THROWS_WITH(supcon_out_loss(one, torch::tensor({0, 1}, torch::kLong), 0.5), Catch::Contains("no anchor with a positive"));
+}
+
+// spread_loss runs as one kernel on the CPU (fused_spread_loss.hpp) and as the composition
+// (1 - alpha) spread_sup_loss + alpha spread_cnce_loss elsewhere; the composition is the
+// reference here, in value and in its autograd gradient.
+namespace {
+struct Compared {
+  double value_error, gradient_error;  // relative to max(1, |value|), max(1, max |gradient|)
+};
+Compared against_composition(const torch::Tensor& z0, const torch::Tensor& labels, const torch::Tensor& partner,
+                             double tau, double alpha, bool include_partner) {
+  auto z = z0.clone().requires_grad_(true);
+  const auto fused = spread_loss(z, labels, partner, tau, alpha, include_partner);
+  fused.backward();
+  const auto fused_gradient = z.grad().clone();
+  z.mutable_grad() = torch::Tensor();
+  const auto composed = (1.0 - alpha) * spread_sup_loss(z, labels, tau) +
+                        alpha * spread_cnce_loss(z, labels, partner, tau, include_partner);
+  composed.backward();
+  const double value = composed.item<double>(), scale = std::max(1.0, z.grad().abs().max().item<double>());
+  return {std::abs(fused.item<double>() - value) / std::max(1.0, std::abs(value)),
+          (fused_gradient - z.grad()).abs().max().item<double>() / scale};
+}
+}  // namespace
+
+TEST_CASE("The CPU kernel of L_spread has the composed loss's value and gradient", "[train][losses]") {
+  // Unsorted, unbalanced classes with arbitrary label values (negative, large), singleton-free
+  // because every sample has its second view; B = 40 spans several of the kernel's row chunks.
+  const int64_t B = GENERATE(5, 40);
+  const double tau = GENERATE(0.1, 1.0);
+  const double alpha = GENERATE(0.0, 0.35, 1.0);
+  const bool include_partner = GENERATE(true, false);
+  CAPTURE(B, tau, alpha, include_partner);
+  torch::manual_seed(static_cast<uint64_t>(B));
+  const auto classes = torch::tensor(std::vector<int64_t>{-3, 7, 1000000007, 7, -3, 7, 2}, torch::kLong);
+  const auto sample_labels = classes.index_select(0, torch::randint(0, classes.size(0), {B}, torch::kLong));
+  const auto labels = torch::cat({sample_labels, sample_labels});
+  const auto z = torch::nn::functional::normalize(torch::randn({2 * B, 6}, torch::kDouble),
+                                                  torch::nn::functional::NormalizeFuncOptions().dim(1));
+  // Double precision: both sides sum at most 2B terms of size O(1/tau) per entry, so they agree
+  // to a few hundred ulps of the largest term.
+  const Compared e = against_composition(z, labels, two_view_partners(B), tau, alpha, include_partner);
+  CHECK(e.value_error < 1e-12);
+  CHECK(e.gradient_error < 1e-12);
+  // int32 labels take the kernel too.
+  const Compared narrow = against_composition(z, labels.to(torch::kInt), two_view_partners(B), tau, alpha, include_partner);
+  CHECK(narrow.value_error < 1e-12);
+  CHECK(narrow.gradient_error < 1e-12);
+}
+
+TEST_CASE("The CPU kernel of L_spread on batches without negatives or other positives", "[train][losses]") {
+  SECTION("one class: no negatives, so L_sup and its gradient are 0") {
+    const Views v = views({4, 4, 4}, 3, 2);
+    CHECK(spread_loss(v.z, v.labels, v.partner, 0.5, 0.0).item<double>() == 0.0);
+    const Compared e = against_composition(v.z, v.labels, v.partner, 0.5, 0.4, true);
+    CHECK(e.value_error < 1e-13);
+    CHECK(e.gradient_error < 1e-13);
+  }
+  SECTION("classes of one sample (two views): without a(x), their anchors leave L_cNCE") {
+    const Views v = views({0, 1, 1, 2}, 3, 4);
+    const Compared e = against_composition(v.z, v.labels, v.partner, 0.5, 0.6, false);
+    CHECK(e.value_error < 1e-13);
+    CHECK(e.gradient_error < 1e-13);
+    CHECK(spread_loss(v.z, v.labels, v.partner, 0.5, 0.6, false).item<double>() ==
+          Approx(0.4 * loop_sup(v, 0.5) + 0.6 * loop_cnce(v, 0.5, false)).epsilon(1e-12));
+    const Views singles = views({0, 1, 2}, 3, 4);  // no class has a positive besides a(x)
+    CHECK_THROWS_WITH(spread_loss(singles.z, singles.labels, singles.partner, 0.5, 0.6, false),
+                      Catch::Contains("labels give no anchor with a positive for L_cNCE"));
+  }
+}
+
+TEST_CASE("The CPU kernel of L_spread in float32 at a small temperature", "[train][losses]") {
+  // tau = 0.01 puts similarities 200 apart, beyond float's exp range: the kernel works relative
+  // to each set's maximum. Float32 rounding of s = z.z / tau (|s| <= 100, eps 6e-8) bounds
+  // the agreement with double to about 1e-5 of the largest term.
+  const Views v = views({0, 1, 0, 2, 1, 0, 3, 3}, 5, 8);
+  for (double tau : {0.01, 0.5}) {
+    CAPTURE(tau);
+    auto z32 = v.z.to(torch::kFloat).requires_grad_(true);
+    auto z64 = v.z.clone().requires_grad_(true);
+    const auto f32 = spread_loss(z32, v.labels, v.partner, tau, 0.5);
+    const auto f64 = spread_loss(z64, v.labels, v.partner, tau, 0.5);
+    f32.backward();
+    f64.backward();
+    REQUIRE(std::isfinite(f32.item<double>()));
+    CHECK(f32.item<double>() == Approx(f64.item<double>()).epsilon(1e-5).margin(1e-5 / tau));
+    const double scale = std::max(1.0, z64.grad().abs().max().item<double>());
+    CHECK((z32.grad().to(torch::kDouble) - z64.grad()).abs().max().item<double>() < 1e-5 * scale);
+  }
+}
+
+TEST_CASE("The CPU kernel of L_spread gives the same bits on 1 and 2 threads, with or without autograd", "[train][losses]") {
+  torch::manual_seed(21);
+  const int64_t B = 256;
+  const auto sample_labels = torch::randint(0, 3, {B}, torch::kLong);
+  const auto labels = torch::cat({sample_labels, sample_labels});
+  const auto z0 = torch::nn::functional::normalize(torch::randn({2 * B, 16}), torch::nn::functional::NormalizeFuncOptions().dim(1));
+  const auto run = [&](int threads) {
+    struct Restore {
+      int saved;
+      ~Restore() { torch::set_num_threads(saved); }
+    } restore{torch::get_num_threads()};
+    torch::set_num_threads(threads);
+    auto z = z0.clone().requires_grad_(true);
+    const auto loss = spread_loss(z, labels, two_view_partners(B), 0.5, 0.5);
+    loss.backward();
+    return std::make_pair(loss.item<float>(), z.grad());
+  };
+  const auto [one_value, one_gradient] = run(1);
+  const auto [two_value, two_gradient] = run(2);
+  CHECK(one_value == two_value);
+  CHECK(torch::equal(one_gradient, two_gradient));
+  torch::NoGradGuard no_grad;
+  CHECK(spread_loss(z0, labels, two_view_partners(B), 0.5, 0.5).item<float>() == one_value);
+}
+
+TEST_CASE("The CPU kernel of L_spread refuses a second derivative", "[train][losses]") {
+  const Views v = views({0, 1, 0}, 3, 1);
+  auto z = v.z.clone().requires_grad_(true);
+  const auto loss = spread_loss(z, v.labels, v.partner, 0.5, 0.5);
+  CHECK_THROWS_WITH(torch::autograd::grad({loss}, {z}, {}, /*retain_graph=*/true, /*create_graph=*/true),
+                    Catch::Contains("first derivatives only"));
+}
