@@ -19,8 +19,10 @@
 #include "geomsim/train/training/evaluation.hpp"
 #include "geomsim/train/analysis/lipschitz.hpp"
 #include "geomsim/train/data/tensor_points.hpp"
+#include "geomsim/train/training/torch_threads.hpp"
 
 namespace geomsim::cli {
+using namespace train_experiments;  // the runs, data and JSON layouts these commands print
 namespace {
 
 using nlohmann::json;
@@ -53,7 +55,7 @@ struct LoadedModel {
 
 LoadedModel load_model(const ModelDataOptions& o) {
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
-  set_torch_threads(o.threads);
+  train::set_torch_threads(o.threads);
   LoadedModel loaded{train::EmbeddingModel::load(o.checkpoint), o.data};
   loaded.model.set_flatten_input(o.flatten);
   if (loaded.data.hierarchy.empty()) {
@@ -342,7 +344,7 @@ int run_measure_embeddings(const MeasureOptions& o) {
   }
   if (!o.common.json_path.empty()) require_writable_path(o.common.json_path, "json");
   if (!o.out.empty()) require_writable_path(o.out + ".csv", "out");
-  set_torch_threads(o.common.threads);
+  train::set_torch_threads(o.common.threads);
 
   const Matrix points = train::read_embeddings(o.embeddings, "embeddings");
   const std::vector<int> subclasses = train::read_labels(o.subclasses, "subclasses", o.subclasses_column);

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "image_data.hpp"
+#include "data_options.hpp"
 
 namespace geomsim::cli {
 

@@ -1,10 +1,7 @@
 #include "evaluation_output.hpp"
 
-#include <sched.h>
-
 #include <map>
 #include <sstream>
-#include <thread>
 
 #include "cli_support.hpp"
 #include "geomsim/support/errors.hpp"
@@ -12,15 +9,6 @@
 namespace geomsim::cli {
 
 using nlohmann::json;
-
-json evaluation_json(const train::TransferEvaluation& e) {
-  json out = {{"coarse_accuracy_linear_probe", e.coarse_accuracy},
-              {"fine_accuracy_linear_probe", e.fine_accuracy_probe},
-              {"fine_accuracy_mean_classifier", e.fine_accuracy_mean},
-              {"subgroup_recovery_f1", e.subgroup_f1}};
-  out.update(geometry_json(e.geometry));
-  return out;
-}
 
 std::string evaluation_text(const json& e) {
   static const std::pair<const char*, const char*> rows[] = {
@@ -84,21 +72,6 @@ std::string evaluation_text(const json& e) {
              std::to_string(e["subclass_pairs"].get<int>()) + " pairs");
   }
   return text.str();
-}
-
-void set_torch_threads(int threads) {
-  // More threads than cores never speeds up this CPU work, and libtorch would start every one
-  // (--threads 100000 did not come back).
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  const int cores = sched_getaffinity(0, sizeof allowed, &allowed) == 0
-                        ? CPU_COUNT(&allowed)
-                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (threads < 0 || threads > cores) {
-    throw InvalidArgument("threads", "must be in [0, " + std::to_string(cores) + "] (0: all " + std::to_string(cores) +
-                                         " cores this process may use), got " + std::to_string(threads));
-  }
-  torch::set_num_threads(threads > 0 ? threads : cores);
 }
 
 }  // namespace geomsim::cli

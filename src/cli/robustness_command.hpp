@@ -1,50 +1,15 @@
 #pragma once
-// `geomsim robustness`: one method of seed 004's worst-group robustness experiment (Table 4)
-// on one of the two robustness data sets, with per-group, worst-group and average accuracy, the
-// clusters chosen and the subgroup F1, as JSON. Built only with libtorch.
+// `geomsim robustness`: its options, and the command that runs one method
+// (train_experiments/robustness_run.hpp) and prints the result. Built only with libtorch.
 #include <CLI/CLI.hpp>
-#include <cstdint>
-#include <nlohmann/json.hpp>
-#include <string>
 
-#include "geomsim/train/data/robustness_data.hpp"
-#include "geomsim/train/robustness/robustness_methods.hpp"
+#include "geomsim/train_experiments/robustness_run.hpp"
 
 namespace geomsim::cli {
 
-struct RobustnessCommandOptions {
-  std::string data;  // Fashion-MNIST folder; empty: Debian's
-  train::RobustnessDataOptions dataset;
-  std::string method;
-  std::string model = "mlp";
-  int64_t width = 128, embedding_dim = 32;
-  int64_t epochs = 20, batch_size = 64;
-  double learning_rate = 0.01, momentum = 0.9, l2 = 0.01;
-  double dro_eta = 0.01, dro_adjustment = 0.0;
-  int64_t jtt_epochs = 2, jtt_upweight = 20;
-  int64_t encoder_epochs = 10, encoder_batch_size = 128;
-  double encoder_lr = 1e-3, encoder_weight_decay = 1e-4, tau = 0.5, alpha = 0.5, kernel_lambda = 0.1, reconstruction_weight = 1.0;
-  int pca_components = 8, max_clusters = 8, silhouette_points = 2000;
-  double min_silhouette = 0.5;
-  uint64_t seed = 0;
-  int threads = 0;
-  std::string checkpoint, json_path;
-  int64_t stop_after = 0;
-  bool quiet = false;
-};
+using train_experiments::RobustnessRunOptions;
 
-void add_robustness_options(CLI::App& command, RobustnessCommandOptions& options);
-
-// Every option that changes the result (not threads, output paths or stop-after), by the
-// option's name with '_' for '-': the JSON's "parameters", stored in the checkpoints.
-nlohmann::json robustness_parameters(const RobustnessCommandOptions& options);
-// The library's options for the command's (run_description set from robustness_parameters).
-train::RobustnessOptions robustness_library_options(const RobustnessCommandOptions& options);
-
-// The run as the JSON object `geomsim robustness --json` writes (for other commands too, e.g.
-// an experiment definition's runner). Validates everything before any work.
-nlohmann::json robustness_run(const RobustnessCommandOptions& options);
-
-int run_robustness_command(const RobustnessCommandOptions& options);
+void add_robustness_options(CLI::App& command, RobustnessRunOptions& options);
+int run_robustness_command(const RobustnessRunOptions& options);
 
 }  // namespace geomsim::cli

@@ -2,16 +2,45 @@
 // measure, robustness, experiment), the only program that links libtorch. Users run them as `geomsim train ...`:
 // geomsim hands the command line over (training_program.hpp); running geomsim-torch
 // directly works the same way.
+#include <functional>
 #include <iostream>
+#include <memory>
+#include <utility>
+#include <vector>
 
 #include "checkpoint_commands.hpp"
-#include "experiment_kinds.hpp"
-#include "robustness_command.hpp"
 #include "cli_support.hpp"
+#include "experiment_command.hpp"
+#include "robustness_command.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/training/allocator_settings.hpp"
 #include "train_command.hpp"
 #include "training_program.hpp"
+
+namespace {
+
+// Registers the options of the training command `name` on `command` (their values live as long
+// as the returned call) and returns the call that runs it.
+template <class Options>
+std::function<int()> bind(CLI::App& command, void (*add)(CLI::App&, Options&), int (*run)(const Options&)) {
+  auto options = std::make_shared<Options>();
+  add(command, *options);
+  return [options, run] { return run(*options); };
+}
+
+std::function<int()> add_training_command(const std::string& name, CLI::App& command) {
+  using namespace geomsim::cli;
+  if (name == "train") return bind(command, add_train_options, run_train);
+  if (name == "train-sweep") return bind(command, add_train_sweep_options, run_train_sweep);
+  if (name == "eval") return bind(command, add_eval_options, run_eval);
+  if (name == "lipschitz") return bind(command, add_lipschitz_options, run_lipschitz);
+  if (name == "measure") return bind(command, add_measure_options, run_measure);
+  if (name == "experiment") return bind(command, add_experiment_options, run_experiment_command);
+  if (name == "robustness") return bind(command, add_robustness_options, run_robustness_command);
+  throw std::logic_error("geomsim-torch: the command table lists " + name + ", which this program does not run");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // Before any tensor: freed tensor buffers stay in the process instead of being unmapped and
@@ -20,33 +49,13 @@ int main(int argc, char** argv) {
   CLI::App app{"geomsim's training commands (libtorch). Run them as 'geomsim COMMAND'; 'geomsim --help' lists the rest.",
                "geomsim"};
   app.set_version_flag("--version", "geomsim 0.1.0");
-  const auto description = [](const std::string& name) {
-    for (const auto& command : geomsim::cli::training_commands()) {
-      if (name == command.name) return std::string(command.description);
-    }
-    throw std::logic_error("geomsim-torch: no description for " + name);
-  };
-  CLI::App* train = app.add_subcommand("train", description("train"));
-  geomsim::cli::TrainCommandOptions train_options;
-  geomsim::cli::add_train_options(*train, train_options);
-  CLI::App* train_sweep = app.add_subcommand("train-sweep", description("train-sweep"));
-  geomsim::cli::TrainSweepOptions train_sweep_options;
-  geomsim::cli::add_train_sweep_options(*train_sweep, train_sweep_options);
-  CLI::App* eval = app.add_subcommand("eval", description("eval"));
-  geomsim::cli::EvalOptions eval_options;
-  geomsim::cli::add_eval_options(*eval, eval_options);
-  CLI::App* lipschitz = app.add_subcommand("lipschitz", description("lipschitz"));
-  geomsim::cli::LipschitzOptions lipschitz_options;
-  geomsim::cli::add_lipschitz_options(*lipschitz, lipschitz_options);
-  CLI::App* measure = app.add_subcommand("measure", description("measure"));
-  geomsim::cli::MeasureOptions measure_options;
-  geomsim::cli::add_measure_options(*measure, measure_options);
-  CLI::App* experiment = app.add_subcommand("experiment", description("experiment"));
-  geomsim::cli::ExperimentCommandOptions experiment_options;
-  geomsim::cli::add_experiment_options(*experiment, experiment_options);
-  CLI::App* robustness = app.add_subcommand("robustness", description("robustness"));
-  geomsim::cli::RobustnessCommandOptions robustness_options;
-  geomsim::cli::add_robustness_options(*robustness, robustness_options);
+  // One subcommand per entry of the command table geomsim shares (training_commands(): names and
+  // descriptions), each with its options and the call that runs it.
+  std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
+  for (const auto& command : geomsim::cli::training_commands()) {
+    CLI::App* sub = app.add_subcommand(command.name, command.description);
+    commands.emplace_back(sub, add_training_command(command.name, *sub));
+  }
   app.require_subcommand(1, 1);
   geomsim::cli::refuse_empty_values(app);
 
@@ -56,13 +65,9 @@ int main(int argc, char** argv) {
     return geomsim::cli::report_parse_error(app, error);
   }
   try {
-    if (train->parsed()) return geomsim::cli::run_train(train_options);
-    if (train_sweep->parsed()) return geomsim::cli::run_train_sweep(train_sweep_options);
-    if (eval->parsed()) return geomsim::cli::run_eval(eval_options);
-    if (lipschitz->parsed()) return geomsim::cli::run_lipschitz(lipschitz_options);
-    if (measure->parsed()) return geomsim::cli::run_measure(measure_options);
-    if (experiment->parsed()) return geomsim::cli::run_experiment_command(experiment_options);
-    if (robustness->parsed()) return geomsim::cli::run_robustness_command(robustness_options);
+    for (const auto& [command, run] : commands) {
+      if (command->parsed()) return run();
+    }
     return 2;
   } catch (const geomsim::InvalidArgument& error) {
     return geomsim::cli::report_invalid_argument(error.argument(), error.requirement());

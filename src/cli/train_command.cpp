@@ -1,30 +1,20 @@
 #include "train_command.hpp"
 
-#include <unistd.h>
-
-#include <algorithm>
-#include <chrono>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli_support.hpp"
 #include "evaluation_output.hpp"
 #include "geomsim/experiments/spread_problem.hpp"
-#include "geomsim/experiments/sweep.hpp"
-#include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
-#include "geomsim/support/memory_budget.hpp"
-#include "geomsim/support/number_lists.hpp"
-#include "geomsim/train/training/evaluation.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
 #include "geomsim/train/training/trainer.hpp"
 
 namespace geomsim::cli {
 using nlohmann::json;
 
-void add_train_options(CLI::App& c, TrainCommandOptions& o) {
+void add_train_options(CLI::App& c, TrainRunOptions& o) {
   c.footer(
       "Recipes (seed 004's Table 3, scaled to a CPU):\n"
       "  SupCon:    geomsim train --loss supcon --tau 0.5\n"
@@ -105,155 +95,13 @@ void add_train_options(CLI::App& c, TrainCommandOptions& o) {
   });
 }
 
-std::string autoencoder_mode(const TrainCommandOptions& o) {
-  if (o.general_autoencoder && !o.autoencoder.empty() && o.autoencoder != "general") {
-    throw InvalidArgument("general-autoencoder", "contradicts --autoencoder " + o.autoencoder);
-  }
-  if (o.general_autoencoder) return "general";
-  if (!o.autoencoder.empty()) return o.autoencoder;
-  return o.loss == "thanos" || o.loss == "autoencoder" ? "joint" : "none";
-}
-
-train::TrainOptions trainer_options(const TrainCommandOptions& o) {
-  train::TrainOptions t;
-  if (!o.recipe.empty()) train::apply_recipe(train::train_recipe(o.recipe), t);
-  if (o.recipe.empty() || o.learning_rate_given) t.learning_rate = o.learning_rate;
-  if (o.recipe.empty() || o.weight_decay_given) t.weight_decay = o.weight_decay;
-  if (o.recipe.empty() || o.batch_size_given) t.batch_size = o.batch_size;
-  if (o.recipe.empty() || o.cosine_period_given) t.cosine_period_epochs = o.cosine_period;
-  t.loss = o.loss;
-  t.alpha = o.alpha;
-  t.tau = o.tau;
-  t.include_partner = !o.exclude_partner;
-  t.epochs = o.epochs;
-  t.seed = o.seed;
-  t.checkpoint = o.checkpoint;
-  t.stop_after = o.stop_after;
-  t.reconstruction_weight = o.reconstruction_weight;
-  t.kernel_lambda = o.kernel_lambda;
-  t.kernel_bandwidth = o.kernel_bandwidth;
-  t.clip_cosine = o.clip_cosine;
-  t.positive_weight = o.positive_weight;
-  t.negative_weight = o.negative_weight;
-  train::validate(t);
-  const std::string mode = autoencoder_mode(o);
-  if (mode == "none" && (o.loss == "thanos" || o.loss == "autoencoder")) {
-    throw InvalidArgument("autoencoder", "cannot be none for --loss " + o.loss);
-  }
-  if (mode != "none" && o.loss == "ce") throw InvalidArgument("autoencoder", "must be none for --loss ce");
-  return t;
-}
-
-TrainedRun train_run(const TrainCommandOptions& given, const std::function<void(const train::StepReport&)>& on_step) {
-  const auto start = std::chrono::steady_clock::now();
-  TrainCommandOptions o = given;
-  o.data.hierarchy = data_hierarchy(given.data);  // the data's default when not given
-  TrainedRun run;
-  run.hierarchy = train::resolve_hierarchy(o.data.hierarchy);
-  train::EncoderOptions model;
-  model.kind = o.model;
-  model.embedding_dim = o.embedding_dim;
-  model.width = o.width;
-  const std::string mode = autoencoder_mode(o);
-  const json description = {{"data", data_source(o.data)}, {"hierarchy", o.data.hierarchy}, {"loss", o.loss},
-                            {"autoencoder", mode},         {"alpha", o.alpha},            {"tau", o.tau},
-                            {"seed", o.seed},              {"train_samples", o.train_samples},
-                            {"augmentation", !o.no_augmentation}};
-  train::TrainOptions t = trainer_options(o);
-  t.run_description = description.dump();
-  t.on_step = on_step;
-  train::require_margin_gamma(o.gamma);
-  if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
-  set_torch_threads(o.threads);
-  run.training = load_split(o.data, true, o.train_samples, o.seed, "train-samples");
-  run.test = load_split(o.data, false, o.test_samples, o.seed + 7, "test-samples");
-  model.channels = run.training.images.size(1);  // 3 for CIFAR
-  model.image_size = run.training.images.size(3);
-  if (run.training.images.size(2) != model.image_size) throw InvalidArgument("images", "must be square");
-  train::validate(model);
-  // Before building the model: --width or --embedding-dim 10^8 would end in std::bad_alloc.
-  require_memory(o.embedding_dim > o.width ? "embedding-dim" : "width",
-                 train::training_memory_bytes(model, std::max<int64_t>(o.batch_size, 1024)),
-                 "training the " + o.model + " encoder (weights, gradients, AdamW's state and a batch's activations)");
-
-  torch::manual_seed(o.seed);
-  run.encoder = train::Encoder(model);
-  if (mode != "none") {
-    train::AutoencoderOptions ae;
-    ae.classes = run.hierarchy.num_coarse();
-    ae.mode = mode;
-    ae.image_size = model.image_size;
-    ae.channels = model.channels;
-    ae.dropout = o.autoencoder_dropout;
-    ae.label_smoothing = o.label_smoothing;
-    train::validate(ae);
-    run.autoencoder = train::Autoencoder(ae);
-  }
-  const train::AugmentationOptions augmentation =
-      o.no_augmentation ? train::no_augmentation() : train::default_augmentations(model.channels, model.image_size);
-  const bool progress = !o.quiet && isatty(fileno(stderr)) != 0;
-  const auto train_start = std::chrono::steady_clock::now();
-  run.result = train::train_encoder(run.encoder, run.training.images, run.training.coarse, run.hierarchy.num_coarse(), t,
-                                    augmentation,
-                                    [&](const std::string& line) {
-                                      if (progress && !on_step) std::cerr << "geomsim train: " << line << "\n";
-                                    },
-                                    run.autoencoder);
-  run.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
-  if (o.loss == "autoencoder") run.encoder = train::Encoder{nullptr};  // the embedding is the autoencoder's alone
-  run.train_embeddings = train::embed(run.encoder, run.training.images, 1024, run.autoencoder);
-  run.test_embeddings = train::embed(run.encoder, run.test.images, 1024, run.autoencoder);
-  run.evaluation = train::evaluate_transfer(run.train_embeddings, run.training.coarse, run.training.fine, run.test_embeddings,
-                                            run.test.coarse, run.test.fine, o.seed, o.gamma);
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return run;
-}
-
-namespace {
-
-// One training run and its evaluation, as the JSON object `geomsim train` writes.
-json train_and_evaluate(const TrainCommandOptions& o) {
-  const TrainedRun run = train_run(o);
-  const train::TrainResult& result = run.result;
-  const LabelledSplit& training = run.training;
-  const LabelledSplit& test = run.test;
-  const train::TrainOptions t = trainer_options(o);
-  json epochs = json::array();
-  for (const auto& e : result.epochs) {
-    epochs.push_back({{"epoch", e.epoch}, {"loss", e.loss}, {"seconds", e.seconds}, {"samples_per_second", e.samples_per_second}});
-  }
-  const bool finished = static_cast<int64_t>(result.epochs.size()) == o.epochs;
-  json out = {{"command", "train"},
-              {"parameters",
-               {{"data", data_source(o.data)}, {"hierarchy", data_hierarchy(o.data)}, {"model", o.model}, {"loss", o.loss},
-                {"alpha", o.alpha}, {"tau", o.tau}, {"include_partner", !o.exclude_partner},
-                {"reconstruction_weight", o.reconstruction_weight}, {"autoencoder", autoencoder_mode(o)},
-                {"autoencoder_dropout", o.autoencoder_dropout}, {"label_smoothing", o.label_smoothing},
-                {"augmentation", !o.no_augmentation}, {"recipe", o.recipe.empty() ? "geomsim" : o.recipe},
-                {"cosine_period", t.cosine_period_epochs},
-                {"kernel_lambda", o.kernel_lambda}, {"kernel_bandwidth", o.kernel_bandwidth}, {"clip_cosine", o.clip_cosine},
-                {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"epochs", o.epochs},
-                {"batch_size", t.batch_size}, {"lr", t.learning_rate}, {"weight_decay", t.weight_decay},
-                {"embedding_dim", o.embedding_dim}, {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()},
-                {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}}},
-              {"device", result.device},
-              {"resumed_epochs", result.resumed_epochs},
-              {"finished", finished},
-              {"epochs", epochs},
-              {"evaluation", evaluation_json(run.evaluation)},
-              {"seconds", run.seconds}};
-  return out;
-}
-
-}  // namespace
-
-int run_train(const TrainCommandOptions& o) {
+int run_train(const TrainRunOptions& o) {
   std::vector<NamedPath> files = data_files(o.data);
   files.push_back({"checkpoint", o.checkpoint});  // read (resume) and written: one file by design
   files.push_back({"json", o.json_path});
   require_distinct_files(files);
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
-  const json out = train_and_evaluate(o);
+  const json out = train_run_json(o, train_run(o));
   OutputTransaction outputs;
   if (!o.json_path.empty()) outputs.stage(o.json_path, out.dump(2) + "\n", "json");
   outputs.commit();
@@ -291,68 +139,11 @@ void add_train_sweep_options(CLI::App& c, TrainSweepOptions& o) {
 }
 
 int run_train_sweep(const TrainSweepOptions& o) {
-  const std::vector<double> alphas = parse_number_list(o.alphas, "alphas");
-  for (double a : alphas) require_in_closed_range("alphas", a, 0.0, 1.0);
-  require_at_least("sim-ny", o.sim_ny, 2);
-  if (o.train.loss != "spread") throw InvalidArgument("loss", "must be spread for train-sweep (it sweeps L_spread's alpha)");
-  // Options of `geomsim train` that train-sweep does not use must not be given as if they did something.
-  if (!o.train.checkpoint.empty()) throw InvalidArgument("checkpoint", "is not used by train-sweep (each alpha trains from scratch)");
-  if (!o.train.json_path.empty()) throw InvalidArgument("json", "is not written by train-sweep (its results are STEM.csv)");
-  std::vector<NamedPath> files = data_files(o.train.data);
-  for (auto& file : stem_files("out", o.out, {".csv", ".png", ".svg", ".gp"})) files.push_back(file);
-  require_distinct_files(files);
-  require_writable_path(o.out + ".csv", "out");
-  const int K = train::resolve_hierarchy(data_hierarchy(o.train.data)).num_coarse();
-  const int d = static_cast<int>(o.train.embedding_dim);
-
-  // The simulation: the core's optimum at the same K, d and tau.
-  SweepGrid grid;
-  grid.K = {K};
-  grid.ny = {o.sim_ny};
-  grid.d = {std::max(d, 2)};
-  grid.tau = {o.train.tau};
-  grid.alpha = alphas;
-  SolveSettings settings;
-  settings.seeds = parse_seed_list(o.sim_seeds, "sim-seeds");
-  const auto simulated = run_sweep(sweep_points(grid), settings, format_seed_list(settings.seeds), {});
-
-  std::string csv = "alpha,trained_spread,trained_sigma_over_spread,trained_coarse_accuracy,trained_fine_accuracy,"
-                    "simulated_spread,simulated_geometry\n";
-  std::vector<std::vector<double>> trained_rows, simulated_rows;
-  for (std::size_t k = 0; k < alphas.size(); ++k) {
-    TrainCommandOptions run = o.train;
-    run.alpha = alphas[k];
-    run.checkpoint.clear();
-    const json out = train_and_evaluate(run);
-    const json& e = out["evaluation"];
-    const double spread = e["spread"].get<double>();
-    if (!o.train.quiet) {
-      std::cerr << "geomsim train-sweep: alpha " << alphas[k] << ": trained spread " << fixed(spread, 4) << ", simulated "
-                << fixed(simulated[k].spread, 4) << "\n";
-    }
-    csv += format_number(alphas[k]) + "," + format_number(spread) + "," + (e["sigma_over_spread"].is_null() ? std::string() : format_number(e["sigma_over_spread"].get<double>())) +
-           "," + format_number(e["coarse_accuracy_linear_probe"].get<double>()) + "," +
-           format_number(e["fine_accuracy_linear_probe"].get<double>()) + "," + format_number(simulated[k].spread) + "," +
-           simulated[k].geometry + "\n";
-    trained_rows.push_back({alphas[k], spread});
-    simulated_rows.push_back({alphas[k], simulated[k].spread});
-  }
-  GnuplotFigure fig(900, 560);
-  fig.datablock("trained", trained_rows);
-  fig.datablock("simulated", simulated_rows);
-  fig.line("set title " + GnuplotFigure::text("Spread against α: trained " + o.train.model + " on " + data_source(o.train.data) +
-                                               ", " + data_hierarchy(o.train.data) + " vs the simulated optimum (K = " +
-                                               std::to_string(K) + ", d = " + std::to_string(d) + ", τ = " +
-                                               format_number(o.train.tau) + ")"));
-  fig.line("set xlabel 'α (weight of cNCE)'; set ylabel 'spread s_f(y)'; set grid; set key top left box opaque");
-  fig.line("set yrange [0:*]");
-  fig.line("plot $trained using 1:2 with linespoints lw 2 pt 7 title 'trained encoder (test set)', "
-           "$simulated using 1:2 with linespoints lw 2 pt 5 dt 2 title 'simulated optimum, n_y = " + std::to_string(o.sim_ny) + "'");
-  OutputTransaction outputs;  // the CSV and the figure land together or not at all
-  outputs.stage(o.out + ".csv", csv, "out");
-  fig.render(o.out, outputs);
-  outputs.commit();
-  if (!o.train.quiet) std::cout << "geomsim train-sweep: " << alphas.size() << " alphas written to " << o.out << ".csv and .png\n";
+  const bool progress = !o.train.quiet;
+  const std::size_t alphas = train_sweep(o, [&](const std::string& line) {
+    if (progress) std::cerr << "geomsim train-sweep: " << line << "\n";
+  });
+  if (!o.train.quiet) std::cout << "geomsim train-sweep: " << alphas << " alphas written to " << o.out << ".csv and .png\n";
   return 0;
 }
 

@@ -1,82 +1,20 @@
 #pragma once
-// `geomsim train`: train an encoder on Fashion-MNIST coarse labels with one of the papers'
-// losses, then evaluate coarse accuracy, coarse-to-fine transfer and the embedding geometry.
-// Built only with libtorch.
+// `geomsim train` and `geomsim train-sweep`: their options, and the commands that run them
+// (train_experiments/train_run.hpp, train_sweep.hpp) and print the results. Built only with libtorch.
 #include <CLI/CLI.hpp>
-#include <cstdint>
-#include <string>
-#include <vector>
 
-#include "geomsim/train/training/evaluation.hpp"
-#include "geomsim/train/data/label_hierarchy.hpp"
-#include "geomsim/train/training/trainer.hpp"
-#include "image_data.hpp"
+#include "data_options.hpp"
+#include "geomsim/train_experiments/train_run.hpp"
+#include "geomsim/train_experiments/train_sweep.hpp"
 
 namespace geomsim::cli {
 
-struct TrainCommandOptions {
-  DataOptions data;
-  std::string model = "cnn";
-  std::string loss = "spread";
-  double alpha = 0.5, tau = 0.5;
-  bool exclude_partner = false;
-  double reconstruction_weight = 1.0;
-  double kernel_lambda = 0.1, kernel_bandwidth = 1.0;
-  double clip_cosine = 0.5, positive_weight = 0.5, negative_weight = 2.0;  // Table 9's baselines
-  double gamma = 1.1;  // Theorem 3's margin
-  // The autoencoder: "joint", "per-class", "general" (train::AutoencoderOptions::mode) or
-  // "none"; empty: joint for the losses thanos and autoencoder, none for the others.
-  std::string autoencoder;
-  bool general_autoencoder = false;  // the older spelling of autoencoder = "general"
-  double autoencoder_dropout = 0.05, label_smoothing = 0.1;
-  bool no_augmentation = false;
-  int64_t epochs = 1, batch_size = 256, embedding_dim = 128, width = 128;
-  double learning_rate = 1e-3, weight_decay = 1e-4;
-  int64_t cosine_period = 0;  // T_max in epochs; 0: the run's epochs
-  // A named recipe (train::train_recipes) sets the learning rate, weight decay, batch size and
-  // schedule period, except those given explicitly (the *_given flags, set by the parser).
-  std::string recipe;
-  bool learning_rate_given = false, weight_decay_given = false, batch_size_given = false, cosine_period_given = false;
-  uint64_t seed = 0;
-  int64_t train_samples = 0, test_samples = 0, stop_after = 0;
-  int threads = 0;  // 0: all cores
-  std::string checkpoint, json_path;
-  bool quiet = false;
-};
+using train_experiments::TrainRunOptions;
+using train_experiments::TrainSweepOptions;
 
-void add_train_options(CLI::App& command, TrainCommandOptions& options);
-int run_train(const TrainCommandOptions& options);
+void add_train_options(CLI::App& command, TrainRunOptions& options);
+int run_train(const TrainRunOptions& options);
 
-// The autoencoder mode a run uses ("none" when it has none), after the defaults.
-std::string autoencoder_mode(const TrainCommandOptions& options);
-// The trainer's options for a run: the recipe applied, then the explicit values. Validated.
-train::TrainOptions trainer_options(const TrainCommandOptions& options);
-
-// One training run with its data, networks, embeddings and evaluation (what `geomsim train`
-// reports, and what the experiments of `geomsim report` measure further).
-struct TrainedRun {
-  train::LabelHierarchy hierarchy;
-  LabelledSplit training, test;
-  train::Encoder encoder{nullptr};          // null when the embedding is the autoencoder's alone
-  train::Autoencoder autoencoder{nullptr};  // null without one
-  train::TrainResult result;
-  torch::Tensor train_embeddings, test_embeddings;
-  train::TransferEvaluation evaluation;
-  double train_seconds = 0.0;  // training only
-  double seconds = 0.0;        // loading, training and evaluation
-};
-// Throws InvalidArgument naming the option for bad options. `on_step` (optional) sees every
-// optimisation step.
-TrainedRun train_run(const TrainCommandOptions& options, const std::function<void(const train::StepReport&)>& on_step = {});
-
-// `geomsim train-sweep`: L_spread training at several alpha against the simulated optimum.
-struct TrainSweepOptions {
-  TrainCommandOptions train;
-  std::string alphas;
-  int sim_ny = 8;
-  std::string sim_seeds = "0:4";
-  std::string out;
-};
 void add_train_sweep_options(CLI::App& command, TrainSweepOptions& options);
 int run_train_sweep(const TrainSweepOptions& options);
 

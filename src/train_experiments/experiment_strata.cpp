@@ -16,16 +16,16 @@
 #include <iostream>
 #include <map>
 
-#include "experiment_claims.hpp"
-#include "experiment_kinds.hpp"
-#include "experiment_progress.hpp"
+#include "geomsim/train_experiments/experiment_claims.hpp"
+#include "geomsim/train_experiments/experiment_kinds.hpp"
+#include "geomsim/train_experiments/experiment_progress.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 #include "geomsim/theory/strata_subsampling.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 using nlohmann::json;
 
 namespace {
@@ -103,7 +103,7 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
   const auto fractions = number_list(p, "fractions");
   const auto seeds = seed_list(p, "seeds");
   const double tau = number_parameter(p, "tau"), alpha = number_parameter(p, "alpha");
-  const TrainCommandOptions base = base_training_options(p);
+  const TrainRunOptions base = base_training_options(p);
   const train::LabelHierarchy hierarchy = train::resolve_hierarchy(hierarchy_name);
   const train::TrainOptions recipe = trainer_options(method_options(base, training_method(methods.front())));
   for (double t : fractions) {
@@ -119,7 +119,7 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
   for (const auto seed : seeds) {
     for (double t : fractions) {
       for (const auto& m : methods) {
-        TrainCommandOptions o = run_options(base, m, encoder, seed, hierarchy_name, alpha, tau);
+        TrainRunOptions o = run_options(base, m, encoder, seed, hierarchy_name, alpha, tau);
         o.train_samples = std::llround(t * static_cast<double>(base.train_samples));
         o.epochs = std::max<int64_t>(1, std::llround(static_cast<double>(base.epochs) / t));
         RunRow row = training_parameters(m, o);
@@ -250,4 +250,4 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
                ".csv); the per-subclass means: [`" + context.name + "-subclasses.csv`](" + context.name + "-subclasses.csv).");
 }
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

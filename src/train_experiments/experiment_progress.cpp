@@ -1,4 +1,4 @@
-#include "experiment_progress.hpp"
+#include "geomsim/train_experiments/experiment_progress.hpp"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <iostream>
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 
 std::string clock_text(double seconds) {
   const auto s = static_cast<long>(std::lround(std::max(0.0, seconds)));
@@ -71,4 +71,4 @@ void ExperimentProgress::close() {
   open_line_ = false;
 }
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

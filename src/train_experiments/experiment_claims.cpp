@@ -1,4 +1,4 @@
-#include "experiment_claims.hpp"
+#include "geomsim/train_experiments/experiment_claims.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,7 +6,7 @@
 
 #include "geomsim/support/errors.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 using nlohmann::json;
 
 namespace {
@@ -304,4 +304,4 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
   return out;
 }
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

@@ -16,15 +16,15 @@
 #include <iostream>
 #include <set>
 
-#include "experiment_claims.hpp"
-#include "experiment_kinds.hpp"
-#include "experiment_progress.hpp"
+#include "geomsim/train_experiments/experiment_claims.hpp"
+#include "geomsim/train_experiments/experiment_kinds.hpp"
+#include "geomsim/train_experiments/experiment_progress.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
-#include "robustness_command.hpp"
+#include "geomsim/train_experiments/robustness_run.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 using nlohmann::json;
 
 namespace {
@@ -64,26 +64,11 @@ void set_option(json& options, const std::string& key, const json& value) {
   options[key] = value;
 }
 
-// The command's options from its parameters (robustness_parameters' keys are its option
-// names with '-' for '_'), parsed by the command's own option table, so that a run of the
-// definition is exactly `geomsim robustness` with those options.
-RobustnessCommandOptions options_from_parameters(const json& parameters, int threads) {
-  CLI::App app;
-  RobustnessCommandOptions o;
-  add_robustness_options(app, o);
-  std::vector<std::string> args;
-  for (const auto& [key, value] : parameters.items()) {
-    std::string flag = "--" + key;
-    std::replace(flag.begin(), flag.end(), '_', '-');
-    args.push_back(flag);
-    args.push_back(value.is_string() ? value.get<std::string>() : value.dump());
-  }
-  std::reverse(args.begin(), args.end());  // CLI11 takes a vector last argument first
-  try {
-    app.parse(args);
-  } catch (const CLI::ParseError& error) {
-    throw InvalidArgument("definition", std::string("its robustness options are refused: ") + error.what());
-  }
+// The command's options from its parameters (robustness_parameters' keys are its option names
+// with '-' for '_'), so that a run of the definition is exactly `geomsim robustness` with those
+// options.
+RobustnessRunOptions options_from_parameters(const json& parameters, int threads) {
+  RobustnessRunOptions o = robustness_options_from_parameters(parameters);
   o.threads = threads;
   o.quiet = true;
   return o;
@@ -110,7 +95,7 @@ RobustnessPlan plan_robustness_runs(const json& p) {
   }
   const int threads = p.contains("threads") ? static_cast<int>(integer_parameter(p, "threads", 0)) : 0;
   // The parameters every run shares: the command's defaults, overridden by the definition.
-  json shared = robustness_parameters(RobustnessCommandOptions{});
+  json shared = robustness_parameters(RobustnessRunOptions{});
   for (const auto& [key, value] : p.items()) {
     if (key == "datasets" || key == "methods" || key == "seeds" || key == "threads") continue;
     if (key == "dataset" || key == "method" || key == "seed" || key == "data_seed" || !shared.contains(key)) {
@@ -273,7 +258,7 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
   const RunTable table(rows, kAxes);
 
   ExperimentPage page = begin_page(definition, context);
-  const RobustnessCommandOptions& o = plan.front().options;
+  const RobustnessRunOptions& o = plan.front().options;
   std::string data_text;
   for (const auto& dataset : datasets) {
     train::RobustnessDataOptions d = o.dataset;
@@ -357,4 +342,4 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
   std::cerr << "geomsim experiment " << context.name << ": " << rows.size() << " runs, page written to " << context.stem() << ".md\n";
 }
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 
 class ExperimentProgress {
  public:
@@ -41,4 +41,4 @@ class ExperimentProgress {
 // "1:05:09" or "4:07" for a number of seconds.
 std::string clock_text(double seconds);
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

@@ -16,16 +16,16 @@
 #include <filesystem>
 #include <iostream>
 
-#include "experiment_claims.hpp"
-#include "experiment_kinds.hpp"
-#include "experiment_progress.hpp"
+#include "geomsim/train_experiments/experiment_claims.hpp"
+#include "geomsim/train_experiments/experiment_kinds.hpp"
+#include "geomsim/train_experiments/experiment_progress.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/analysis/lipschitz.hpp"
 #include "geomsim/train/checkpoints/model_checkpoint.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 using nlohmann::json;
 
 namespace {
@@ -123,7 +123,7 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
     }
     const auto start = std::chrono::steady_clock::now();
     RunRow row = run.parameters;
-    TrainCommandOptions options = run.options;
+    TrainRunOptions options = run.options;
     options.quiet = true;
     // A finished checkpoint resumes with nothing left to train; a missing one trains the run
     // again (and keeps it). train_run then evaluates the model as the source did.
@@ -186,4 +186,4 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
   end_page(page, definition, context, table, {{}}, {}, "Every model's estimates: [`" + context.name + ".csv`](" + context.name + ".csv).");
 }
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

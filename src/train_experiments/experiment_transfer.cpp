@@ -17,15 +17,15 @@
 #include <filesystem>
 #include <string>
 
-#include "experiment_claims.hpp"
-#include "experiment_kinds.hpp"
-#include "experiment_progress.hpp"
+#include "geomsim/train_experiments/experiment_claims.hpp"
+#include "geomsim/train_experiments/experiment_kinds.hpp"
+#include "geomsim/train_experiments/experiment_progress.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 using nlohmann::json;
 
 namespace {
@@ -112,7 +112,7 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
       throw InvalidArgument("definition", "without_augmentation names " + m + ", which is not among the methods");
     }
   }
-  const TrainCommandOptions base = base_training_options(p);
+  const TrainRunOptions base = base_training_options(p);
   for (const auto& m : methods) {
     const TrainingMethod& method = training_method(m);
     if (alphas.size() > 1 && !method.uses_alpha) {
@@ -132,7 +132,7 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
             for (const double tau : taus) {
               for (const bool augment : {true, false}) {
                 if (!augment && std::find(without_augmentation.begin(), without_augmentation.end(), m) == without_augmentation.end()) continue;
-                TrainCommandOptions o = run_options(base, m, encoder, seed, hierarchy, alpha, tau);
+                TrainRunOptions o = run_options(base, m, encoder, seed, hierarchy, alpha, tau);
                 o.no_augmentation = !augment;
                 PlannedRun run(o, training_parameters(m, o), m + " " + hierarchy + " " + encoder + " seed " + std::to_string(seed));
                 if (alphas.size() > 1) run.label += " alpha " + format_number(alpha);
@@ -164,7 +164,7 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   const auto hierarchies = string_list(p, "hierarchies");
   const auto encoders = string_list(p, "encoders");
   const auto seeds = seed_list(p, "seeds");
-  const TrainCommandOptions base = base_training_options(p);
+  const TrainRunOptions base = base_training_options(p);
   validate_claims(definition, kAxes);
   std::vector<PlannedRun> plan = plan_transfer_runs(p);
   if (p.contains("keep_checkpoints") && bool_list(p, "keep_checkpoints").front()) {
@@ -293,4 +293,4 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   std::cerr << "geomsim experiment " << context.name << ": " << rows.size() << " runs, page written to " << context.stem() << ".md\n";
 }
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

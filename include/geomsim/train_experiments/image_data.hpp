@@ -2,8 +2,8 @@
 // The labelled images the training commands read: Fashion-MNIST from a folder (Debian's
 // dataset-fashion-mnist by default), any IDX image/label pair, or CIFAR-10/100's binary
 // batches (--cifar DIR), with coarse labels from a built-in hierarchy or a hierarchy file.
-// Built only with libtorch.
-#include <CLI/CLI.hpp>
+// Built only with libtorch. The command-line options that fill DataOptions are the CLI's
+// (cli/data_options.hpp).
 #include <cstdint>
 #include <string>
 #include <torch/torch.h>
@@ -11,7 +11,7 @@
 #include "geomsim/support/file_identity.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 
 struct DataOptions {
   std::string data;          // Fashion-MNIST folder; empty: Debian's
@@ -19,9 +19,6 @@ struct DataOptions {
   std::string hierarchy;     // empty: the data's default (see data_hierarchy)
   std::string cifar;         // CIFAR-10 or CIFAR-100 binary folder instead
 };
-
-// --data, --images, --labels, --cifar, --hierarchy.
-void add_data_options(CLI::App& command, DataOptions& options);
 
 // The hierarchy named by --hierarchy, or the data's default when it is empty: fmnist-2 for
 // Fashion-MNIST and IDX pairs, cifar10-2 for CIFAR-10, cifar100-20 for CIFAR-100.
@@ -46,4 +43,4 @@ std::vector<NamedPath> data_files(const DataOptions& options);
 // Where the data came from, for JSON output and checkpoint descriptions.
 std::string data_source(const DataOptions& options);
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

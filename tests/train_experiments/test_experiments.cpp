@@ -1,18 +1,21 @@
-// geomsim-torch's experiment machinery: claims on a run table, and the kinds' registry.
+// The training experiments' machinery: claims on a run table, plans, and the kinds' registry
+// (checked against the list geomsim's report hands to geomsim-torch, training_program.hpp).
 #include "../train/catch_with_torch.hpp"  // torch before Catch2 (glog's CHECK)
 
 #include <set>
 #include <string>
 
-#include "experiment_claims.hpp"
-#include "experiment_kinds.hpp"
-#include "experiment_runs.hpp"
+#include "geomsim/train_experiments/experiment_claims.hpp"
+#include "geomsim/train_experiments/experiment_kinds.hpp"
+#include "geomsim/train_experiments/experiment_runs.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/support/errors.hpp"
 #include "training_program.hpp"
 
 using namespace geomsim;
-using namespace geomsim::cli;
+using namespace geomsim::train_experiments;
+using geomsim::cli::is_training_experiment_kind;
+using geomsim::cli::training_experiment_kinds;
 using nlohmann::json;
 
 namespace {
@@ -164,7 +167,7 @@ TEST_CASE("The methods of the paper's tables map to losses and autoencoders", "[
   // Every method's options pass the trainer's checks.
   for (const auto& m : training_methods()) {
     CAPTURE(m.name);
-    CHECK_NOTHROW(trainer_options(method_options(TrainCommandOptions{}, m)));
+    CHECK_NOTHROW(trainer_options(method_options(TrainRunOptions{}, m)));
   }
 }
 
@@ -195,7 +198,7 @@ TEST_CASE("A robustness definition plans every data set, method and seed as geom
   REQUIRE(plan.skipped == std::vector<std::string>{"cclk-fair on undersampled"});
   std::set<std::string> keys;
   for (const auto& run : plan.runs) {
-    const RobustnessCommandOptions& o = run.options;
+    const RobustnessRunOptions& o = run.options;
     CAPTURE(run.label);
     // The definition's values reach the command's options; the rest are its defaults.
     CHECK(o.dataset.train_per_subclass == 30);
@@ -203,8 +206,8 @@ TEST_CASE("A robustness definition plans every data set, method and seed as geom
     CHECK(o.model == "cnn");
     CHECK(o.threads == 1);
     CHECK(o.quiet);
-    CHECK(o.epochs == RobustnessCommandOptions{}.epochs);
-    CHECK(o.dataset.validation_per_subclass == RobustnessCommandOptions{}.dataset.validation_per_subclass);
+    CHECK(o.epochs == RobustnessRunOptions{}.epochs);
+    CHECK(o.dataset.validation_per_subclass == RobustnessRunOptions{}.dataset.validation_per_subclass);
     // The seed draws the data set and the training.
     CHECK(o.dataset.seed == o.seed);
     // The cache row holds the key and every option, as the command's --json records them.
@@ -236,4 +239,44 @@ TEST_CASE("A robustness definition plans every data set, method and seed as geom
   // What the command itself would refuse is refused before any training, naming its option.
   CHECK_THROWS_WITH(plan_robustness_runs(with("rare_fraction", 0.0)), Catch::Contains("rare-fraction"));
   CHECK_THROWS_WITH(plan_robustness_runs(with("epochs", 0)), Catch::Contains("epochs"));
+}
+
+TEST_CASE("A robustness run's parameters read back into the options they came from", "[experiments][robustness]") {
+  RobustnessRunOptions o;
+  o.dataset.dataset = "spurious";
+  o.method = "thanos";
+  o.dataset.train_per_subclass = 17;
+  o.dataset.rare_fraction = 0.125;
+  o.dataset.seed = 11;
+  o.learning_rate = 0.03;
+  o.pca_components = 5;
+  o.seed = 9;
+  o.data = "/somewhere";
+  const json parameters = robustness_parameters(o);
+  const RobustnessRunOptions back = robustness_options_from_parameters(parameters);
+  CHECK(robustness_parameters(back) == parameters);  // every key, one table both ways
+  CHECK(back.dataset.train_per_subclass == 17);
+  CHECK(back.dataset.seed == 11u);
+  CHECK(back.learning_rate == 0.03);
+  CHECK(back.data == "/somewhere");
+  // A subset sets only its keys; the base keeps the rest.
+  const RobustnessRunOptions partial = robustness_options_from_parameters(json{{"lr", 0.5}}, o);
+  CHECK(partial.learning_rate == 0.5);
+  CHECK(partial.pca_components == 5);
+
+  const auto refused = [](const json& values, const std::string& phrase) {
+    try {
+      (void)robustness_options_from_parameters(values);
+      FAIL("accepted " << values.dump());
+    } catch (const InvalidArgument& e) {
+      CHECK(e.argument() == "definition");
+      CHECK_THAT(e.requirement(), Catch::Contains(phrase));
+    }
+  };
+  refused(json{{"epochs", 2.5}}, "'epochs' must be a whole number");
+  refused(json{{"seed", -1}}, "'seed' must be a whole number >= 0");
+  refused(json{{"lr", "fast"}}, "'lr' must be a number");
+  refused(json{{"model", 3}}, "'model' must be a string");
+  refused(json{{"learning_rate", 0.1}}, "'learning_rate' is not a robustness option");
+  refused(json::array({1, 2}), "must be a JSON object");
 }

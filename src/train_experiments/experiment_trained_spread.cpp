@@ -14,16 +14,16 @@
 #include <filesystem>
 #include <iostream>
 
-#include "experiment_claims.hpp"
-#include "experiment_kinds.hpp"
-#include "experiment_progress.hpp"
+#include "geomsim/train_experiments/experiment_claims.hpp"
+#include "geomsim/train_experiments/experiment_kinds.hpp"
+#include "geomsim/train_experiments/experiment_progress.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/experiments/sweep.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 using nlohmann::json;
 
 namespace {
@@ -47,14 +47,14 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
   const json simulation = definition.at("parameters").value("simulation", json::object());
   const int sim_ny = simulation.contains("ny") ? static_cast<int>(integer_parameter(simulation, "ny", 2)) : 8;
   const std::string sim_seeds = string_parameter(simulation, "seeds", "0:4");
-  const TrainCommandOptions base = base_training_options(p);
+  const TrainRunOptions base = base_training_options(p);
   const int K = train::resolve_hierarchy(hierarchy).num_coarse();
   validate_claims(definition, kAxes);
 
   std::vector<PlannedRun> plan;
   for (const auto seed : seeds) {
     const auto plan_one = [&](const std::string& m, std::optional<double> alpha) {
-      const TrainCommandOptions o = run_options(base, m, encoder, seed, hierarchy, alpha.value_or(base.alpha), tau);
+      const TrainRunOptions o = run_options(base, m, encoder, seed, hierarchy, alpha.value_or(base.alpha), tau);
       RunRow row = training_parameters(m, o);
       if (!alpha) row.set("alpha", "none");
       plan.emplace_back(o, row, m + " seed " + std::to_string(seed) + (alpha ? " alpha " + format_number(*alpha) : std::string()));
@@ -147,4 +147,4 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
                context.name + "-spread.csv).");
 }
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

@@ -31,7 +31,7 @@
 #include "geomsim/experiments/run_cache.hpp"
 #include "geomsim/experiments/seed_statistics.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 
 using Selector = std::vector<std::pair<std::string, std::string>>;
 
@@ -62,4 +62,4 @@ void validate_claims(const nlohmann::json& definition, const std::vector<std::st
 // selector). The statement gets the scope appended in brackets when it is not empty.
 ClaimOutcome evaluate_claim(const nlohmann::json& claim, const RunTable& table, const Selector& scope);
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

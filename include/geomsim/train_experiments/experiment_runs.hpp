@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "experiment_claims.hpp"
+#include "geomsim/train_experiments/experiment_claims.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/experiments/run_cache.hpp"
-#include "train_command.hpp"
+#include "geomsim/train_experiments/train_run.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 
 struct ExperimentContext {
   std::string definition_path;  // sims/NAME.json as given
@@ -35,8 +35,8 @@ struct ExperimentContext {
 struct TrainingMethod {
   std::string name;         // as definitions name it: "thanos"
   std::string label;        // the paper's row: "SupCon + cNCE + cAuto (THANOS)"
-  std::string loss;         // TrainCommandOptions::loss
-  std::string autoencoder;  // TrainCommandOptions::autoencoder ("none" without one)
+  std::string loss;         // TrainRunOptions::loss
+  std::string autoencoder;  // TrainRunOptions::autoencoder ("none" without one)
   std::string labels_seen;  // the labels its training uses
   bool uses_alpha = false, uses_tau = true;
 };
@@ -45,18 +45,18 @@ const std::vector<TrainingMethod>& training_methods();
 const TrainingMethod& training_method(const std::string& name);
 
 // The options of one run of `method`: its loss and autoencoder on top of `base`.
-TrainCommandOptions method_options(const TrainCommandOptions& base, const TrainingMethod& method);
+TrainRunOptions method_options(const TrainRunOptions& base, const TrainingMethod& method);
 // ... and the grid point: the method (by name), encoder, seed, hierarchy, alpha and tau.
-TrainCommandOptions run_options(const TrainCommandOptions& base, const std::string& method, const std::string& encoder,
+TrainRunOptions run_options(const TrainRunOptions& base, const std::string& method, const std::string& encoder,
                                 std::uint64_t seed, const std::string& hierarchy, double alpha, double tau);
 
 // The parameters every training run records (its cache row before metrics): the data,
 // hierarchy, encoder, method, loss, autoencoder, alpha, tau, augmentation, budget and recipe.
-RunRow training_parameters(const std::string& method, const TrainCommandOptions& options);
+RunRow training_parameters(const std::string& method, const TrainRunOptions& options);
 
 struct PlannedRun {
-  PlannedRun(TrainCommandOptions o, RunRow p, std::string l) : options(std::move(o)), parameters(std::move(p)), label(std::move(l)) {}
-  TrainCommandOptions options;
+  PlannedRun(TrainRunOptions o, RunRow p, std::string l) : options(std::move(o)), parameters(std::move(p)), label(std::move(l)) {}
+  TrainRunOptions options;
   RunRow parameters;  // what identifies and describes the run (no metrics)
   std::string label;  // for progress: "thanos fmnist-2 cnn seed 1"
   bool force = false;  // train even when cached (a runner that needs the trained model itself)
@@ -115,6 +115,6 @@ std::string string_parameter(const nlohmann::json& parameters, const std::string
 
 // The common training options of a definition's "parameters": train_images, test_images,
 // epochs, recipe, embedding_dim, width, gamma, threads, autoencoder_dropout, label_smoothing.
-TrainCommandOptions base_training_options(const nlohmann::json& parameters);
+TrainRunOptions base_training_options(const nlohmann::json& parameters);
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

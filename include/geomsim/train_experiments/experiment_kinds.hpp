@@ -1,18 +1,18 @@
 #pragma once
-// geomsim-torch's `experiment` command and its registry of training experiment kinds: one
-// table from a definition's "kind" to the runner that trains its runs and writes its page.
+// The registry of training experiment kinds, one table from a definition's "kind" to the runner
+// that trains its runs and writes its page, and run_experiment, which runs one definition (what
+// geomsim-torch's `experiment` command calls).
 // Every runner has one signature; each kind lives in its own file (experiment_KIND.cpp). A new
 // kind is added here and to training_experiment_kinds() (training_program.cpp), which
 // `geomsim report` consults without loading torch; a test checks that the two lists agree.
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "experiment_runs.hpp"
-#include "robustness_command.hpp"
+#include "geomsim/train_experiments/experiment_runs.hpp"
+#include "geomsim/train_experiments/robustness_run.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 
 // `definition` is the whole definition, its "parameters" already merged with its "smoke"
 // overrides when context.smoke. A runner writes context.stem() + ".csv" (its run cache, as
@@ -38,7 +38,7 @@ std::string run_checkpoint_path(const std::string& out_dir, const std::string& n
 // InvalidArgument("definition") for an unknown method, data set or parameter, a value of the
 // wrong type, or options that the command would refuse.
 struct RobustnessRun {
-  RobustnessCommandOptions options;
+  RobustnessRunOptions options;
   RunRow parameters;
   std::string label;  // "thanos spurious seed 1"
 };
@@ -56,14 +56,13 @@ void run_strata_experiment(const nlohmann::json& definition, const ExperimentCon
 void run_lipschitz_experiment(const nlohmann::json& definition, const ExperimentContext& context);
 void run_robustness_experiment(const nlohmann::json& definition, const ExperimentContext& context);
 
-struct ExperimentCommandOptions {
+struct ExperimentOptions {
   std::string definition;  // sims/NAME.json
   std::string out = "notebooks-export";
   bool smoke = false;
 };
-void add_experiment_options(CLI::App& command, ExperimentCommandOptions& options);
 // Loads the definition (name, title, kind, parameters, smoke), checks its paths, and runs its
 // kind. Throws InvalidArgument("definition") for a malformed definition or an unknown kind.
-int run_experiment_command(const ExperimentCommandOptions& options);
+void run_experiment(const ExperimentOptions& options);
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

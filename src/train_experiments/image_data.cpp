@@ -1,4 +1,4 @@
-#include "image_data.hpp"
+#include "geomsim/train_experiments/image_data.hpp"
 
 #include <filesystem>
 #include <map>
@@ -9,7 +9,7 @@
 #include "geomsim/support/random.hpp"
 #include "geomsim/train/data/image_files.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 namespace {
 
 // Fashion-MNIST splits decoded once per process: an experiment trains many runs on the same
@@ -23,18 +23,6 @@ const train::LabelledImages& fashion_mnist_split(const std::string& folder, bool
 }
 
 }  // namespace
-
-void add_data_options(CLI::App& c, DataOptions& o) {
-  c.add_option("--data", o.data, "folder with Fashion-MNIST's IDX files (default: Debian's dataset-fashion-mnist)");
-  c.add_option("--images", o.images, "an IDX image file (N x H x W bytes) to use instead of Fashion-MNIST; needs --labels");
-  c.add_option("--labels", o.labels, "the IDX label file of --images (fine labels 0..F-1 of --hierarchy)");
-  c.add_option("--cifar", o.cifar, "a folder with CIFAR-10's or CIFAR-100's binary version, instead of Fashion-MNIST");
-  std::string names;
-  for (const auto& n : train::builtin_hierarchy_names()) names += (names.empty() ? "" : ", ") + n;
-  c.add_option("--hierarchy", o.hierarchy,
-               "coarse labels: " + names + ", or a file mapping fine to coarse labels (JSON {\"0\": 0, ...} or CSV fine,coarse); "
-               "default: fmnist-2, cifar10-2 or cifar100-20 by the data (eval, measure: the checkpoint's)");
-}
 
 namespace {
 bool cifar100(const std::string& dir) {
@@ -146,4 +134,4 @@ LabelledSplit load_split(const DataOptions& o, bool train_split, int64_t limit, 
   return s;
 }
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

@@ -1,4 +1,4 @@
-#include "experiment_kinds.hpp"
+#include "geomsim/train_experiments/experiment_kinds.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -7,7 +7,7 @@
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 using nlohmann::json;
 
 const std::vector<ExperimentKindEntry>& experiment_kind_registry() {
@@ -21,18 +21,7 @@ const std::vector<ExperimentKindEntry>& experiment_kind_registry() {
   return kinds;
 }
 
-void add_experiment_options(CLI::App& c, ExperimentCommandOptions& o) {
-  c.footer("Runs one training experiment of sims/ (geomsim report runs every definition, handing the training kinds\n"
-           "to this command). Every finished run is appended to OUT/NAME.csv, which is rewritten atomically after each\n"
-           "run: a rerun trains only the runs missing there, and refuses a cached run whose parameters differ from\n"
-           "the definition's. At the end OUT/NAME.md (mean +- sd over seeds, the paper's numbers, a verdict per claim)\n"
-           "and the figures are written.");
-  c.add_option("--definition", o.definition, "the definition, sims/NAME.json")->required();
-  c.add_option("--out", o.out, "folder for NAME.csv, NAME.md and the figures (created if missing)")->capture_default_str();
-  c.add_flag("--smoke", o.smoke, "apply the definition's \"smoke\" overrides (a tiny grid, for CI)");
-}
-
-int run_experiment_command(const ExperimentCommandOptions& o) {
+void run_experiment(const ExperimentOptions& o) {
   namespace fs = std::filesystem;
   json definition;
   try {
@@ -73,11 +62,11 @@ int run_experiment_command(const ExperimentCommandOptions& o) {
                             {"out", context.stem() + ".md"}});
     require_writable_path(context.stem() + ".md", "out");
     entry.run(definition, context);
-    return 0;
+    return;
   }
   std::string known;
   for (const auto& entry : experiment_kind_registry()) known += (known.empty() ? "" : ", ") + std::string(entry.name);
   throw InvalidArgument("definition", o.definition + ": the kind \"" + kind + "\" is not a training kind (" + known + ")");
 }
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

@@ -1,4 +1,4 @@
-#include "experiment_runs.hpp"
+#include "geomsim/train_experiments/experiment_runs.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -7,13 +7,13 @@
 #include <iostream>
 #include <map>
 
-#include "experiment_progress.hpp"
+#include "geomsim/train_experiments/experiment_progress.hpp"
 #include "geomsim/figures/embedding_heatmap.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 using nlohmann::json;
 
 std::string ExperimentContext::stem() const { return (std::filesystem::path(out_dir) / name).string(); }
@@ -59,16 +59,16 @@ const TrainingMethod& training_method(const std::string& name) {
   throw InvalidArgument("definition", "names the method '" + name + "'; the methods are " + known);
 }
 
-TrainCommandOptions method_options(const TrainCommandOptions& base, const TrainingMethod& method) {
-  TrainCommandOptions o = base;
+TrainRunOptions method_options(const TrainRunOptions& base, const TrainingMethod& method) {
+  TrainRunOptions o = base;
   o.loss = method.loss;
   o.autoencoder = method.autoencoder;
   return o;
 }
 
-TrainCommandOptions run_options(const TrainCommandOptions& base, const std::string& method, const std::string& encoder,
+TrainRunOptions run_options(const TrainRunOptions& base, const std::string& method, const std::string& encoder,
                                 std::uint64_t seed, const std::string& hierarchy, double alpha, double tau) {
-  TrainCommandOptions o = method_options(base, training_method(method));
+  TrainRunOptions o = method_options(base, training_method(method));
   o.model = encoder;
   o.seed = seed;
   o.data.hierarchy = hierarchy;
@@ -77,7 +77,7 @@ TrainCommandOptions run_options(const TrainCommandOptions& base, const std::stri
   return o;
 }
 
-RunRow training_parameters(const std::string& method, const TrainCommandOptions& o) {
+RunRow training_parameters(const std::string& method, const TrainRunOptions& o) {
   const train::TrainOptions t = trainer_options(o);
   RunRow row;
   row.set("method", method);
@@ -238,7 +238,7 @@ std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cach
       continue;
     }
     progress.start_run(run.label, static_cast<double>(run.options.epochs) * static_cast<double>(run.options.train_samples));
-    TrainCommandOptions options = run.options;
+    TrainRunOptions options = run.options;
     options.quiet = true;
     TrainedRun trained = train_run(options, [&](const train::StepReport& s) {
       progress.step(s.epoch, s.epochs, s.step, s.steps_per_epoch, s.batch_size, s.loss);
@@ -379,8 +379,8 @@ std::string string_parameter(const json& p, const std::string& key, const std::s
   return p.at(key).get<std::string>();
 }
 
-TrainCommandOptions base_training_options(const json& p) {
-  TrainCommandOptions o;
+TrainRunOptions base_training_options(const json& p) {
+  TrainRunOptions o;
   o.train_samples = integer_parameter(p, "train_images", 2);
   o.test_samples = integer_parameter(p, "test_images", 1);
   o.epochs = integer_parameter(p, "epochs", 1);
@@ -402,4 +402,4 @@ TrainCommandOptions base_training_options(const json& p) {
   return o;
 }
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

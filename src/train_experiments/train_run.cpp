@@ -1,0 +1,157 @@
+#include "geomsim/train_experiments/train_run.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/support/memory_budget.hpp"
+#include "geomsim/train/data/label_hierarchy.hpp"
+#include "geomsim/train/training/evaluation.hpp"
+#include "geomsim/train/training/torch_threads.hpp"
+#include "geomsim/train/training/trainer.hpp"
+#include "geomsim/train_experiments/evaluation_json.hpp"
+
+namespace geomsim::train_experiments {
+using nlohmann::json;
+
+std::string autoencoder_mode(const TrainRunOptions& o) {
+  if (o.general_autoencoder && !o.autoencoder.empty() && o.autoencoder != "general") {
+    throw InvalidArgument("general-autoencoder", "contradicts --autoencoder " + o.autoencoder);
+  }
+  if (o.general_autoencoder) return "general";
+  if (!o.autoencoder.empty()) return o.autoencoder;
+  return o.loss == "thanos" || o.loss == "autoencoder" ? "joint" : "none";
+}
+
+train::TrainOptions trainer_options(const TrainRunOptions& o) {
+  train::TrainOptions t;
+  if (!o.recipe.empty()) train::apply_recipe(train::train_recipe(o.recipe), t);
+  if (o.recipe.empty() || o.learning_rate_given) t.learning_rate = o.learning_rate;
+  if (o.recipe.empty() || o.weight_decay_given) t.weight_decay = o.weight_decay;
+  if (o.recipe.empty() || o.batch_size_given) t.batch_size = o.batch_size;
+  if (o.recipe.empty() || o.cosine_period_given) t.cosine_period_epochs = o.cosine_period;
+  t.loss = o.loss;
+  t.alpha = o.alpha;
+  t.tau = o.tau;
+  t.include_partner = !o.exclude_partner;
+  t.epochs = o.epochs;
+  t.seed = o.seed;
+  t.checkpoint = o.checkpoint;
+  t.stop_after = o.stop_after;
+  t.reconstruction_weight = o.reconstruction_weight;
+  t.kernel_lambda = o.kernel_lambda;
+  t.kernel_bandwidth = o.kernel_bandwidth;
+  t.clip_cosine = o.clip_cosine;
+  t.positive_weight = o.positive_weight;
+  t.negative_weight = o.negative_weight;
+  train::validate(t);
+  const std::string mode = autoencoder_mode(o);
+  if (mode == "none" && (o.loss == "thanos" || o.loss == "autoencoder")) {
+    throw InvalidArgument("autoencoder", "cannot be none for --loss " + o.loss);
+  }
+  if (mode != "none" && o.loss == "ce") throw InvalidArgument("autoencoder", "must be none for --loss ce");
+  return t;
+}
+
+TrainedRun train_run(const TrainRunOptions& given, const std::function<void(const train::StepReport&)>& on_step) {
+  const auto start = std::chrono::steady_clock::now();
+  TrainRunOptions o = given;
+  o.data.hierarchy = data_hierarchy(given.data);  // the data's default when not given
+  TrainedRun run;
+  run.hierarchy = train::resolve_hierarchy(o.data.hierarchy);
+  train::EncoderOptions model;
+  model.kind = o.model;
+  model.embedding_dim = o.embedding_dim;
+  model.width = o.width;
+  const std::string mode = autoencoder_mode(o);
+  const json description = {{"data", data_source(o.data)}, {"hierarchy", o.data.hierarchy}, {"loss", o.loss},
+                            {"autoencoder", mode},         {"alpha", o.alpha},            {"tau", o.tau},
+                            {"seed", o.seed},              {"train_samples", o.train_samples},
+                            {"augmentation", !o.no_augmentation}};
+  train::TrainOptions t = trainer_options(o);
+  t.run_description = description.dump();
+  t.on_step = on_step;
+  train::require_margin_gamma(o.gamma);
+  if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
+  train::set_torch_threads(o.threads);
+  run.training = load_split(o.data, true, o.train_samples, o.seed, "train-samples");
+  run.test = load_split(o.data, false, o.test_samples, o.seed + 7, "test-samples");
+  model.channels = run.training.images.size(1);  // 3 for CIFAR
+  model.image_size = run.training.images.size(3);
+  if (run.training.images.size(2) != model.image_size) throw InvalidArgument("images", "must be square");
+  train::validate(model);
+  // Before building the model: --width or --embedding-dim 10^8 would end in std::bad_alloc.
+  require_memory(o.embedding_dim > o.width ? "embedding-dim" : "width",
+                 train::training_memory_bytes(model, std::max<int64_t>(o.batch_size, 1024)),
+                 "training the " + o.model + " encoder (weights, gradients, AdamW's state and a batch's activations)");
+
+  torch::manual_seed(o.seed);
+  run.encoder = train::Encoder(model);
+  if (mode != "none") {
+    train::AutoencoderOptions ae;
+    ae.classes = run.hierarchy.num_coarse();
+    ae.mode = mode;
+    ae.image_size = model.image_size;
+    ae.channels = model.channels;
+    ae.dropout = o.autoencoder_dropout;
+    ae.label_smoothing = o.label_smoothing;
+    train::validate(ae);
+    run.autoencoder = train::Autoencoder(ae);
+  }
+  const train::AugmentationOptions augmentation =
+      o.no_augmentation ? train::no_augmentation() : train::default_augmentations(model.channels, model.image_size);
+  const bool progress = !o.quiet && isatty(fileno(stderr)) != 0;
+  const auto train_start = std::chrono::steady_clock::now();
+  run.result = train::train_encoder(run.encoder, run.training.images, run.training.coarse, run.hierarchy.num_coarse(), t,
+                                    augmentation,
+                                    [&](const std::string& line) {
+                                      if (progress && !on_step) std::cerr << "geomsim train: " << line << "\n";
+                                    },
+                                    run.autoencoder);
+  run.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
+  if (o.loss == "autoencoder") run.encoder = train::Encoder{nullptr};  // the embedding is the autoencoder's alone
+  run.train_embeddings = train::embed(run.encoder, run.training.images, 1024, run.autoencoder);
+  run.test_embeddings = train::embed(run.encoder, run.test.images, 1024, run.autoencoder);
+  run.evaluation = train::evaluate_transfer(run.train_embeddings, run.training.coarse, run.training.fine, run.test_embeddings,
+                                            run.test.coarse, run.test.fine, o.seed, o.gamma);
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return run;
+}
+
+json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
+  const train::TrainResult& result = run.result;
+  const LabelledSplit& training = run.training;
+  const LabelledSplit& test = run.test;
+  const train::TrainOptions t = trainer_options(o);
+  json epochs = json::array();
+  for (const auto& e : result.epochs) {
+    epochs.push_back({{"epoch", e.epoch}, {"loss", e.loss}, {"seconds", e.seconds}, {"samples_per_second", e.samples_per_second}});
+  }
+  const bool finished = static_cast<int64_t>(result.epochs.size()) == o.epochs;
+  json out = {{"command", "train"},
+              {"parameters",
+               {{"data", data_source(o.data)}, {"hierarchy", data_hierarchy(o.data)}, {"model", o.model}, {"loss", o.loss},
+                {"alpha", o.alpha}, {"tau", o.tau}, {"include_partner", !o.exclude_partner},
+                {"reconstruction_weight", o.reconstruction_weight}, {"autoencoder", autoencoder_mode(o)},
+                {"autoencoder_dropout", o.autoencoder_dropout}, {"label_smoothing", o.label_smoothing},
+                {"augmentation", !o.no_augmentation}, {"recipe", o.recipe.empty() ? "geomsim" : o.recipe},
+                {"cosine_period", t.cosine_period_epochs},
+                {"kernel_lambda", o.kernel_lambda}, {"kernel_bandwidth", o.kernel_bandwidth}, {"clip_cosine", o.clip_cosine},
+                {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"epochs", o.epochs},
+                {"batch_size", t.batch_size}, {"lr", t.learning_rate}, {"weight_decay", t.weight_decay},
+                {"embedding_dim", o.embedding_dim}, {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()},
+                {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}}},
+              {"device", result.device},
+              {"resumed_epochs", result.resumed_epochs},
+              {"finished", finished},
+              {"epochs", epochs},
+              {"evaluation", evaluation_json(run.evaluation)},
+              {"seconds", run.seconds}};
+  return out;
+}
+
+}  // namespace geomsim::train_experiments

@@ -1,0 +1,81 @@
+#include "geomsim/train_experiments/train_sweep.hpp"
+
+#include <algorithm>
+
+#include "geomsim/experiments/sweep.hpp"
+#include "geomsim/figures/gnuplot_figure.hpp"
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/support/file_identity.hpp"
+#include "geomsim/support/number_lists.hpp"
+#include "geomsim/train/data/label_hierarchy.hpp"
+
+namespace geomsim::train_experiments {
+using nlohmann::json;
+
+std::size_t train_sweep(const TrainSweepOptions& o, const std::function<void(const std::string&)>& progress) {
+  const std::vector<double> alphas = parse_number_list(o.alphas, "alphas");
+  for (double a : alphas) require_in_closed_range("alphas", a, 0.0, 1.0);
+  require_at_least("sim-ny", o.sim_ny, 2);
+  if (o.train.loss != "spread") throw InvalidArgument("loss", "must be spread for train-sweep (it sweeps L_spread's alpha)");
+  // Options of `geomsim train` that train-sweep does not use must not be given as if they did something.
+  if (!o.train.checkpoint.empty()) throw InvalidArgument("checkpoint", "is not used by train-sweep (each alpha trains from scratch)");
+  if (!o.train.json_path.empty()) throw InvalidArgument("json", "is not written by train-sweep (its results are STEM.csv)");
+  std::vector<NamedPath> files = data_files(o.train.data);
+  for (const char* extension : {".csv", ".png", ".svg", ".gp"}) files.push_back({"out", o.out + extension});
+  require_distinct_files(files);
+  require_writable_path(o.out + ".csv", "out");
+  const int K = train::resolve_hierarchy(data_hierarchy(o.train.data)).num_coarse();
+  const int d = static_cast<int>(o.train.embedding_dim);
+
+  // The simulation: the core's optimum at the same K, d and tau.
+  SweepGrid grid;
+  grid.K = {K};
+  grid.ny = {o.sim_ny};
+  grid.d = {std::max(d, 2)};
+  grid.tau = {o.train.tau};
+  grid.alpha = alphas;
+  SolveSettings settings;
+  settings.seeds = parse_seed_list(o.sim_seeds, "sim-seeds");
+  const auto simulated = run_sweep(sweep_points(grid), settings, format_seed_list(settings.seeds), {});
+
+  std::string csv = "alpha,trained_spread,trained_sigma_over_spread,trained_coarse_accuracy,trained_fine_accuracy,"
+                    "simulated_spread,simulated_geometry\n";
+  std::vector<std::vector<double>> trained_rows, simulated_rows;
+  for (std::size_t k = 0; k < alphas.size(); ++k) {
+    TrainRunOptions run = o.train;
+    run.alpha = alphas[k];
+    run.checkpoint.clear();
+    const json out = train_run_json(run, train_run(run));
+    const json& e = out["evaluation"];
+    const double spread = e["spread"].get<double>();
+    if (progress) {
+      progress("alpha " + format_number(alphas[k]) + ": trained spread " + format_number(spread) + ", simulated " +
+               format_number(simulated[k].spread));
+    }
+    csv += format_number(alphas[k]) + "," + format_number(spread) + "," + (e["sigma_over_spread"].is_null() ? std::string() : format_number(e["sigma_over_spread"].get<double>())) +
+           "," + format_number(e["coarse_accuracy_linear_probe"].get<double>()) + "," +
+           format_number(e["fine_accuracy_linear_probe"].get<double>()) + "," + format_number(simulated[k].spread) + "," +
+           simulated[k].geometry + "\n";
+    trained_rows.push_back({alphas[k], spread});
+    simulated_rows.push_back({alphas[k], simulated[k].spread});
+  }
+  GnuplotFigure fig(900, 560);
+  fig.datablock("trained", trained_rows);
+  fig.datablock("simulated", simulated_rows);
+  fig.line("set title " + GnuplotFigure::text("Spread against α: trained " + o.train.model + " on " + data_source(o.train.data) +
+                                               ", " + data_hierarchy(o.train.data) + " vs the simulated optimum (K = " +
+                                               std::to_string(K) + ", d = " + std::to_string(d) + ", τ = " +
+                                               format_number(o.train.tau) + ")"));
+  fig.line("set xlabel 'α (weight of cNCE)'; set ylabel 'spread s_f(y)'; set grid; set key top left box opaque");
+  fig.line("set yrange [0:*]");
+  fig.line("plot $trained using 1:2 with linespoints lw 2 pt 7 title 'trained encoder (test set)', "
+           "$simulated using 1:2 with linespoints lw 2 pt 5 dt 2 title 'simulated optimum, n_y = " + std::to_string(o.sim_ny) + "'");
+  OutputTransaction outputs;  // the CSV and the figure land together or not at all
+  outputs.stage(o.out + ".csv", csv, "out");
+  fig.render(o.out, outputs);
+  outputs.commit();
+  return alphas.size();
+}
+
+}  // namespace geomsim::train_experiments
