@@ -4,6 +4,7 @@
 #include <string>
 
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/data/device.hpp"
 
 namespace geomsim::train {
 
@@ -37,17 +38,18 @@ torch::Tensor augment(const torch::Tensor& images, const AugmentationOptions& o)
   const int64_t B = images.size(0), H = images.size(2), W = images.size(3);
   torch::Tensor x = images;
   if (o.max_shift > 0) {
-    const int64_t s = o.max_shift;
+    const int64_t s = o.max_shift, side = 2 * s + 1;
     const auto padded = torch::constant_pad_nd(images, {s, s, s, s}, 0.0);
-    // One crop per distinct offset, (2s+1)^2 of them, rather than one per sample.
-    const auto offset = torch::randint(0, (2 * s + 1) * (2 * s + 1), {B}, torch::kLong);
-    x = torch::empty_like(images);
-    for (int64_t k = 0; k < (2 * s + 1) * (2 * s + 1); ++k) {
-      const auto members = offset.eq(k).nonzero().squeeze(1);
-      if (members.numel() == 0) continue;
-      const int64_t dy = k / (2 * s + 1), dx = k % (2 * s + 1);
-      x.index_copy_(0, members, padded.index_select(0, members).narrow(2, dy, H).narrow(3, dx, W));
-    }
+    // One offset per sample, drawn on the images' device (its generator), then the crop as two
+    // gathers, rows then columns: no read-back of the offsets to the host. Gathering copies the
+    // values, so the crop is the padded image's window exactly.
+    const auto index_options = torch::TensorOptions().dtype(torch::kLong).device(images.device());
+    const auto offset = torch::randint(0, side * side, {B}, index_options);
+    const auto dy = offset.div(side, "floor"), dx = offset.remainder(side);
+    const int64_t C = images.size(1), padded_w = W + 2 * s;
+    const auto rows = (dy.view({B, 1, 1, 1}) + torch::arange(H, index_options).view({1, 1, H, 1})).expand({B, C, H, padded_w});
+    const auto cols = (dx.view({B, 1, 1, 1}) + torch::arange(W, index_options).view({1, 1, 1, W})).expand({B, C, H, W});
+    x = padded.gather(2, rows).gather(3, cols);
   }
   const auto per_sample = [&](double lo, double hi) {
     return torch::rand({B, 1, 1, 1}, images.options()) * (hi - lo) + lo;
@@ -72,11 +74,14 @@ torch::Tensor augment(const torch::Tensor& images, const AugmentationOptions& o)
 std::pair<torch::Tensor, torch::Tensor> augment_identically(const torch::Tensor& a, const torch::Tensor& b,
                                                             const AugmentationOptions& options) {
   if (!a.sizes().equals(b.sizes())) throw InvalidArgument("images", "a pair must have equal shapes");
-  // The draws depend only on the shape, so replaying the generator replays the augmentation.
-  auto generator = at::detail::getDefaultCPUGenerator();
-  const auto state = generator.get_state();
+  // The draws depend only on the shape, so replaying the generator of the device that holds
+  // the images (the one augment() draws from) replays the augmentation. A device without a
+  // generator (meta) draws nothing to replay.
+  auto generator = default_generator(a.device());
+  if (!generator) return {augment(a, options), augment(b, options)};
+  const auto state = generator->get_state();
   auto first = augment(a, options);
-  generator.set_state(state);
+  generator->set_state(state);
   auto second = augment(b, options);
   return {first, second};
 }

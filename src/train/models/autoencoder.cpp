@@ -40,10 +40,11 @@ AutoencoderImpl::AutoencoderImpl(const AutoencoderOptions& o) : options_(o) {
 torch::Tensor AutoencoderImpl::encode(const torch::Tensor& images) { return encoder_->forward(images); }
 
 namespace {
-torch::Tensor checked_labels(const torch::Tensor& images, const torch::Tensor& labels, int64_t classes, const torch::Device& device) {
+torch::Tensor checked_labels(const torch::Tensor& images, const torch::Tensor& labels, int64_t classes, const torch::Device& device,
+                             bool range_checked = false) {
   if (labels.dim() != 1 || labels.size(0) != images.size(0)) throw InvalidArgument("labels", "must hold one label per image");
   const auto l = labels.to(device);
-  if (l.numel() > 0 && (l.min().item<int64_t>() < 0 || l.max().item<int64_t>() >= classes)) {
+  if (!range_checked && l.numel() > 0 && (l.min().item<int64_t>() < 0 || l.max().item<int64_t>() >= classes)) {
     throw InvalidArgument("labels", "must be in [0, " + std::to_string(classes) + ") for the autoencoder");
   }
   return l;
@@ -68,9 +69,9 @@ torch::Tensor AutoencoderImpl::reconstruct(const torch::Tensor& images, const to
   return decode(latent, checked_labels(images, labels, options_.classes, latent.device()), images.sizes());
 }
 
-torch::Tensor AutoencoderImpl::training_loss(const torch::Tensor& images, const torch::Tensor& labels) {
+torch::Tensor AutoencoderImpl::training_loss(const torch::Tensor& images, const torch::Tensor& labels, bool labels_checked) {
   const auto latent = encode(images);
-  const auto l = checked_labels(images, labels, options_.classes, latent.device());
+  const auto l = checked_labels(images, labels, options_.classes, latent.device(), labels_checked);
   auto loss = reconstruction_loss(decode(latent, l, images.sizes()), images);
   if (options_.mode == "joint") {
     const auto logits = head_->forward(torch::dropout(latent, options_.dropout, is_training()));

@@ -12,6 +12,19 @@ void validate(const GroupDroOptions& o) {
   require_non_negative("dro-adjustment", o.adjustment);
 }
 
+namespace {
+
+// The group means without checks: no read-back from the device. The counts are a sum of ones
+// (exact, as bincount's), so that the meta device, which has no bincount, runs it too.
+torch::Tensor group_means(const torch::Tensor& losses, const torch::Tensor& groups, int64_t num_groups) {
+  const auto g = groups.to(torch::kLong);
+  const auto sums = torch::zeros({num_groups}, losses.options()).index_add(0, g, losses);
+  const auto counts = torch::zeros({num_groups}, losses.options()).index_add(0, g, torch::ones_like(losses));
+  return sums / counts.clamp_min(1);
+}
+
+}  // namespace
+
 torch::Tensor group_mean_losses(const torch::Tensor& losses, const torch::Tensor& groups, int64_t num_groups) {
   if (losses.dim() != 1 || groups.dim() != 1 || losses.size(0) != groups.size(0)) {
     throw InvalidArgument("groups", "need one group per loss");
@@ -21,9 +34,7 @@ torch::Tensor group_mean_losses(const torch::Tensor& losses, const torch::Tensor
   if (g.numel() > 0 && (g.min().item<int64_t>() < 0 || g.max().item<int64_t>() >= num_groups)) {
     throw InvalidArgument("groups", "must be in 0.." + std::to_string(num_groups - 1));
   }
-  const auto sums = torch::zeros({num_groups}, losses.options()).index_add(0, g, losses);
-  const auto counts = torch::bincount(g, {}, num_groups).to(losses.scalar_type());
-  return sums / counts.clamp_min(1);
+  return group_means(losses, g, num_groups);
 }
 
 GroupDro::GroupDro(std::vector<int64_t> group_counts, const GroupDroOptions& options)
@@ -39,12 +50,19 @@ GroupDro::GroupDro(std::vector<int64_t> group_counts, const GroupDroOptions& opt
   log_weights_ = torch::full({num_groups()}, -std::log(static_cast<double>(num_groups())), torch::kDouble);
 }
 
-torch::Tensor GroupDro::robust_loss(const torch::Tensor& losses, const torch::Tensor& groups) {
-  const auto group_losses = group_mean_losses(losses, groups, num_groups());
-  const auto adjusted = group_losses.detach().to(torch::kCPU).to(torch::kDouble) + adjustment_;
+torch::Tensor GroupDro::robust_loss(const torch::Tensor& losses, const torch::Tensor& groups, bool groups_checked) {
+  if (!groups_checked) group_mean_losses(losses.detach(), groups, num_groups());  // the checks alone
+  if (losses.dim() != 1 || groups.dim() != 1 || losses.size(0) != groups.size(0)) throw InvalidArgument("groups", "need one group per loss");
+  const auto group_losses = group_means(losses, groups, num_groups());
+  // q lives on the losses' device: the update needs no copy to the host and back.
+  if (log_weights_.device() != losses.device()) {
+    log_weights_ = log_weights_.to(losses.device());
+    adjustment_ = adjustment_.to(losses.device());
+  }
+  const auto adjusted = group_losses.detach().to(torch::kDouble) + adjustment_;
   log_weights_ = log_weights_ + options_.step_size * adjusted;
   log_weights_ = log_weights_ - torch::logsumexp(log_weights_, 0);
-  const auto q = weights().to(group_losses.device()).to(group_losses.scalar_type());
+  const auto q = weights().to(group_losses.scalar_type());
   return (q * group_losses).sum();
 }
 

@@ -9,7 +9,10 @@
 
 #include "geomsim/metrics/group_accuracy.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/checkpoints/run_checkpoint.hpp"
+#include "geomsim/train/data/device.hpp"
 #include "geomsim/train/data/tensor_points.hpp"
+#include "geomsim/train/training/epoch_loop.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -21,12 +24,6 @@ void check_rows(const torch::Tensor& images, const torch::Tensor& labels, const 
       images.size(0) == 0) {
     throw InvalidArgument(what, "needs N >= 1 images (N x C x H x W) and N labels");
   }
-}
-
-// One epoch's visiting order: the examples drawn (groupdro) or each repeated and shuffled (erm).
-torch::Tensor epoch_order(const EndModelOptions& o, const EndModelData& d, const torch::Tensor& draw_weights) {
-  if (o.objective == "groupdro") return torch::multinomial(draw_weights, d.images.size(0), true);
-  return erm_epoch_order(d.repeats, d.images.size(0));
 }
 
 GroupAccuracy validation_accuracy(Classifier& model, const EndModelData& d) {
@@ -64,12 +61,20 @@ torch::Tensor ClassifierImpl::forward(const torch::Tensor& images) {
   return head->forward(encoder ? encoder->features(images) : images.flatten(1));
 }
 
-torch::Tensor erm_epoch_order(const std::vector<int64_t>& repeats, int64_t n) {
-  if (repeats.empty()) return torch::randperm(n, torch::kLong);
+torch::Tensor erm_epoch_order(const std::vector<int64_t>& repeats, int64_t n, const torch::Device& device) {
+  const auto options = torch::TensorOptions().dtype(torch::kLong).device(device);
+  if (repeats.empty()) return torch::randperm(n, options);
   std::vector<int64_t> expanded;
   for (std::size_t i = 0; i < repeats.size(); ++i) expanded.insert(expanded.end(), static_cast<std::size_t>(repeats[i]), static_cast<int64_t>(i));
-  const auto list = torch::tensor(expanded, torch::kLong);
-  return list.index_select(0, torch::randperm(list.size(0), torch::kLong));
+  const auto list = torch::tensor(expanded, torch::kLong).to(device);
+  return list.index_select(0, torch::randperm(list.size(0), options));
+}
+
+torch::Tensor end_model_loss(Classifier& model, const torch::Tensor& images, const torch::Tensor& labels, const torch::Tensor& groups,
+                             GroupDro* group_dro) {
+  const auto losses = torch::nn::functional::cross_entropy(
+      model->forward(images), labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone));
+  return group_dro ? group_dro->robust_loss(losses, groups, /*groups_checked=*/true) : losses.mean();
 }
 
 Classifier make_classifier(const EncoderOptions& encoder, int64_t num_classes, uint64_t seed) {
@@ -101,6 +106,7 @@ void validate(const EndModelOptions& o) {
   require_non_negative("l2", o.l2);
   validate(o.dro);
   require_at_least("stop-after", o.stop_after, 0);
+  require_at_least("sync-every", o.sync_every, 1);
   try {
     if (!nlohmann::json::parse(o.run_description).is_object()) throw InvalidArgument("run_description", "must be a JSON object");
   } catch (const nlohmann::json::exception&) {
@@ -127,6 +133,73 @@ void require_same_run(const std::string& stored, const std::string& current, con
                                           "); resume with the same options, or give another --checkpoint");
 }
 
+namespace {
+
+// The options that decide an end model's trajectory, keyed by the CLI's option names (the
+// objective has none: the method sets it). The run's description (every option of the command)
+// is checked beside it.
+std::string end_model_record(const EndModelOptions& o) {
+  return nlohmann::json({{"objective", o.objective},
+                         {"epochs", o.epochs},
+                         {"batch-size", o.batch_size},
+                         {"lr", o.learning_rate},
+                         {"momentum", o.momentum},
+                         {"l2", o.l2},
+                         {"dro-eta", o.dro.step_size},
+                         {"dro-adjustment", o.dro.adjustment},
+                         {"seed", o.seed}})
+      .dump();
+}
+
+// A batch on the run's device: no copy when the data is there already.
+torch::Tensor to_run_device(const torch::Tensor& batch, const torch::Device& device) {
+  if (batch.device() == device) return batch;
+  return (device.is_cuda() && batch.device().is_cpu() ? batch.pin_memory() : batch).to(device, /*non_blocking=*/true);
+}
+
+// train_end_model's steps for the epoch loop.
+class EndModelTask : public EpochTask {
+ public:
+  EndModelTask(const EndModelOptions& o, Classifier& model, torch::optim::SGD& optimizer, GroupDro* group_dro, torch::Tensor images,
+               torch::Tensor labels, torch::Tensor groups, torch::Tensor draw_weights, const std::vector<int64_t>& repeats)
+      : o_(o), model_(model), optimizer_(optimizer), group_dro_(group_dro), images_(std::move(images)), labels_(std::move(labels)),
+        groups_(std::move(groups)), draw_weights_(std::move(draw_weights)), repeats_(repeats) {}
+
+  int64_t begin_epoch(int64_t) override {
+    model_->train();
+    // One epoch's visiting order, on the data's device: the examples drawn (groupdro) or each
+    // repeated and shuffled (erm).
+    const int64_t n = images_.size(0);
+    order_ = group_dro_ ? torch::multinomial(draw_weights_, n, true) : erm_epoch_order(repeats_, n, images_.device());
+    return (order_.size(0) + o_.batch_size - 1) / o_.batch_size;
+  }
+
+  torch::Tensor loss(int64_t, int64_t step) override {
+    const int64_t first = step * o_.batch_size;
+    const auto idx = order_.narrow(0, first, std::min(o_.batch_size, order_.size(0) - first));
+    const auto x = to_run_device(images_.index_select(0, idx), o_.device);
+    const auto y = to_run_device(labels_.index_select(0, idx), o_.device);
+    const auto g = group_dro_ ? to_run_device(groups_.index_select(0, idx), o_.device) : torch::Tensor();
+    return end_model_loss(model_, x, y, g, group_dro_);
+  }
+
+  void update(const torch::Tensor& loss) override {
+    optimizer_.zero_grad();
+    loss.backward();
+    optimizer_.step();
+  }
+
+ private:
+  const EndModelOptions& o_;
+  Classifier& model_;
+  torch::optim::SGD& optimizer_;
+  GroupDro* group_dro_;
+  torch::Tensor images_, labels_, groups_, draw_weights_, order_;
+  const std::vector<int64_t>& repeats_;
+};
+
+}  // namespace
+
 EndModelResult train_end_model(Classifier& model, int64_t num_classes, const EndModelData& d, const EndModelOptions& o,
                                const std::function<void(const std::string&)>& progress) {
   validate(o);
@@ -144,53 +217,59 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
     if (*std::min_element(d.repeats.begin(), d.repeats.end()) < 0) throw InvalidArgument("repeats", "must be >= 0");
   }
   const bool dro = o.objective == "groupdro";
+  const torch::Device device = o.device;
+  // Where the training data lives: on the device when it fits (data/device.hpp), else on the CPU.
+  const double bytes = static_cast<double>(d.images.numel() * d.images.element_size() + 2 * n * 8);
+  const torch::Device data_device = training_data_device(device, bytes);
   std::vector<int64_t> counts;
-  torch::Tensor draw_weights;
+  torch::Tensor draw_weights, groups;
   if (dro) {
     if (!d.groups.defined() || d.groups.dim() != 1 || d.groups.size(0) != n) throw InvalidArgument("groups", "need one group per training image");
-    const auto g = d.groups.to(torch::kLong);
+    const auto g = d.groups.to(torch::kLong).to(torch::kCPU);
     if (g.min().item<int64_t>() < 0 || g.max().item<int64_t>() >= d.num_groups) {
       throw InvalidArgument("groups", "must be in 0.." + std::to_string(d.num_groups - 1));
     }
     const auto bins = torch::bincount(g, {}, d.num_groups);
     counts.assign(bins.data_ptr<int64_t>(), bins.data_ptr<int64_t>() + d.num_groups);
-    draw_weights = (1.0 / bins.to(torch::kDouble).clamp_min(1)).index_select(0, g);
+    draw_weights = (1.0 / bins.to(torch::kDouble).clamp_min(1)).index_select(0, g).to(data_device);
+    groups = g.to(data_device);
   }
   GroupDro group_dro(dro ? counts : std::vector<int64_t>{1}, o.dro);
 
-  const torch::Device device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
   model->to(device);
   torch::optim::SGD optimizer(model->parameters(),
                               torch::optim::SGDOptions(o.learning_rate).momentum(o.momentum).weight_decay(o.l2));
   EndModelResult result;
-  result.device = device.is_cuda() ? "cuda" : "cpu";
+  result.device = device_name(device);
   std::vector<torch::Tensor> best = copy_parameters(model);
   double best_worst = -1.0;
   torch::manual_seed(o.seed);
+  const std::string record = end_model_record(o);
 
   if (!o.checkpoint.empty() && std::filesystem::exists(o.checkpoint)) {
+    auto archive = open_run_checkpoint(o.checkpoint, "robustness checkpoint for this model");
     c10::IValue stored;
+    if (!archive.try_read(kOptionsKey, stored) || !stored.isString()) {
+      throw InvalidArgument("checkpoint", o.checkpoint + " is not a checkpoint of a robustness end model");
+    }
+    require_same_run(stored.toStringRef(), o.run_description, o.checkpoint);
+    require_same_options(archive, record, device, o.device_explicit, o.checkpoint);
     try {
-      torch::serialize::InputArchive archive;
-      archive.load_from(o.checkpoint);
-      if (!archive.try_read(kOptionsKey, stored) || !stored.isString()) {
-        throw InvalidArgument("checkpoint", o.checkpoint + " is not a checkpoint of a robustness end model");
-      }
-      require_same_run(stored.toStringRef(), o.run_description, o.checkpoint);
       torch::serialize::InputArchive part;
       archive.read("model", part);
       model->load(part);
       archive.read("optimizer", part);
       optimizer.load(part);
-      torch::Tensor history, rng, best_epoch, log_weights;
+      torch::Tensor history, best_epoch, log_weights;
       archive.read("history", history);
-      archive.read("rng", rng);
       archive.read("best_epoch", best_epoch);
       archive.read("dro_log_weights", log_weights);
-      for (std::size_t i = 0; i < best.size(); ++i) archive.read("best_" + std::to_string(i), best[i]);
+      for (std::size_t i = 0; i < best.size(); ++i) {
+        archive.read("best_" + std::to_string(i), best[i]);
+        best[i] = best[i].to(device);
+      }
       if (dro) group_dro.set_log_weights(log_weights);
-      auto generator = at::detail::getDefaultCPUGenerator();  // a handle to the global generator
-      generator.set_state(rng);
+      restore_generator_states(archive, device);
       for (int64_t e = 0; e < history.size(0); ++e) {
         result.epochs.push_back({e + 1, history[e][0].item<double>(), history[e][1].item<double>(), history[e][2].item<double>(),
                                  history[e][3].item<double>()});
@@ -201,77 +280,89 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
       throw InvalidArgument("checkpoint", o.checkpoint + " is not a readable robustness checkpoint for this model (" +
                                               std::string(e.what_without_backtrace()) + ")");
     }
+    // Loaded on the CPU (a checkpoint is portable across devices): now to the run's device.
+    model->to(device);
+    move_optimizer_state(optimizer, device);
     result.resumed_epochs = static_cast<int64_t>(result.epochs.size());
   }
 
-  const int64_t last = o.stop_after > 0 ? std::min(o.epochs, o.stop_after) : o.epochs;
-  for (int64_t epoch = result.resumed_epochs; epoch < last; ++epoch) {
-    const auto start = std::chrono::steady_clock::now();
-    model->train();
-    const auto order = epoch_order(o, d, draw_weights);
-    double total = 0.0;
-    int64_t steps = 0;
-    for (int64_t first = 0; first < order.size(0); first += o.batch_size) {
-      const auto idx = order.narrow(0, first, std::min(o.batch_size, order.size(0) - first));
-      const auto x = d.images.index_select(0, idx).to(device);
-      const auto y = d.labels.index_select(0, idx).to(device);
-      const auto losses = torch::nn::functional::cross_entropy(
-          model->forward(x), y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone));
-      const auto loss = dro ? group_dro.robust_loss(losses, d.groups.index_select(0, idx).to(device)) : losses.mean();
-      const double value = loss.item<double>();
-      if (!std::isfinite(value)) {
-        throw InvalidArgument("lr", "is too large: the training loss became non-finite in epoch " + std::to_string(epoch + 1) +
-                                        " (lower --lr, or --dro-eta for Group DRO)");
-      }
-      optimizer.zero_grad();
-      loss.backward();
-      optimizer.step();
-      total += value;
-      ++steps;
+  torch::Tensor images = d.images, labels = d.labels;
+  try {
+    images = d.images.to(data_device);
+    labels = d.labels.to(torch::kLong).to(data_device);
+  } catch (const c10::Error&) {  // out of device memory: keep the data on the CPU, copy each batch
+    if (data_device.is_cpu()) throw;
+    images = d.images.to(torch::kCPU);
+    labels = d.labels.to(torch::kLong).to(torch::kCPU);
+    if (dro) {
+      groups = groups.to(torch::kCPU);
+      draw_weights = draw_weights.to(torch::kCPU);
     }
+  }
+  EndModelTask task(o, model, optimizer, dro ? &group_dro : nullptr, images, labels, groups, draw_weights, d.repeats);
+  EpochLoopOptions loop;
+  loop.first_epoch = result.resumed_epochs;
+  loop.epochs = o.epochs;
+  loop.stop_after = o.stop_after;
+  loop.sync_every = o.sync_every;
+  loop.batch_size = o.batch_size;
+  loop.device = device;
+  loop.checkpoint = o.checkpoint;
+  loop.divergence_advice = "; a smaller --lr (this run: " + format_number(o.learning_rate) + ")" +
+                           (dro ? std::string(" or --dro-eta (this run: ") + format_number(o.dro.step_size) + ")" : std::string()) +
+                           " usually helps";
+
+  // Model selection: the epoch with the best worst-group validation accuracy, the earliest on ties.
+  FunctionCallback selection([&](const EpochSummary& e) {
     const GroupAccuracy validation = validation_accuracy(model, d);
     if (validation.worst > best_worst) {
       best_worst = validation.worst;
       best = copy_parameters(model);
-      result.best_epoch = epoch + 1;
+      result.best_epoch = e.epoch;
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    result.epochs.push_back({epoch + 1, total / static_cast<double>(std::max<int64_t>(steps, 1)), validation.worst,
-                             validation.average, seconds});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - e.start).count();
+    result.epochs.push_back({e.epoch, e.loss, validation.worst, validation.average, seconds});
+    return LoopControl::proceed();
+  });
+  FunctionCallback report([&](const EpochSummary& e) {
     if (progress) {
       std::ostringstream line;
-      line << "epoch " << epoch + 1 << "/" << o.epochs << ": loss " << result.epochs.back().loss << ", validation worst-group "
-           << validation.worst << ", average " << validation.average;
+      line << "epoch " << e.epoch << "/" << o.epochs << ": loss " << result.epochs.back().loss << ", validation worst-group "
+           << result.epochs.back().validation_worst << ", average " << result.epochs.back().validation_average;
       progress(line.str());
     }
-    if (!o.checkpoint.empty()) {
-      torch::serialize::OutputArchive archive, model_part, optimizer_part;
-      model->save(model_part);
-      optimizer.save(optimizer_part);
-      archive.write("model", model_part);
-      archive.write("optimizer", optimizer_part);
-      auto history = torch::zeros({static_cast<int64_t>(result.epochs.size()), 4}, torch::kDouble);
-      for (std::size_t e = 0; e < result.epochs.size(); ++e) {
-        const auto i = static_cast<int64_t>(e);
-        history[i][0] = result.epochs[e].loss;
-        history[i][1] = result.epochs[e].validation_worst;
-        history[i][2] = result.epochs[e].validation_average;
-        history[i][3] = result.epochs[e].seconds;
-      }
-      archive.write("history", history);
-      archive.write("best_epoch", torch::tensor(result.best_epoch));
-      archive.write("dro_log_weights", group_dro.log_weights());
-      for (std::size_t i = 0; i < best.size(); ++i) archive.write("best_" + std::to_string(i), best[i]);
-      archive.write("rng", at::detail::getDefaultCPUGenerator().get_state());
-      archive.write(kOptionsKey, c10::IValue(o.run_description));
-      const std::string temporary = o.checkpoint + ".partial";
-      archive.save_to(temporary);
-      std::filesystem::rename(temporary, o.checkpoint);  // atomic: a stop leaves the previous epoch's file
+    return LoopControl::proceed();
+  });
+  FunctionCallback checkpoint([&](const EpochSummary&) {
+    if (o.checkpoint.empty()) return LoopControl::proceed();
+    torch::serialize::OutputArchive archive, model_part, optimizer_part;
+    model->save(model_part);
+    optimizer.save(optimizer_part);
+    archive.write("model", model_part);
+    archive.write("optimizer", optimizer_part);
+    auto table = torch::zeros({static_cast<int64_t>(result.epochs.size()), 4}, torch::kDouble);
+    for (std::size_t e = 0; e < result.epochs.size(); ++e) {
+      const auto i = static_cast<int64_t>(e);
+      table[i][0] = result.epochs[e].loss;
+      table[i][1] = result.epochs[e].validation_worst;
+      table[i][2] = result.epochs[e].validation_average;
+      table[i][3] = result.epochs[e].seconds;
     }
-  }
+    archive.write("history", table);
+    archive.write("best_epoch", torch::tensor(result.best_epoch));
+    archive.write("dro_log_weights", group_dro.log_weights());
+    for (std::size_t i = 0; i < best.size(); ++i) archive.write("best_" + std::to_string(i), best[i]);
+    write_generator_states(archive, device);
+    archive.write(kOptionsKey, c10::IValue(o.run_description));
+    write_options_record(archive, record, device);
+    save_run_checkpoint(archive, o.checkpoint);
+    return LoopControl::proceed();
+  });
+  const LoopSummary summary = run_epoch_loop(task, loop, {&selection, &report, &checkpoint});
+  result.stop_reason = summary.stop_reason;
   result.finished = static_cast<int64_t>(result.epochs.size()) == o.epochs;
   if (dro) {
-    const auto q = group_dro.weights();
+    const auto q = group_dro.weights().to(torch::kCPU).contiguous();
     result.group_weights.assign(q.data_ptr<double>(), q.data_ptr<double>() + q.numel());
   }
   if (!o.keep_last) load_parameters(model, best);

@@ -39,6 +39,9 @@ EndModelOptions stage_options(const RobustnessOptions& o, const std::string& obj
   e.checkpoint = checkpoint;
   e.stop_after = stop_after;
   e.run_description = o.run_description;
+  e.device = o.device;
+  e.device_explicit = o.device_explicit;
+  e.sync_every = o.sync_every;
   return e;
 }
 
@@ -177,6 +180,9 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
       t.checkpoint = first_checkpoint;
       t.stop_after = first_stop;
       t.run_description = o.run_description;
+      t.device = o.device;
+      t.device_explicit = o.device_explicit;
+      t.sync_every = o.sync_every;
       if (!first_checkpoint.empty() && std::filesystem::exists(first_checkpoint)) {
         require_same_run(load_checkpoint_model(first_checkpoint).description.run, o.run_description, first_checkpoint);
       }

@@ -1,7 +1,6 @@
 #include "geomsim/train/training/trainer.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -10,7 +9,7 @@
 #include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
-#include "geomsim/train/checkpoints/archive_integrity.hpp"
+#include "geomsim/train/checkpoints/run_checkpoint.hpp"
 #include "geomsim/train/losses/baseline_losses.hpp"
 #include "geomsim/train/losses/contrastive_losses.hpp"
 #include "geomsim/train/losses/kernel_contrastive_losses.hpp"
@@ -57,9 +56,6 @@ void set_rate(torch::optim::AdamW& optimizer, double rate) {
   for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(rate);
 }
 
-// The archive key of the options a checkpoint's run was trained with (a JSON object text).
-constexpr const char* kTrainingRecordKey = "training";
-
 // Everything that decides a run's trajectory, keyed by the CLI's option names: a resume must
 // repeat all of it. --stop-after is not here: stopping early and resuming is what it is for.
 nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& encoder, const Autoencoder& autoencoder) {
@@ -95,30 +91,6 @@ nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& enco
     if (!record.contains(option)) record[option] = value;
   }
   return record;
-}
-
-// Refuses to resume `path` unless it was trained with exactly `current`: otherwise the run would
-// continue weights trained with other options and report the new ones.
-void require_same_training(torch::serialize::InputArchive& archive, const nlohmann::json& current, const std::string& path) {
-  c10::IValue stored_text;
-  if (!archive.try_read(kTrainingRecordKey, stored_text) || !stored_text.isString()) {
-    throw InvalidArgument("checkpoint", path + " does not record the options it was trained with (written by an older geomsim), "
-                                               "so a resume cannot be checked; start another --checkpoint (eval, measure and "
-                                               "lipschitz still read it)");
-  }
-  nlohmann::json stored;
-  try {
-    stored = nlohmann::json::parse(stored_text.toStringRef());
-  } catch (const nlohmann::json::exception&) {
-    throw InvalidArgument("checkpoint", path + " holds a malformed record of its training options");
-  }
-  for (const auto& [option, value] : current.items()) {
-    const nlohmann::json was = stored.contains(option) ? stored.at(option) : nlohmann::json(nullptr);
-    if (was != value) {
-      throw InvalidArgument(option, "is " + value.dump() + " but " + path + " was trained with " + was.dump() +
-                                        "; resume with the options it was trained with, or start another --checkpoint");
-    }
-  }
 }
 
 }  // namespace
@@ -189,17 +161,108 @@ void apply_recipe(const TrainRecipe& recipe, TrainOptions& options) {
   options.cosine_period_epochs = recipe.cosine_period_epochs;
 }
 
+namespace {
+
+// Moves training tensors to where the run keeps them (the device when they fit, else the CPU,
+// data/device.hpp); a CUDA device without room for them leaves them on the CPU too.
+std::pair<torch::Tensor, torch::Tensor> place_data(const torch::Tensor& images, const torch::Tensor& labels, const torch::Device& device) {
+  const double bytes = static_cast<double>(images.numel() * images.element_size() + labels.numel() * labels.element_size());
+  const torch::Device where = training_data_device(device, bytes);
+  try {
+    return {images.to(where), labels.to(where)};
+  } catch (const c10::Error&) {  // out of device memory: keep them on the CPU, copy each batch
+    if (where.is_cpu()) throw;
+    return {images.to(torch::kCPU), labels.to(torch::kCPU)};
+  }
+}
+
+// A batch on the run's device: no copy when the data is there already, else a copy from pinned
+// memory that does not wait for the device.
+torch::Tensor to_run_device(const torch::Tensor& batch, const torch::Device& device) {
+  if (batch.device() == device) return batch;
+  return (device.is_cuda() && batch.device().is_cpu() ? batch.pin_memory() : batch).to(device, /*non_blocking=*/true);
+}
+
+// train_encoder's steps for the epoch loop.
+class EncoderTask : public EpochTask {
+ public:
+  EncoderTask(const TrainOptions& o, const AugmentationOptions& augmentation, Encoder& encoder, torch::nn::Linear& classifier,
+              Autoencoder& autoencoder, torch::optim::AdamW& optimizer, const torch::Tensor& images, const torch::Tensor& labels,
+              int64_t num_classes)
+      : o_(o), augmentation_(augmentation), encoder_(encoder), classifier_(classifier), autoencoder_(autoencoder),
+        optimizer_(optimizer), images_(images), labels_(labels), num_classes_(num_classes),
+        steps_per_epoch_(images.size(0) / o.batch_size),
+        period_((o.cosine_period_epochs > 0 ? o.cosine_period_epochs : o.epochs) * steps_per_epoch_),
+        // The losses check the partner indices on the host and move them to the embeddings'
+        // device themselves: kept on the CPU, they are never read back from the device.
+        partner_(two_view_partners(o.batch_size)) {}
+
+  int64_t begin_epoch(int64_t) override {
+    encoder_->train();
+    if (autoencoder_) autoencoder_->train();
+    order_ = torch::randperm(images_.size(0), torch::TensorOptions().dtype(torch::kLong).device(images_.device()));
+    return steps_per_epoch_;
+  }
+
+  torch::Tensor loss(int64_t epoch, int64_t step) override {
+    set_rate(optimizer_, cosine_rate(o_.learning_rate, epoch * steps_per_epoch_ + step, period_));
+    const auto idx = order_.narrow(0, step * o_.batch_size, o_.batch_size);
+    const auto batch = to_run_device(images_.index_select(0, idx), o_.device);
+    const auto y = to_run_device(labels_.index_select(0, idx), o_.device);
+    torch::Tensor loss;
+    if (o_.loss == "ce") {
+      loss = torch::nn::functional::cross_entropy(classifier_->forward(encoder_->features(augment(batch, augmentation_))), y);
+    } else if (o_.loss != "autoencoder") {
+      loss = two_view_loss(o_, encoder_->forward(two_views(batch, augmentation_)), y, partner_, num_classes_);
+    }
+    if (autoencoder_) {
+      // The labels were checked once, before the epochs: no read-back per step.
+      const auto ae_loss = o_.reconstruction_weight * autoencoder_->training_loss(batch, y, /*labels_checked=*/true);
+      loss = loss.defined() ? loss + ae_loss : ae_loss;
+    }
+    return loss;
+  }
+
+  void update(const torch::Tensor& loss) override {
+    optimizer_.zero_grad();
+    loss.backward();
+    optimizer_.step();
+  }
+
+ private:
+  const TrainOptions& o_;
+  const AugmentationOptions& augmentation_;
+  Encoder& encoder_;
+  torch::nn::Linear& classifier_;
+  Autoencoder& autoencoder_;
+  torch::optim::AdamW& optimizer_;
+  torch::Tensor images_, labels_;
+  int64_t num_classes_, steps_per_epoch_, period_;
+  torch::Tensor partner_, order_;
+};
+
+}  // namespace
+
 TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const torch::Tensor& labels, int64_t num_classes,
                           const TrainOptions& o, const AugmentationOptions& augmentation,
                           const std::function<void(const std::string&)>& progress, Autoencoder autoencoder) {
   validate(o);
   validate(augmentation);
   require_at_least("classes", num_classes, 2);
+  require_at_least("sync-every", o.sync_every, 1);
   const int64_t n = images.size(0);
   if (labels.dim() != 1 || labels.size(0) != n) throw InvalidArgument("labels", "must hold one label per image");
   if (n < o.batch_size) throw InvalidArgument("batch-size", "must be at most the number of training images (" + std::to_string(n) + ")");
+  if ((o.loss == "thanos" || o.loss == "autoencoder") && !autoencoder) throw InvalidArgument("loss", o.loss + " needs an autoencoder");
+  if (autoencoder && n > 0) {  // once here, so that the steps need not read the labels back
+    const auto range = labels.to(torch::kCPU).aminmax();
+    const int64_t low = std::get<0>(range).item<int64_t>(), high = std::get<1>(range).item<int64_t>();
+    if (low < 0 || high >= autoencoder->options().classes) {
+      throw InvalidArgument("labels", "must be in [0, " + std::to_string(autoencoder->options().classes) + ") for the autoencoder");
+    }
+  }
 
-  const torch::Device device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  const torch::Device device = o.device;
   torch::manual_seed(o.seed);
   encoder->to(device);
   torch::nn::Linear classifier(encoder->options().embedding_dim, num_classes);  // used by "ce" only
@@ -210,7 +273,6 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   if (o.loss == "ce") {
     for (const auto& p : classifier->parameters()) parameters.push_back(p);
   }
-  if ((o.loss == "thanos" || autoencoder_only) && !autoencoder) throw InvalidArgument("loss", o.loss + " needs an autoencoder");
   const bool with_autoencoder = static_cast<bool>(autoencoder);
   if (with_autoencoder) {
     autoencoder->to(device);
@@ -219,27 +281,21 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   torch::optim::AdamW optimizer(parameters, torch::optim::AdamWOptions(o.learning_rate).weight_decay(o.weight_decay));
 
   TrainResult result;
-  result.device = device.is_cuda() ? "cuda" : "cpu";
-  const nlohmann::json record = training_record(o, encoder->options(), with_autoencoder ? autoencoder : Autoencoder(nullptr));
+  result.device = device_name(device);
+  const std::string record = training_record(o, encoder->options(), with_autoencoder ? autoencoder : Autoencoder(nullptr)).dump();
   if (!o.checkpoint.empty() && std::filesystem::exists(o.checkpoint)) {
-    if (verify_archive(o.checkpoint, "checkpoint") == ArchiveCheck::not_a_zip) {
-      throw InvalidArgument("checkpoint", o.checkpoint + " is not a readable geomsim checkpoint for this model (not a torch archive)");
-    }
+    auto archive = open_run_checkpoint(o.checkpoint, "geomsim checkpoint for this model");
+    require_same_options(archive, record, device, o.device_explicit, o.checkpoint);
     try {
-      torch::serialize::InputArchive archive;
-      archive.load_from(o.checkpoint);
-      require_same_training(archive, record, o.checkpoint);
       load_module(*encoder, archive, "encoder", o.checkpoint, "checkpoint");
       load_module(*classifier, archive, "classifier", o.checkpoint, "checkpoint");
       torch::serialize::InputArchive part;
       archive.read("optimizer", part);
       optimizer.load(part);
       if (with_autoencoder) load_module(*autoencoder, archive, "autoencoder", o.checkpoint, "checkpoint");
-      torch::Tensor history, rng;
+      torch::Tensor history;
       archive.read("history", history);
-      archive.read("rng", rng);
-      auto generator = at::detail::getDefaultCPUGenerator();  // a handle to the global generator
-      generator.set_state(rng);
+      restore_generator_states(archive, device);
       for (int64_t e = 0; e < history.size(0); ++e) {
         result.epochs.push_back({e + 1, history[e][0].item<double>(), history[e][1].item<double>(), history[e][2].item<double>()});
       }
@@ -247,99 +303,71 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
       throw InvalidArgument("checkpoint", o.checkpoint + " is not a readable geomsim checkpoint for this model (" +
                                               std::string(e.what_without_backtrace()) + ")");
     }
+    // Loaded on the CPU (a checkpoint is portable across devices): now to the run's device.
+    encoder->to(device);
+    classifier->to(device);
+    if (with_autoencoder) autoencoder->to(device);
+    move_optimizer_state(optimizer, device);
     result.resumed_epochs = static_cast<int64_t>(result.epochs.size());
   }
 
-  const int64_t steps_per_epoch = n / o.batch_size;
-  const auto partner = two_view_partners(o.batch_size).to(device);
-  const int64_t last = o.stop_after > 0 ? std::min(o.epochs, o.stop_after) : o.epochs;
-  const int64_t period = (o.cosine_period_epochs > 0 ? o.cosine_period_epochs : o.epochs) * steps_per_epoch;
-  for (int64_t epoch = result.resumed_epochs; epoch < last; ++epoch) {
-    const auto start = std::chrono::steady_clock::now();
-    encoder->train();
-    if (with_autoencoder) autoencoder->train();
-    const auto order = torch::randperm(n, torch::kLong);
-    double total = 0.0;
-    for (int64_t step = 0; step < steps_per_epoch; ++step) {
-      set_rate(optimizer, cosine_rate(o.learning_rate, epoch * steps_per_epoch + step, period));
-      const auto idx = order.narrow(0, step * o.batch_size, o.batch_size);
-      const auto batch = images.index_select(0, idx);
-      const auto y = labels.index_select(0, idx).to(device);
-      torch::Tensor loss;
-      if (o.loss == "ce") {
-        loss = torch::nn::functional::cross_entropy(classifier->forward(encoder->features(augment(batch, augmentation).to(device))), y);
-      } else if (!autoencoder_only) {
-        loss = two_view_loss(o, encoder->forward(two_views(batch, augmentation).to(device)), y, partner, num_classes);
-      }
-      if (with_autoencoder) {
-        const auto ae_loss = o.reconstruction_weight * autoencoder->training_loss(batch.to(device), y);
-        loss = loss.defined() ? loss + ae_loss : ae_loss;
-      }
-      // A non-finite loss (a learning rate too large, a temperature too small) ends the run
-      // before the step that would write it into the weights; the last checkpoint, of the
-      // last finished epoch, stays as it is.
-      const double value = loss.item<double>();
-      if (!std::isfinite(value)) {
-        throw ComputationFailed(
-            "training diverged: the loss is " + format_number(value) + " at epoch " + std::to_string(epoch + 1) + ", step " +
-            std::to_string(step + 1) + " of " + std::to_string(steps_per_epoch) +
-            (o.checkpoint.empty() ? std::string()
-             : epoch == 0         ? "; no checkpoint was written"
-                                  : "; " + o.checkpoint + " keeps epoch " + std::to_string(epoch) + " and no new checkpoint was written") +
-            "; a smaller --lr (this run: " + format_number(o.learning_rate) + ") or a larger --tau usually helps");
-      }
-      optimizer.zero_grad();
-      loss.backward();
-      optimizer.step();
-      total += value;
-      if (o.on_step) o.on_step(StepReport{epoch + 1, o.epochs, step + 1, steps_per_epoch, o.batch_size, value});
-    }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    result.epochs.push_back({epoch + 1, total / static_cast<double>(steps_per_epoch), seconds,
-                             static_cast<double>(steps_per_epoch * o.batch_size) / seconds});
+  const auto [data, data_labels] = place_data(images, labels, device);
+  EncoderTask task(o, augmentation, encoder, classifier, autoencoder, optimizer, data, data_labels, num_classes);
+  EpochLoopOptions loop;
+  loop.first_epoch = result.resumed_epochs;
+  loop.epochs = o.epochs;
+  loop.stop_after = o.stop_after;
+  loop.sync_every = o.sync_every;
+  loop.batch_size = o.batch_size;
+  loop.device = device;
+  loop.checkpoint = o.checkpoint;
+  loop.divergence_advice = "; a smaller --lr (this run: " + format_number(o.learning_rate) + ") or a larger --tau usually helps";
+
+  FunctionCallback history([&](const EpochSummary& e) {
+    result.epochs.push_back({e.epoch, e.loss, e.seconds, static_cast<double>(e.steps * o.batch_size) / e.seconds});
+    return LoopControl::proceed();
+  }, o.on_step);
+  FunctionCallback report([&](const EpochSummary& e) {
     if (progress) {
       std::ostringstream line;
-      line << "epoch " << epoch + 1 << "/" << o.epochs << ": loss " << result.epochs.back().loss << ", "
+      line << "epoch " << e.epoch << "/" << o.epochs << ": loss " << result.epochs.back().loss << ", "
            << static_cast<int64_t>(result.epochs.back().samples_per_second) << " samples/s on " << result.device;
       progress(line.str());
     }
-    if (!o.checkpoint.empty()) {
-      torch::serialize::OutputArchive archive, enc, cls, opt;
-      encoder->save(enc);
-      classifier->save(cls);
-      optimizer.save(opt);
-      archive.write("encoder", enc);
-      archive.write("classifier", cls);
-      archive.write("optimizer", opt);
-      if (with_autoencoder) {
-        torch::serialize::OutputArchive ae;
-        autoencoder->save(ae);
-        archive.write("autoencoder", ae);
-      }
-      auto history = torch::zeros({static_cast<int64_t>(result.epochs.size()), 3}, torch::kDouble);
-      for (std::size_t e = 0; e < result.epochs.size(); ++e) {
-        const auto i = static_cast<int64_t>(e);
-        history[i][0] = result.epochs[e].loss;
-        history[i][1] = result.epochs[e].seconds;
-        history[i][2] = result.epochs[e].samples_per_second;
-      }
-      archive.write("history", history);
-      ModelDescription description{encoder->options(), std::nullopt, autoencoder_only, o.run_description};
-      if (with_autoencoder) description.autoencoder = autoencoder->options();
-      write_model_description(archive, description);
-      archive.write("rng", at::detail::getDefaultCPUGenerator().get_state());
-      archive.write(kTrainingRecordKey, c10::IValue(record.dump()));
-      // Serialised in memory, then written as a whole: libtorch's file writer aborts the process
-      // when a write fails (a full disk) and leaves its partial file; OutputTransaction reports the
-      // failure as an error naming the file, and removes its temporary. The rename is atomic: a
-      // stop leaves the previous epoch's file.
-      std::ostringstream bytes;
-      archive.save_to(bytes);
-      OutputTransaction output;
-      output.stage(o.checkpoint, bytes.str(), "checkpoint");
-      output.commit();
+    return LoopControl::proceed();
+  });
+  FunctionCallback checkpoint([&](const EpochSummary&) {
+    if (o.checkpoint.empty()) return LoopControl::proceed();
+    torch::serialize::OutputArchive archive, enc, cls, opt;
+    encoder->save(enc);
+    classifier->save(cls);
+    optimizer.save(opt);
+    archive.write("encoder", enc);
+    archive.write("classifier", cls);
+    archive.write("optimizer", opt);
+    if (with_autoencoder) {
+      torch::serialize::OutputArchive ae;
+      autoencoder->save(ae);
+      archive.write("autoencoder", ae);
     }
-  }
+    auto table = torch::zeros({static_cast<int64_t>(result.epochs.size()), 3}, torch::kDouble);
+    for (std::size_t e = 0; e < result.epochs.size(); ++e) {
+      const auto i = static_cast<int64_t>(e);
+      table[i][0] = result.epochs[e].loss;
+      table[i][1] = result.epochs[e].seconds;
+      table[i][2] = result.epochs[e].samples_per_second;
+    }
+    archive.write("history", table);
+    ModelDescription description{encoder->options(), std::nullopt, autoencoder_only, o.run_description};
+    if (with_autoencoder) description.autoencoder = autoencoder->options();
+    write_model_description(archive, description);
+    write_generator_states(archive, device);
+    write_options_record(archive, record, device);
+    save_run_checkpoint(archive, o.checkpoint);
+    return LoopControl::proceed();
+  });
+  const LoopSummary summary = run_epoch_loop(task, loop, {&history, &report, &checkpoint});
+  result.stop_reason = summary.stop_reason;
   encoder->eval();
   if (with_autoencoder) autoencoder->eval();
   return result;

@@ -1,6 +1,7 @@
 #pragma once
-// Augmentations on image tensors (B x C x H x W, values in [0, 1]), drawn from torch's global
-// generator (seed it with torch::manual_seed): a random shift (zero padding, then a random
+// Augmentations on image tensors (B x C x H x W, values in [0, 1]), drawn on the images' device
+// from its default generator (the CPU's or the CUDA device's; seed them with torch::manual_seed),
+// without reading anything back to the host: a random shift (zero padding, then a random
 // crop back to size), a horizontal flip, brightness, contrast and (colour images) saturation
 // jitter, and Gaussian noise.
 // two_views() makes the two-view batch the contrastive losses expect: [a(x); a'(x)].

@@ -43,8 +43,10 @@ class AutoencoderImpl : public torch::nn::Module {
   // per-class mode, g(f_AE(x)) otherwise (the labels are then only checked).
   torch::Tensor reconstruct(const torch::Tensor& images, const torch::Tensor& labels);
   // The training loss: L_AE, plus in joint mode the label-smoothed cross-entropy of the head on
-  // the (dropped-out) latent.
-  torch::Tensor training_loss(const torch::Tensor& images, const torch::Tensor& labels);
+  // the (dropped-out) latent. labels_checked: the caller has checked once that every label is
+  // in [0, classes) (train_encoder does, before its epochs), so the step reads nothing back from
+  // the device; otherwise they are checked here (InvalidArgument("labels")).
+  torch::Tensor training_loss(const torch::Tensor& images, const torch::Tensor& labels, bool labels_checked = false);
   const AutoencoderOptions& options() const { return options_; }
 
  private:

@@ -29,10 +29,14 @@ class GroupDro {
   // group_counts: n_g >= 1 for every group of the training set.
   GroupDro(std::vector<int64_t> group_counts, const GroupDroOptions& options);
   // Updates q with the batch (per-example losses and their groups) and returns sum_g q_g L_g.
-  torch::Tensor robust_loss(const torch::Tensor& losses, const torch::Tensor& groups);
-  // q (float64, one entry per group).
+  // q moves to the losses' device and is updated there. groups_checked: the caller has checked
+  // once that every group is in 0..num_groups-1 (train_end_model does), so the step reads
+  // nothing back from the device; otherwise they are checked here (InvalidArgument("groups")).
+  torch::Tensor robust_loss(const torch::Tensor& losses, const torch::Tensor& groups, bool groups_checked = false);
+  // q (float64, one entry per group, on the device of the last batch).
   torch::Tensor weights() const { return log_weights_.exp(); }
-  // log q, and setting it back (a checkpoint stores log q, so a resume continues bitwise).
+  // log q, and setting it back (a checkpoint stores log q, so a resume continues bitwise; it
+  // moves to the losses' device at the next batch).
   const torch::Tensor& log_weights() const { return log_weights_; }
   void set_log_weights(const torch::Tensor& log_weights);
   int64_t num_groups() const { return static_cast<int64_t>(counts_.size()); }

@@ -12,10 +12,15 @@
 // model returned is the epoch with the highest worst-group validation accuracy (the earliest on
 // ties): model selection (keep_last turns it off).
 //
-// With a checkpoint path, the state (model, best model, optimizer, Group DRO weights, random
-// generator, history) is written atomically after every epoch with the run's description; a run
-// started with the same path resumes after the last finished epoch and ends with the same weights
-// as an uninterrupted one, and a checkpoint written with another description is refused.
+// The epochs run through the one epoch loop (epoch_loop.hpp; validation and model selection,
+// progress and the checkpoint are its callbacks), on the device the caller gives
+// (EndModelOptions::device). With a checkpoint path, the state (model, best model, optimizer,
+// Group DRO weights, the random generators, history) is written atomically after every epoch
+// with the run's description and options (run_checkpoint.hpp); a run started with the same path
+// resumes after the last finished epoch and ends with the same weights as an uninterrupted one
+// on the same kind of device, and a checkpoint written with another description or other
+// options is refused, as is one that fails its CRC-32 checks. A non-finite loss ends the run with
+// ComputationFailed naming the epoch and step; the last checkpoint stays as it was.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -58,6 +63,13 @@ struct EndModelOptions {
   std::string checkpoint;             // file; empty: none
   int64_t stop_after = 0;             // stop after this many finished epochs (0: all)
   std::string run_description = "{}";  // JSON object stored in the checkpoint
+  // The run's device (resolve_device), never chosen here: the model, the data (when it fits,
+  // else each batch), the epoch's order and Group DRO's weights are there. Recorded in the
+  // checkpoint; a resume on another kind of device is refused unless device_explicit.
+  torch::Device device = torch::kCPU;
+  bool device_explicit = false;
+  // Read the step losses back every this many steps and at the end of each epoch (epoch_loop.hpp).
+  int64_t sync_every = 50;
 };
 // Throws InvalidArgument naming the option.
 void validate(const EndModelOptions& options);
@@ -85,12 +97,20 @@ struct EndModelResult {
   int64_t best_epoch = 0;             // 1-based
   bool finished = false;              // all epochs ran (not stopped by stop_after)
   std::vector<double> group_weights;  // groupdro: q after the last epoch
-  std::string device;
+  std::string device;                 // the run's device: "cpu", "cuda:0", ...
+  std::string stop_reason;            // "finished", "stop-after" (epoch_loop.hpp)
 };
 
-// One erm epoch's visiting order: example i repeats[i] times, shuffled with torch's generator
-// (empty repeats: each of the n examples once).
-torch::Tensor erm_epoch_order(const std::vector<int64_t>& repeats, int64_t n);
+// One erm epoch's visiting order: example i repeats[i] times, shuffled on `device` with its
+// generator (empty repeats: each of the n examples once).
+torch::Tensor erm_epoch_order(const std::vector<int64_t>& repeats, int64_t n, const torch::Device& device = torch::kCPU);
+
+// The loss of one step of train_end_model on a batch on the model's device: the mean
+// cross-entropy (group_dro null: erm), or Group DRO's robust loss on the batch's groups, which
+// also updates its q (the groups checked by the caller). It reads nothing back from the device,
+// so that it runs on the meta device too.
+torch::Tensor end_model_loss(Classifier& model, const torch::Tensor& images, const torch::Tensor& labels,
+                             const torch::Tensor& groups = {}, GroupDro* group_dro = nullptr);
 
 EndModelResult train_end_model(Classifier& model, int64_t num_classes, const EndModelData& data, const EndModelOptions& options,
                                const std::function<void(const std::string&)>& progress = {});

@@ -62,6 +62,11 @@ struct RobustnessOptions {
   std::string checkpoint;      // end model; the first stage in checkpoint + ".stage1"
   int64_t stop_after = 0;
   std::string run_description = "{}";  // every option, stored in the checkpoints
+  // Every stage's device, device_explicit and sync_every (those of `end` and `encoder` are
+  // replaced by these): see EndModelOptions and TrainOptions.
+  torch::Device device = torch::kCPU;
+  bool device_explicit = false;
+  int64_t sync_every = 50;
 };
 
 // Throws InvalidArgument naming the option (method; cclk-fair on a data set without the

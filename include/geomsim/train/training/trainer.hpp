@@ -1,30 +1,27 @@
 #pragma once
 // Training an encoder with one of the batch losses: the paper's recipe (AdamW, cosine learning
-// rate schedule, two augmented views per sample), deterministic for a seed, on CUDA when
-// libtorch has it and on the CPU otherwise.
+// rate schedule, two augmented views per sample), deterministic for a seed, on the device the
+// caller gives (TrainOptions::device; resolve_device turns --device into one), through the one
+// epoch loop (epoch_loop.hpp).
 //
-// With a checkpoint path, the state (encoder, classifier head, optimizer, epoch, random
-// generator, loss history) is written atomically after every epoch; a run started again with
-// the same path resumes after the last finished epoch and ends with the same weights as an
-// uninterrupted run.
+// With a checkpoint path, the state (encoder, classifier head, optimizer, epoch, the random
+// generators, loss history) is written atomically after every epoch (run_checkpoint.hpp); a run
+// started again with the same path resumes after the last finished epoch and ends with the same
+// weights as an uninterrupted run on the same kind of device.
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "geomsim/train/data/augmentations.hpp"
+#include "geomsim/train/data/device.hpp"
 #include "geomsim/train/models/autoencoder.hpp"
 #include "geomsim/train/models/encoders.hpp"
 #include "geomsim/train/checkpoints/model_checkpoint.hpp"
+#include "geomsim/train/training/epoch_loop.hpp"
 
 namespace geomsim::train {
 
-// What TrainOptions::on_step receives after every optimisation step.
-struct StepReport {
-  int64_t epoch = 0, epochs = 0;            // 1-based epoch of `epochs`
-  int64_t step = 0, steps_per_epoch = 0;    // 1-based step within the epoch
-  int64_t batch_size = 0;                   // samples (not views) per step
-  double loss = 0.0;                        // this step's loss
-};
+// StepReport, what TrainOptions::on_step receives, is in epoch_loop.hpp.
 
 struct TrainOptions {
   // One of train_loss_names():
@@ -71,8 +68,19 @@ struct TrainOptions {
   // A JSON object stored in the checkpoint's model description (e.g. the data and hierarchy),
   // returned by load_checkpoint_model.
   std::string run_description = "{}";
-  // Called after every optimisation step (progress displays); may be empty.
+  // Called for every optimisation step (progress displays), at the read-backs of the step
+  // losses (every sync_every steps and at the end of each epoch, epoch_loop.hpp); may be empty.
   std::function<void(const StepReport&)> on_step;
+  // The run's device: the data (when it fits, else each batch), the networks, the permutations
+  // and the augmentations' draws are there. Chosen by the caller, never here; recorded in the
+  // checkpoint.
+  torch::Device device = torch::kCPU;
+  // The caller chose the device explicitly (--device given): a resume on another kind of device
+  // than the checkpoint's is then allowed; otherwise it is refused, naming --device.
+  bool device_explicit = false;
+  // Read the step losses back to the host every this many steps (and at the end of each
+  // epoch): the only host syncs of the loop. 1 checks every loss before its update.
+  int64_t sync_every = 50;
 };
 
 // Named training recipes (learning rate, weight decay, batch size, schedule period), all AdamW
@@ -121,14 +129,17 @@ struct EpochRecord {
 struct TrainResult {
   std::vector<EpochRecord> epochs;  // including those restored from a checkpoint
   int64_t resumed_epochs = 0;       // how many came from the checkpoint
-  std::string device;               // "cpu" or "cuda"
+  std::string device;               // the run's device: "cpu", "cuda:0", ...
+  std::string stop_reason;          // "finished", "stop-after" (epoch_loop.hpp)
 };
 
 // images: N x C x H x W in [0, 1]; labels: N class labels (int64) in 0..num_classes-1.
 // Resuming a checkpoint needs every option that decides the trajectory to be the one it was
-// trained with (InvalidArgument naming the option and both values otherwise), and an archive
-// that passes its CRC-32 checks. A non-finite loss ends the run with ComputationFailed naming
-// the epoch and step, before it reaches the weights; the last checkpoint stays as it was.
+// trained with (InvalidArgument naming the option and both values otherwise), the same kind of
+// device unless options.device_explicit (InvalidArgument("device")), and an archive that passes
+// its CRC-32 checks. A non-finite loss ends the run with ComputationFailed naming the epoch and
+// step, found at the next read-back of the step losses (TrainOptions::sync_every; with 1 before
+// it reaches the weights); the last checkpoint stays as it was.
 // progress (optional) receives one line per epoch. `autoencoder`, when given, is trained with
 // the encoder (see TrainOptions::loss); "thanos" and "autoencoder" require one.
 TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const torch::Tensor& labels,

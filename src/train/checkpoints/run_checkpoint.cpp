@@ -1,0 +1,127 @@
+#include "geomsim/train/checkpoints/run_checkpoint.hpp"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <torch/optim/adam.h>
+#include <torch/optim/adamw.h>
+#include <torch/optim/sgd.h>
+
+#include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/train/checkpoints/archive_integrity.hpp"
+#include "geomsim/train/data/device.hpp"
+
+namespace geomsim::train {
+namespace {
+
+constexpr const char* kCpuGeneratorKey = "rng";
+constexpr const char* kCudaGeneratorKey = "rng_cuda";
+
+torch::Tensor moved(const torch::Tensor& tensor, const c10::Device& device) {
+  return tensor.defined() ? tensor.to(device) : tensor;
+}
+
+}  // namespace
+
+void save_run_checkpoint(torch::serialize::OutputArchive& archive, const std::string& path, const std::string& argument) {
+  // Serialised in memory, then written as a whole: libtorch's file writer aborts the process
+  // when a write fails (a full disk) and leaves its partial file; OutputTransaction reports the
+  // failure as an error naming the file and removes its temporary. The rename is atomic: a stop
+  // leaves the previous epoch's file.
+  std::ostringstream bytes;
+  archive.save_to(bytes);
+  OutputTransaction output;
+  output.stage(path, bytes.str(), argument);
+  output.commit();
+}
+
+torch::serialize::InputArchive open_run_checkpoint(const std::string& path, const std::string& what, const std::string& argument) {
+  if (verify_archive(path, argument) == ArchiveCheck::not_a_zip) {
+    throw InvalidArgument(argument, path + " is not a readable " + what + " (not a torch archive)");
+  }
+  torch::serialize::InputArchive archive;
+  try {
+    archive.load_from(path, c10::Device(c10::kCPU));
+  } catch (const c10::Error& e) {
+    throw InvalidArgument(argument, path + " is not a readable " + what + " (" + std::string(e.what_without_backtrace()) + ")");
+  }
+  return archive;
+}
+
+void write_options_record(torch::serialize::OutputArchive& archive, const std::string& options, const c10::Device& device) {
+  nlohmann::json record = nlohmann::json::parse(options);
+  record["device"] = device_name(device);
+  archive.write(kOptionsRecordKey, c10::IValue(record.dump()));
+}
+
+void require_same_options(torch::serialize::InputArchive& archive, const std::string& options, const c10::Device& device,
+                          bool device_explicit, const std::string& path) {
+  c10::IValue stored_text;
+  if (!archive.try_read(kOptionsRecordKey, stored_text) || !stored_text.isString()) {
+    throw InvalidArgument("checkpoint", path + " does not record the options it was trained with (written by an older geomsim), "
+                                               "so a resume cannot be checked; start another --checkpoint (eval, measure and "
+                                               "lipschitz still read it)");
+  }
+  nlohmann::json stored;
+  try {
+    stored = nlohmann::json::parse(stored_text.toStringRef());
+  } catch (const nlohmann::json::exception&) {
+    throw InvalidArgument("checkpoint", path + " holds a malformed record of its training options");
+  }
+  if (!stored.is_object()) throw InvalidArgument("checkpoint", path + " holds a malformed record of its training options");
+  for (const auto& [option, value] : nlohmann::json::parse(options).items()) {
+    if (option == "device") continue;
+    const nlohmann::json was = stored.contains(option) ? stored.at(option) : nlohmann::json(nullptr);
+    if (was != value) {
+      throw InvalidArgument(option, "is " + value.dump() + " but " + path + " was trained with " + was.dump() +
+                                        "; resume with the options it was trained with, or start another --checkpoint");
+    }
+  }
+  if (!stored.contains("device") || !stored.at("device").is_string()) return;
+  const std::string was = stored.at("device").get<std::string>();
+  std::string kind;
+  try {
+    kind = device_kind(c10::Device(was));
+  } catch (const c10::Error&) {
+    throw InvalidArgument("checkpoint", path + " records an unknown device '" + was + "'");
+  }
+  if (kind != device_kind(device) && !device_explicit) {
+    throw InvalidArgument("device", "is " + device_name(device) + " but " + path + " was trained on " + was +
+                                        "; resume on " + kind + ", or give --device " + device_kind(device) +
+                                        " explicitly to continue it there (its random draws then come from another "
+                                        "generator, so it will not end as an uninterrupted run would)");
+  }
+}
+
+void write_generator_states(torch::serialize::OutputArchive& archive, const c10::Device& device) {
+  archive.write(kCpuGeneratorKey, default_generator(c10::Device(c10::kCPU))->get_state());
+  if (device.is_cuda()) archive.write(kCudaGeneratorKey, default_generator(device)->get_state());
+}
+
+void restore_generator_states(torch::serialize::InputArchive& archive, const c10::Device& device) {
+  torch::Tensor state;
+  archive.read(kCpuGeneratorKey, state);
+  auto cpu = default_generator(c10::Device(c10::kCPU));
+  cpu->set_state(state);
+  torch::Tensor cuda_state;
+  if (device.is_cuda() && archive.try_read(kCudaGeneratorKey, cuda_state)) default_generator(device)->set_state(cuda_state);
+}
+
+void move_optimizer_state(torch::optim::Optimizer& optimizer, const c10::Device& device) {
+  for (auto& entry : optimizer.state()) {
+    auto* state = entry.second.get();
+    if (auto* adamw = dynamic_cast<torch::optim::AdamWParamState*>(state)) {
+      adamw->exp_avg(moved(adamw->exp_avg(), device));
+      adamw->exp_avg_sq(moved(adamw->exp_avg_sq(), device));
+      adamw->max_exp_avg_sq(moved(adamw->max_exp_avg_sq(), device));
+    } else if (auto* adam = dynamic_cast<torch::optim::AdamParamState*>(state)) {
+      adam->exp_avg(moved(adam->exp_avg(), device));
+      adam->exp_avg_sq(moved(adam->exp_avg_sq(), device));
+      adam->max_exp_avg_sq(moved(adam->max_exp_avg_sq(), device));
+    } else if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(state)) {
+      sgd->momentum_buffer(moved(sgd->momentum_buffer(), device));
+    }
+  }
+}
+
+}  // namespace geomsim::train

@@ -1,0 +1,55 @@
+#include "geomsim/train/data/device.hpp"
+
+#include <ATen/Context.h>
+#include <cctype>
+#include <torch/cuda.h>
+
+#include "geomsim/support/errors.hpp"
+
+namespace geomsim::train {
+
+c10::Device resolve_device(const std::string& text) {
+  const std::string allowed = "must be auto, cpu, cuda or cuda:N (N a CUDA device index)";
+  if (text == "cpu") return c10::Device(c10::kCPU);
+  if (text == "auto") return torch::cuda::is_available() ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU);
+  int64_t index = 0;
+  if (text.rfind("cuda:", 0) == 0) {
+    const std::string digits = text.substr(5);
+    if (digits.empty() || digits.size() > 4) throw InvalidArgument("device", allowed + "; got '" + text + "'");
+    for (const char c : digits) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) throw InvalidArgument("device", allowed + "; got '" + text + "'");
+    }
+    index = std::stoll(digits);
+  } else if (text != "cuda") {
+    throw InvalidArgument("device", allowed + "; got '" + text + "'");
+  }
+  if (!torch::cuda::is_available()) {
+    throw InvalidArgument("device", "is " + text + " but this machine has no CUDA device (libtorch without CUDA, or no GPU visible); it " + allowed +
+                                        ": use cpu, or auto (the CPU here)");
+  }
+  const auto count = static_cast<int64_t>(torch::cuda::device_count());
+  if (index >= count) {
+    throw InvalidArgument("device", "is " + text + " but this machine has " + std::to_string(count) + " CUDA device" +
+                                        (count == 1 ? "" : "s") + " (cuda:0 to cuda:" + std::to_string(count - 1) + ")");
+  }
+  return c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(index));
+}
+
+std::string device_name(const c10::Device& device) {
+  if (device.is_cuda() && !device.has_index()) return "cuda:0";
+  return device.str();
+}
+
+std::string device_kind(const c10::Device& device) { return c10::DeviceTypeName(device.type(), /*lower_case=*/true); }
+
+std::optional<at::Generator> default_generator(const c10::Device& device) {
+  if (!device.is_cpu() && !device.is_cuda()) return std::nullopt;
+  return at::globalContext().defaultGenerator(device);
+}
+
+c10::Device training_data_device(const c10::Device& device, double bytes) {
+  if (!device.is_cuda()) return device;
+  return bytes <= kMaxDeviceDataBytes ? device : c10::Device(c10::kCPU);
+}
+
+}  // namespace geomsim::train
