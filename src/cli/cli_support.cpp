@@ -12,6 +12,22 @@
 
 namespace geomsim::cli {
 
+void add_device_options(CLI::App& c, std::string& device, bool& given, int64_t& sync_every) {
+  c.add_option_function<std::string>(
+       "--device",
+       [&device, &given](const std::string& value) {
+         device = value;
+         given = true;
+       },
+       "where to train: auto (CUDA when this libtorch has it and a GPU is present, else the CPU; the default), cpu, "
+       "cuda or cuda:N; recorded in the JSON and the checkpoint, and a resume on another kind of device needs it given");
+  c.add_option("--sync-every", sync_every,
+               "read the step losses back from the device every this many steps (and at each epoch's end); 1 checks "
+               "every loss before its update")
+      ->capture_default_str()
+      ->check(at_least(1));
+}
+
 std::string restarts_help() {
   return "restarts after the seeds, half fresh random starts, half perturbations of the best run (basin hopping); "
          "under rlbfgs (and auto) each runs to stationarity " + fixed(kRestartScreenTolerance, 1) +

@@ -1,5 +1,7 @@
 #include "experiment_command.hpp"
 
+#include "cli_support.hpp"
+
 namespace geomsim::cli {
 
 void add_experiment_options(CLI::App& c, ExperimentCommandOptions& o) {
@@ -11,6 +13,7 @@ void add_experiment_options(CLI::App& c, ExperimentCommandOptions& o) {
   c.add_option("--definition", o.definition, "the definition, sims/NAME.json")->required();
   c.add_option("--out", o.out, "folder for NAME.csv, NAME.md and the figures (created if missing)")->capture_default_str();
   c.add_flag("--smoke", o.smoke, "apply the definition's \"smoke\" overrides (a tiny grid, for CI)");
+  add_device_options(c, o.device, o.device_given, o.sync_every);
 }
 
 int run_experiment_command(const ExperimentCommandOptions& options) {

@@ -61,6 +61,7 @@ void add_robustness_options(CLI::App& c, RobustnessRunOptions& o) {
   c.add_option("--silhouette-points", o.silhouette_points, "clustering: the silhouette's subsample per class")->capture_default_str();
   c.add_option("--seed", o.seed, "seed of the training (initial weights, orders, augmentations, clustering)")->capture_default_str();
   c.add_option("--threads", o.threads, "CPU threads for libtorch (0: all cores)")->capture_default_str();
+  add_device_options(c, o.device, o.device_given, o.sync_every);
   c.add_option("--checkpoint", o.checkpoint, "end-model checkpoint FILE (and FILE.stage1), written every epoch; resumed when present");
   c.add_option("--stop-after", o.stop_after, "stop after this many epochs of both stages (resume later with --checkpoint)");
   c.add_option("--json", o.json_path, "write the run as JSON to FILE");

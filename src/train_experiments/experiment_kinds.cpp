@@ -42,6 +42,9 @@ void run_experiment(const ExperimentOptions& o) {
   context.title = text("title");
   context.out_dir = o.out;
   context.smoke = o.smoke;
+  context.device = o.device;
+  context.device_given = o.device_given;
+  context.sync_every = o.sync_every;
   if (context.name.empty() || context.name.find_first_of("/\\ .") != std::string::npos) {
     throw InvalidArgument("definition", o.definition + ": \"name\" must be a plain file stem");
   }

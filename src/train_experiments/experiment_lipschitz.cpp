@@ -123,7 +123,7 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
     }
     const auto start = std::chrono::steady_clock::now();
     RunRow row = run.parameters;
-    TrainRunOptions options = run.options;
+    TrainRunOptions options = context.on_device(run.options);
     options.quiet = true;
     // A finished checkpoint resumes with nothing left to train; a missing one trains the run
     // again (and keeps it). train_run then evaluates the model as the source did.

@@ -163,6 +163,7 @@ void add_robustness_metrics(const json& out, RunRow& row) {
   row.set("selection_groups", static_cast<double>(out.at("selection_groups").get<int64_t>()));
   row.set("best_epoch", static_cast<double>(out.at("stages").at("end_model").at("best_epoch").get<int64_t>()));
   row.set("seconds", out.at("seconds").get<double>());
+  row.set("device", out.at("device").get<std::string>());
 }
 
 std::string counts_text(const std::vector<int64_t>& counts) {
@@ -243,7 +244,11 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
       continue;
     }
     const RobustnessRun& run = plan[i];
-    const json out = robustness_run(run.options);
+    RobustnessRunOptions options = run.options;
+    options.device = context.device;
+    options.device_given = context.device_given;
+    options.sync_every = context.sync_every;
+    const json out = robustness_run(options);
     RunRow row = run.parameters;
     add_robustness_metrics(out, row);
     cache.add(row);

@@ -18,6 +18,13 @@ using nlohmann::json;
 
 std::string ExperimentContext::stem() const { return (std::filesystem::path(out_dir) / name).string(); }
 
+TrainRunOptions ExperimentContext::on_device(TrainRunOptions options) const {
+  options.device = device;
+  options.device_given = device_given;
+  options.sync_every = sync_every;
+  return options;
+}
+
 std::string ExperimentContext::regenerate_command() const {
   const std::string sims = std::filesystem::path(definition_path).parent_path().string();
   return "geomsim report --sims " + (sims.empty() ? std::string(".") : sims) + " --out " + out_dir + " --only " + name +
@@ -132,6 +139,7 @@ void add_transfer_metrics(const TrainedRun& run, RunRow& row) {
   }
   row.set("train_seconds", run.train_seconds);
   row.set("seconds", run.seconds);
+  row.set("device", run.result.device);
 }
 
 namespace {
@@ -238,7 +246,7 @@ std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cach
       continue;
     }
     progress.start_run(run.label, static_cast<double>(run.options.epochs) * static_cast<double>(run.options.train_samples));
-    TrainRunOptions options = run.options;
+    TrainRunOptions options = context.on_device(run.options);
     options.quiet = true;
     TrainedRun trained = train_run(options, [&](const train::StepReport& s) {
       progress.step(s.epoch, s.epochs, s.step, s.steps_per_epoch, s.batch_size, s.loss);

@@ -158,6 +158,9 @@ train::RobustnessOptions robustness_library_options(const RobustnessRunOptions& 
   r.checkpoint = o.checkpoint;
   r.stop_after = o.stop_after;
   r.run_description = robustness_parameters(o).dump();
+  r.device = train::resolve_device(o.device);
+  r.device_explicit = o.device_given;
+  r.sync_every = o.sync_every;
   return r;
 }
 
@@ -280,7 +283,7 @@ json robustness_run(const RobustnessRunOptions& o) {
                {{"representation", seen.representation.empty() ? json(nullptr) : json(seen.representation)},
                 {"end_model", seen.end_model},
                 {"model_selection", seen.model_selection}}},
-              {"device", r.end_model ? r.end_model->device : std::string(torch::cuda::is_available() ? "cuda" : "cpu")},
+              {"device", train::device_name(options.device)},
               {"stages", stages},
               {"jtt_error_set_size", o.method == "jtt" && r.first_model && r.first_model->finished ? json(r.error_set_size) : json(nullptr)},
               {"selection_groups", r.selection_groups},

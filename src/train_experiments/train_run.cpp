@@ -42,6 +42,9 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   t.seed = o.seed;
   t.checkpoint = o.checkpoint;
   t.stop_after = o.stop_after;
+  t.device = train::resolve_device(o.device);
+  t.device_explicit = o.device_given;
+  t.sync_every = o.sync_every;
   t.reconstruction_weight = o.reconstruction_weight;
   t.kernel_lambda = o.kernel_lambda;
   t.kernel_bandwidth = o.kernel_bandwidth;
@@ -144,7 +147,7 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
                 {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"epochs", o.epochs},
                 {"batch_size", t.batch_size}, {"lr", t.learning_rate}, {"weight_decay", t.weight_decay},
                 {"embedding_dim", o.embedding_dim}, {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()},
-                {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}}},
+                {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}, {"sync_every", o.sync_every}}},
               {"device", result.device},
               {"resumed_epochs", result.resumed_epochs},
               {"finished", finished},

@@ -60,6 +60,9 @@ struct ExperimentOptions {
   std::string definition;  // sims/NAME.json
   std::string out = "notebooks-export";
   bool smoke = false;
+  std::string device = "auto";  // ExperimentContext::device
+  bool device_given = false;
+  int64_t sync_every = 50;
 };
 // Loads the definition (name, title, kind, parameters, smoke), checks its paths, and runs its
 // kind. Throws InvalidArgument("definition") for a malformed definition or an unknown kind.

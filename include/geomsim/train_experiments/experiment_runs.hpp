@@ -25,6 +25,14 @@ struct ExperimentContext {
   std::string title;
   std::string out_dir;          // where NAME.csv, NAME.md and the figures go
   bool smoke = false;           // the definition's "smoke" overrides are applied
+  // Where every run trains (TrainRunOptions::device, device_given, sync_every): a choice of the
+  // machine, not of the definition, so not a parameter of the cache's rows; each row records the
+  // device it ran on in its "device" cell.
+  std::string device = "auto";
+  bool device_given = false;
+  int64_t sync_every = 50;
+  // The options of a run of the plan, on this context's device.
+  TrainRunOptions on_device(TrainRunOptions options) const;
   std::string stem() const;     // out_dir/name
   // "geomsim report --sims DIR --out DIR --only NAME [--smoke]", for the page.
   std::string regenerate_command() const;

@@ -29,6 +29,9 @@ struct RobustnessRunOptions {
   double min_silhouette = 0.5;
   uint64_t seed = 0;
   int threads = 0;
+  std::string device = "auto";  // as TrainRunOptions::device
+  bool device_given = false;
+  int64_t sync_every = 50;
   std::string checkpoint, json_path;
   int64_t stop_after = 0;
   bool quiet = false;

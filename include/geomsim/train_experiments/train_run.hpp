@@ -43,6 +43,11 @@ struct TrainRunOptions {
   uint64_t seed = 0;
   int64_t train_samples = 0, test_samples = 0, stop_after = 0;
   int threads = 0;  // 0: all cores
+  // --device: auto, cpu, cuda or cuda:N (train::resolve_device); device_given when the user gave
+  // it, which lets a resume move a checkpoint to another kind of device.
+  std::string device = "auto";
+  bool device_given = false;
+  int64_t sync_every = 50;  // read the step losses back every this many steps (epoch_loop.hpp)
   std::string checkpoint, json_path;
   bool quiet = false;
 };
