@@ -19,6 +19,7 @@
 #include "geomsim/train/training/evaluation.hpp"
 #include "geomsim/train/analysis/lipschitz.hpp"
 #include "geomsim/train/data/tensor_points.hpp"
+#include "geomsim/train/data/device.hpp"
 #include "geomsim/train/training/torch_threads.hpp"
 
 namespace geomsim::cli {
@@ -34,6 +35,7 @@ void add_model_data_options(CLI::App& c, ModelDataOptions& o, bool checkpoint_re
   c.add_flag("--flatten", o.flatten, "give the model N x (H W) rows instead of N x 1 x H x W images");
   c.add_option("--seed", o.seed, "seed of the subsets and of everything random (>= 0)")->capture_default_str()->check(non_negative_integer());
   c.add_option("--threads", o.threads, "CPU threads for libtorch, from 0 (all cores) to the number of cores")->capture_default_str();
+  add_device_option(c, o.device, o.device_given);
   c.add_option("--json", o.json_path, "write the results as JSON to FILE");
   c.add_flag("--quiet,-q", o.quiet, "print nothing on stdout");
 }
@@ -56,7 +58,9 @@ struct LoadedModel {
 LoadedModel load_model(const ModelDataOptions& o) {
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
   train::set_torch_threads(o.threads);
+  const c10::Device device = train::resolve_device(o.device);  // before the model: a bad --device loads nothing
   LoadedModel loaded{train::EmbeddingModel::load(o.checkpoint), o.data};
+  loaded.model.to(device);
   loaded.model.set_flatten_input(o.flatten);
   if (loaded.data.hierarchy.empty()) {
     const json run = json::parse(loaded.model.run_description());  // an object: the description was checked
@@ -72,7 +76,8 @@ LoadedModel load_model(const ModelDataOptions& o) {
 
 json model_json(const train::EmbeddingModel& model, const ModelDataOptions& o, const DataOptions& data) {
   return {{"checkpoint", o.checkpoint}, {"format", model.format()}, {"model", model.description()},
-          {"data", data_source(data)},  {"hierarchy", data.hierarchy}, {"seed", o.seed}};
+          {"data", data_source(data)},  {"hierarchy", data.hierarchy}, {"seed", o.seed},
+          {"device", train::device_name(model.device())}};
 }
 
 void write_json(const std::string& path, const json& out) {
@@ -320,6 +325,7 @@ int run_measure_embeddings(const MeasureOptions& o) {
   const DataOptions& data = o.common.data;
   if (!o.common.checkpoint.empty()) throw InvalidArgument("embeddings", "measures saved embeddings; it cannot be combined with --checkpoint");
   if (!data.images.empty() || !data.data.empty()) throw InvalidArgument("embeddings", "cannot be combined with --images or --data (those are images for a model)");
+  if (o.common.device_given) throw InvalidArgument("device", "is not used with --embeddings (no model runs; the measures are the core's, on the CPU)");
   if (o.subclasses.empty()) throw InvalidArgument("subclasses", "is required with --embeddings (the subclass of each row)");
   if (data.labels.empty() == data.hierarchy.empty()) {
     throw InvalidArgument("labels", "or --hierarchy (not both) must say the class of each row of --embeddings");

@@ -20,6 +20,8 @@ struct ModelDataOptions {
   bool flatten = false;              // feed N x (C H W) rows instead of N x C x H x W images
   uint64_t seed = 0;
   int threads = 0;
+  std::string device = "auto";  // where the model runs (train::resolve_device)
+  bool device_given = false;
   std::string json_path;
   bool quiet = false;
 };

@@ -12,15 +12,20 @@
 
 namespace geomsim::cli {
 
-void add_device_options(CLI::App& c, std::string& device, bool& given, int64_t& sync_every) {
+void add_device_option(CLI::App& c, std::string& device, bool& given) {
   c.add_option_function<std::string>(
-       "--device",
-       [&device, &given](const std::string& value) {
-         device = value;
-         given = true;
-       },
-       "where to train: auto (CUDA when this libtorch has it and a GPU is present, else the CPU; the default), cpu, "
-       "cuda or cuda:N; recorded in the JSON and the checkpoint, and a resume on another kind of device needs it given");
+      "--device",
+      [&device, &given](const std::string& value) {
+        device = value;
+        given = true;
+      },
+      "where the network runs: auto (CUDA when this libtorch has it and a GPU is present, else the CPU; the default), "
+      "cpu, cuda or cuda:N; recorded in the JSON (and in a checkpoint, where a resume on another kind of device needs "
+      "it given)");
+}
+
+void add_device_options(CLI::App& c, std::string& device, bool& given, int64_t& sync_every) {
+  add_device_option(c, device, given);
   c.add_option("--sync-every", sync_every,
                "read the step losses back from the device every this many steps (and at each epoch's end); 1 checks "
                "every loss before its update")

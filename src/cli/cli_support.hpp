@@ -34,8 +34,10 @@ CLI::Validator non_negative_integer();
 // a missing value would otherwise mean "the default").
 CLI::Validator at_least(long long lowest);
 
-// --device (auto, cpu, cuda, cuda:N) and --sync-every, for every training command; `given` is set
-// when the user gave --device (a resume may then change the kind of device).
+// --device (auto, cpu, cuda, cuda:N), for every command that runs a network; `given` is set when
+// the user gave it (a resume may then change the kind of device).
+void add_device_option(CLI::App& command, std::string& device, bool& given);
+// ... and --sync-every, for the commands that train.
 void add_device_options(CLI::App& command, std::string& device, bool& given, int64_t& sync_every);
 
 // The help of --restarts, for the main command and the sweep.

@@ -182,8 +182,15 @@ torch::ScalarType EmbeddingModel::dtype() const {
   return (encoder_ ? encoder_->parameters() : autoencoder_->parameters()).front().scalar_type();
 }
 
+void EmbeddingModel::to(const c10::Device& device) {
+  if (encoder_) encoder_->to(device);
+  if (autoencoder_) autoencoder_->to(device);
+  if (script_) script_->to(device);
+  device_ = device;
+}
+
 torch::Tensor EmbeddingModel::prepare(const torch::Tensor& images) const {
-  const auto x = images.to(dtype());
+  const auto x = images.to(device_, dtype());
   return flatten_ ? x.flatten(1) : x;
 }
 
@@ -235,7 +242,9 @@ void EmbeddingModel::require_finite(const torch::Tensor& z) {
 
 torch::Tensor EmbeddingModel::embed(const torch::Tensor& images, int64_t batch_size) {
   if (!script_) {
-    auto z = train::embed(encoder_, prepare(images), batch_size, autoencoder_);
+    // In batches from the CPU: embed() moves each batch to the model's device.
+    const auto x = images.to(dtype());
+    auto z = train::embed(encoder_, flatten_ ? x.flatten(1) : x, batch_size, autoencoder_);
     require_finite(z);
     return z;
   }

@@ -131,7 +131,7 @@ JacobianBound jacobian_lower_bound(EmbeddingModel& model, const torch::Tensor& x
   const auto g = torch::autograd::grad({y}, {input}, {u}, /*retain_graph=*/true, /*create_graph=*/true, /*allow_unused=*/true)[0];
   if (!g.defined() || !g.requires_grad()) return constant();
   auto v = unit_rows(torch::randn_like(input));
-  torch::Tensor sigma = torch::zeros({x.size(0)}, torch::kDouble);
+  torch::Tensor sigma = torch::zeros({x.size(0)}, input.options().dtype(torch::kDouble));
   for (int it = 1; it <= max_iterations; ++it) {
     const auto Jv = torch::autograd::grad({g}, {u}, {v}, /*retain_graph=*/true)[0];
     const auto next = Jv.flatten(1).to(torch::kDouble).norm(2, 1);  // |J v| <= sigma_max for unit v

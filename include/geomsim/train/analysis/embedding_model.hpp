@@ -61,8 +61,14 @@ class EmbeddingModel {
   // Give the model N x (C H W) rows instead of N x C x H x W images (for TorchScript modules
   // that take flat inputs). Distances are unchanged: the flattening happens inside forward().
   void set_flatten_input(bool flatten) { flatten_ = flatten; }
-  // The images as forward() hands them to the network: the model's dtype, flattened if asked.
+  // The images as forward() hands them to the network: on the model's device, in its dtype,
+  // flattened if asked.
   torch::Tensor prepare(const torch::Tensor& images) const;
+
+  // Moves the model (and its autoencoder) to `device` (a checkpoint loads to the CPU): forward()
+  // and embed() then compute there; embed() returns its embeddings on the CPU.
+  void to(const c10::Device& device);
+  c10::Device device() const { return device_; }
 
   // Moves the model (and its autoencoder) to float64, for the Lipschitz estimates.
   void to_double();
@@ -89,6 +95,7 @@ class EmbeddingModel {
   Map map_ = Map::embedding;
   bool flatten_ = false;
   std::string run_ = "{}";
+  c10::Device device_ = c10::Device(c10::kCPU);
 };
 
 }  // namespace geomsim::train
