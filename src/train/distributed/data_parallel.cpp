@@ -1,5 +1,6 @@
 #include "geomsim/train/distributed/data_parallel.hpp"
 
+#include <unordered_set>
 #include <utility>
 
 namespace geomsim::train {
@@ -124,8 +125,9 @@ void all_reduce_gradients(const DistributedContext& context, const std::vector<t
   require_at_least("bucket-bytes", options.bucket_bytes, 1);
   torch::NoGradGuard no_grad;
   std::vector<torch::Tensor> trained;
+  std::unordered_set<const void*> seen;  // a parameter shared by two modules is reduced once
   for (const auto& p : parameters) {
-    if (p.requires_grad()) trained.push_back(p);
+    if (p.requires_grad() && seen.insert(p.unsafeGetTensorImpl()).second) trained.push_back(p);
   }
   const auto buckets = buckets_of(trained, options.bucket_bytes);
   std::vector<torch::Tensor> flats;

@@ -3,8 +3,9 @@
 //   distributed_worker train [--dtype float|double] [--steps N] [--out PREFIX] [--timeout S]
 //                            [--die-at STEP] [--stall-at STEP]
 //       the tiny run of tiny_data_parallel.hpp; rank r writes its weights' bytes to PREFIX.rank<r>
-//   distributed_worker exit [--status K] [--stubborn 1]
-//       rank 1 exits at once with status K; the others sleep (ignoring SIGTERM with --stubborn 1)
+//   distributed_worker exit [--status K] [--stubborn 1] [--ready FILE]
+//       rank 1 exits with status K (once rank 0 has created FILE); the others sleep (ignoring
+//       SIGTERM with --stubborn 1)
 //   distributed_worker bench [--batch GLOBAL] [--steps N] [--threads T] [--timeout S]
 //       the CNN encoder (encoders.hpp) trained with SupCon on the gathered batch; rank 0 prints
 //       one JSON line: samples/s and where a step's time goes
@@ -80,8 +81,13 @@ int train_tiny_run(const std::map<std::string, std::string>& options) {
 
 int exit_early(const std::map<std::string, std::string>& options) {
   const auto environment = read_launch_environment();
-  if (environment.rank == 1) return std::stoi(option(options, "--status", "7"));
+  const auto ready = option(options, "--ready", "");  // rank 0 creates it once its signals are set
+  if (environment.rank == 1) {
+    while (!ready.empty() && !std::filesystem::exists(ready)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return std::stoi(option(options, "--status", "7"));
+  }
   if (option(options, "--stubborn", "0") == "1") ::signal(SIGTERM, SIG_IGN);
+  if (!ready.empty()) std::ofstream(ready).put('\n');
   std::this_thread::sleep_for(std::chrono::seconds(60));
   return 0;
 }

@@ -298,7 +298,7 @@ TEST_CASE("When a rank exits non-zero the launcher ends the others, with SIGKILL
   LocalLaunchOptions options;
   options.failure_wait_seconds = 0.1;
   options.grace_seconds = 0.5;
-  const auto report = run_two_ranks(folder, {"exit", "--status", "7", "--stubborn", stubborn ? "1" : "0"}, options);
+  const auto report = run_two_ranks(folder, {"exit", "--status", "7", "--stubborn", stubborn ? "1" : "0", "--ready", folder("ready")}, options);
   INFO(report.summary() << logs(folder));
   REQUIRE(report.first_failed_rank == 1);
   CHECK(report.ranks[1].exited);

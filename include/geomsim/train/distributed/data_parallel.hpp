@@ -33,10 +33,12 @@
 // two kinds of term may be added in one loss. (Were each rank to compute only its own anchors'
 // share of a sum over the global batch, the G_k would differ, the all-reduce would sum the
 // shares, and GradientReduction::sum would be the right choice.)
-// In floating point the sum of two equal G_k is exact (2 G), and so are the division by
-// W = 2 and the mean of two gradients up to one rounding; what differs from a one-process run
-// is the order of the batch sums inside the backward (each rank sums over its own b rows, then
-// the all-reduce adds the two partial sums): of the order of float32's epsilon per step.
+// In floating point, with W = 2, the sum of the two equal G_k (2 G) and the division by W are
+// exact, and every rank ends with the same bits (Gloo's sum of two numbers is the same in
+// either order). What differs from a one-process run is the order of the batch sums inside the
+// backward (each rank sums over its b rows, the all-reduce adds the partial sums): a few units
+// of the dtype's epsilon per step (the tests: 2.5e-7 relative in float32 after 6 AdamW steps,
+// 5.6e-16 in float64).
 #include <cstdint>
 #include <vector>
 
@@ -83,8 +85,9 @@ struct GradientReduceOptions {
   int64_t bucket_bytes = int64_t{25} << 20;
 };
 
-// All-reduces the gradients of `parameters` (those that require a gradient; the same list on
-// every rank) in buckets, all started before the first is waited for, then writes them back:
+// All-reduces the gradients of `parameters` (those that require a gradient, each once however
+// often it is listed; the same list on every rank) in buckets, all started before the first is
+// waited for, then writes them back:
 // the mean (or sum) over ranks. A parameter without a gradient on this rank counts as zeros and
 // gets the result as its gradient, so that every rank's buckets line up. World size 1: nothing.
 void all_reduce_gradients(const DistributedContext& context, const std::vector<torch::Tensor>& parameters,

@@ -96,10 +96,9 @@ class DistributedContext {
   std::vector<CollectiveTime> communication_times() const;
   void reset_communication_times() const;
 
-  struct Impl;
-
  private:
-  std::shared_ptr<Impl> impl_;
+  struct Impl;
+  std::shared_ptr<Impl> impl_;  // shared: copies of a context are handles on one group
 };
 
 }  // namespace geomsim::train
