@@ -211,17 +211,23 @@ TEST_CASE("Two ranks over Gloo end with bitwise identical weights, those of one 
   // that no thread count changes a kernel's summation order.
   const auto threads = torch::get_num_threads();
   torch::set_num_threads(1);
-  const bool in_double = GENERATE(false, true);
-  const auto dtype = in_double ? torch::kFloat64 : torch::kFloat32;
-  const std::string name = in_double ? "double" : "float";
+  // AdamW in float32 and float64, then SGD in float64 with a term on the local shard added to
+  // the gathered loss: SGD sees the gradients' scale, which AdamW divides away, and the local
+  // term must be weighed like the gathered one (data_parallel.hpp).
+  const int variant = GENERATE(0, 1, 2);
+  const auto dtype = variant == 0 ? torch::kFloat32 : torch::kFloat64;
+  const std::string name = variant == 0 ? "float" : "double";
   train::testing::TinyRun run;
   run.dtype = dtype;
+  run.sgd = variant == 2;
+  run.local_weight = variant == 2 ? 0.5 : 0.0;
   const auto one = train::testing::train_tiny(DistributedContext(), run);
   torch::set_num_threads(threads);
 
-  ScratchFolder folder("distributed-equal-" + name);
+  ScratchFolder folder("distributed-equal-" + std::to_string(variant));
   const auto report = run_two_ranks(folder, {"train", "--dtype", name, "--steps", std::to_string(run.steps), "--out",
-                                             folder("weights"), "--timeout", "10"});
+                                             folder("weights"), "--timeout", "10", "--local-weight",
+                                             std::to_string(run.local_weight), "--optimizer", run.sgd ? "sgd" : "adamw"});
   INFO(report.summary() << logs(folder));
   REQUIRE(report.success());
   const auto rank0 = read_text(folder("weights.rank0"));
@@ -232,16 +238,40 @@ TEST_CASE("Two ranks over Gloo end with bitwise identical weights, those of one 
   // (b) the one-process run. The ranks' gradients differ from it only in the order of the
   // sums over the batch inside the backward (two partial sums over b = 8 rows added by the
   // all-reduce, against one sum over 16), i.e. by a few units of the dtype's epsilon
-  // relative to the gradient's terms. AdamW divides by sqrt(v), which does not amplify a
-  // relative change of the gradient, so after k = 6 steps the weights differ by about
-  // k * lr * (a few eps), 6 * 0.05 * 1e-6 ~ 3e-7 in float32 and 6e-16 in float64; the
-  // bounds leave a factor of about 30 (float32) and 1000 (float64) for gradients that cancel.
+  // relative to the gradient's terms. AdamW's step, m / sqrt(v), does not amplify a relative
+  // change of the gradient (its derivative in g is eps / (|g| + eps)^2 < 1 / |g|), and SGD's
+  // is lr times the gradient of size < 1 here, so after k = 6 steps the weights differ by about
+  // k * lr * (a few eps), 6 * 0.05 * 1e-6 ~ 3e-7 in float32 and 6e-16 in float64 (measured:
+  // 1.5e-7 and 3.3e-16 at weights of size 0.6); the bounds, 1e-5 and 1e-12 relative to the
+  // largest weight, leave a factor of about 30 and 1000 for gradient terms that cancel.
   const auto distributed = torch::from_blob(const_cast<char*>(rank0.data()), one.weights.sizes(), one.weights.options()).clone();
   const double difference = (distributed - one.weights).abs().max().item<double>();
   const double scale = one.weights.abs().max().item<double>();
-  std::cout << "two ranks against one process (" << name << "): max |difference| " << difference << ", max |weight| " << scale
+  std::cout << "two ranks against one process (" << name << (run.sgd ? ", SGD" : ", AdamW") << ", local term "
+            << run.local_weight << "): max |difference| " << difference << ", max |weight| " << scale
             << "\n";
   CHECK(difference <= (dtype == torch::kFloat32 ? 1e-5 : 1e-12) * scale);
+}
+
+TEST_CASE("The comparison with one process sees a wrong gradient scale: summing over ranks instead of averaging",
+          "[distributed][gloo]") {
+  const auto threads = torch::get_num_threads();
+  torch::set_num_threads(1);
+  train::testing::TinyRun run;
+  run.dtype = torch::kFloat64;
+  run.sgd = true;
+  run.local_weight = 0.5;
+  const auto one = train::testing::train_tiny(DistributedContext(), run);
+  torch::set_num_threads(threads);
+  ScratchFolder folder("distributed-sum");
+  const auto report = run_two_ranks(folder, {"train", "--dtype", "double", "--out", folder("weights"), "--local-weight",
+                                             "0.5", "--optimizer", "sgd", "--reduction", "sum"});
+  INFO(report.summary() << logs(folder));
+  REQUIRE(report.success());
+  const auto bytes = read_text(folder("weights.rank0"));
+  REQUIRE(bytes.size() == static_cast<std::size_t>(one.weights.nbytes()));
+  const auto distributed = torch::from_blob(const_cast<char*>(bytes.data()), one.weights.sizes(), one.weights.options()).clone();
+  CHECK((distributed - one.weights).abs().max().item<double>() > 1e-3 * one.weights.abs().max().item<double>());
 }
 
 TEST_CASE("A killed rank makes rank 0 fail with a clear error at once, and the launcher reports which rank died",

@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <memory>
 #include <thread>
 
 #include "geomsim/train/losses/contrastive_losses.hpp"
@@ -14,7 +15,15 @@ TinyResult train_tiny(const DistributedContext& context, const TinyRun& run) {
   torch::nn::Sequential model(torch::nn::Linear(8, 16), torch::nn::Tanh(), torch::nn::Linear(16, 4));
   model->to(run.dtype);
   broadcast_parameters(context, *model);
-  torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(run.learning_rate).weight_decay(1e-2));
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  if (run.sgd) {
+    optimizer = std::make_unique<torch::optim::SGD>(model->parameters(), torch::optim::SGDOptions(run.learning_rate));
+  } else {
+    optimizer = std::make_unique<torch::optim::AdamW>(model->parameters(),
+                                                      torch::optim::AdamWOptions(run.learning_rate).weight_decay(1e-2));
+  }
+  GradientReduceOptions reduce;
+  reduce.reduction = run.reduction;
 
   // The data of every step, the same on every rank (drawn in float64, then cast, so that the
   // float32 and float64 runs see the same numbers up to rounding).
@@ -32,16 +41,17 @@ TinyResult train_tiny(const DistributedContext& context, const TinyRun& run) {
     const auto view0 = shard_rows(context, batch + jitter0.narrow(0, first, run.global_batch));
     const auto view1 = shard_rows(context, batch + jitter1.narrow(0, first, run.global_batch));
     const auto global_labels = labels.narrow(0, first, run.global_batch);
-    const auto z_local = torch::nn::functional::normalize(model->forward(torch::cat({view0, view1})),
-                                                          torch::nn::functional::NormalizeFuncOptions().dim(1));
+    const auto features = model->forward(torch::cat({view0, view1}));
+    const auto z_local = torch::nn::functional::normalize(features, torch::nn::functional::NormalizeFuncOptions().dim(1));
     if (context.rank() == 1 && step == run.die_at_step) ::raise(SIGKILL);
     if (context.rank() == 1 && step == run.stall_at_step) std::this_thread::sleep_for(std::chrono::hours(1));
     const auto z = gather_views_with_grad(context, z_local, 2);
-    const auto loss = supcon_out_loss(z, torch::cat({global_labels, global_labels}), 0.5);
-    optimizer.zero_grad();
+    auto loss = supcon_out_loss(z, torch::cat({global_labels, global_labels}), 0.5);
+    if (run.local_weight > 0.0) loss = loss + run.local_weight * features.pow(2).sum(1).mean();
+    optimizer->zero_grad();
     loss.backward();
-    all_reduce_gradients(context, model->parameters());
-    optimizer.step();
+    all_reduce_gradients(context, model->parameters(), reduce);
+    optimizer->step();
     result.last_loss = loss.item<double>();
   }
   std::vector<torch::Tensor> pieces;

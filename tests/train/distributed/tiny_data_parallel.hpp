@@ -16,6 +16,15 @@ struct TinyRun {
   int64_t steps = 6;
   int64_t global_batch = 16;   // samples per step, two views each
   double learning_rate = 0.05;
+  // > 0: adds this weight x a term on the local shard alone, the mean over this rank's rows of
+  // the squared norm of the features before normalisation (as a reconstruction or
+  // cross-entropy term would be), to check that it composes with the gathered loss.
+  double local_weight = 0.0;
+  // AdamW does not see a constant factor on the gradient (it divides by sqrt(v)); SGD does.
+  bool sgd = false;
+  // The gradients' reduction over ranks: the mean is right (data_parallel.hpp); the sum is
+  // there to show that the tests would see a wrong scale.
+  GradientReduction reduction = GradientReduction::mean;
   int64_t die_at_step = -1;    // rank 1 SIGKILLs itself at this step (before the gather)
   int64_t stall_at_step = -1;  // rank 1 stops answering (sleeps) at this step
 };
