@@ -4,13 +4,18 @@
 // timeouts, and the launcher ends every rank it started, so the tests run in parallel and never hang.
 #include "train/catch_with_torch.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "geomsim/train/distributed/data_parallel.hpp"
@@ -138,6 +143,69 @@ TEST_CASE("The launch environment is read as torchrun and srun set it, and bad v
       CHECK(std::string(error.what()) == "RANK must be an integer in [0, 2) (WORLD_SIZE = 2), got \"one\"");
     }
   }
+}
+
+TEST_CASE("From the process's environment, a bad RANK or a missing MASTER_PORT is refused by name",
+          "[distributed][environment]") {
+  // Sets the variables for the scope of the object, then restores them (the test binary may
+  // run every case in one process).
+  struct Variables {
+    std::map<std::string, std::optional<std::string>> saved;
+    explicit Variables(const std::map<std::string, std::optional<std::string>>& values) {
+      for (const auto& [name, value] : values) {
+        const char* old = std::getenv(name.c_str());
+        saved[name] = old ? std::optional<std::string>(old) : std::nullopt;
+        if (value) {
+          ::setenv(name.c_str(), value->c_str(), 1);
+        } else {
+          ::unsetenv(name.c_str());
+        }
+      }
+    }
+    ~Variables() {
+      for (const auto& [name, value] : saved) {
+        if (value) {
+          ::setenv(name.c_str(), value->c_str(), 1);
+        } else {
+          ::unsetenv(name.c_str());
+        }
+      }
+    }
+  };
+  const auto refusal = [] { return geomsim::testing::refusal([] { DistributedContext::from_environment(); }); };
+  {
+    const Variables variables({{"RANK", "x"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", "1"}});
+    CHECK(refusal() == "--RANK must be an integer in [0, 2) (WORLD_SIZE = 2), got \"x\"");
+  }
+  {
+    const Variables variables({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", std::nullopt}});
+    CHECK(refusal() == "--MASTER_PORT must be set (the rendezvous port of rank 0) when WORLD_SIZE = 2 > 1");
+  }
+}
+
+TEST_CASE("Rank 0 names MASTER_PORT when another program holds the port", "[distributed]") {
+  // A listening socket on a free port, on every address as c10d's store would listen.
+  const int holder = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(holder >= 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_ANY);
+  socklen_t length = sizeof address;
+  REQUIRE(::bind(holder, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(::listen(holder, 1) == 0);
+  REQUIRE(::getsockname(holder, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+  const int port = ntohs(address.sin_port);
+  DistributedOptions options;
+  options.timeout_seconds = 1.0;
+  const auto env = parse({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", std::to_string(port)}});
+  try {
+    DistributedContext context(env, options);
+    FAIL("no error");
+  } catch (const DistributedFailure& error) {
+    INFO(error.what());
+    CHECK(std::string(error.what()).rfind("rank 0 of 2 could not serve the rendezvous on MASTER_PORT = " + std::to_string(port), 0) == 0);
+  }
+  ::close(holder);
 }
 
 TEST_CASE("With world size 1 there is no process group and every collective leaves its tensor as it is",
