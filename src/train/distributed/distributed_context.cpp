@@ -230,7 +230,8 @@ DistributedContext::DistributedContext(const LaunchEnvironment& environment, con
   if (impl.device.is_cuda()) {
 #ifndef USE_C10D_NCCL
     throw InvalidArgument("device", "cuda with " + std::to_string(environment.world_size) +
-                                        " ranks needs NCCL, which this libtorch was built without; "
+                                        " ranks needs NCCL, which this build has not (a libtorch without CUDA, or "
+                                        "nccl.h not found when configuring: set NCCL_INCLUDE_DIR); "
                                         "use the CPU (Gloo) or one process");
 #endif
   } else if (!impl.device.is_cpu()) {
