@@ -10,8 +10,10 @@
 //                same labels), take this rank's rows:
 //                  int64_t b = local_batch_size(context, global_batch);   InvalidArgument("batch-size")
 //                  auto mine = shard_rows(context, global_indices);       rows [rank b, (rank + 1) b)
-//                embed this rank's views, stacked as the one-process loop stacks them
-//                ([view 0 of its b samples; view 1 of them]), then
+//                augment and embed this rank's samples only, their views stacked as the
+//                one-process loop stacks them ([view 0 of its b samples; view 1 of them]); for
+//                runs that match one process draw each sample's augmentation from a generator
+//                seeded by (seed, epoch, sample index), not from one stream per rank; then
 //                  auto z = gather_views_with_grad(context, z_local, 2);  [2 W b x d], the one-process order
 //                  auto loss = supcon_out_loss(z, global_labels_twice, tau);   every rank: the same value
 //                  loss.backward();
