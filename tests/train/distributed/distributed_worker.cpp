@@ -1,7 +1,7 @@
 // The program the distributed tests run as several ranks (through launch_local), and a small
 // benchmark of a data-parallel step. Usage:
 //   distributed_worker train [--dtype float|double] [--steps N] [--out PREFIX] [--timeout S]
-//                            [--die-at STEP] [--stall-at STEP] [--local-weight W]
+//                            [--die-at STEP] [--die-in-backward-at STEP] [--stall-at STEP] [--local-weight W]
 //                            [--optimizer adamw|sgd] [--reduction mean|sum]
 //       the tiny run of tiny_data_parallel.hpp; rank r writes its weights' bytes to PREFIX.rank<r>
 //   distributed_worker exit [--status K] [--stubborn 1] [--ready FILE]
@@ -61,6 +61,7 @@ int train_tiny_run(const std::map<std::string, std::string>& options) {
   run.steps = std::stoll(option(options, "--steps", "6"));
   run.die_at_step = std::stoll(option(options, "--die-at", "-1"));
   run.stall_at_step = std::stoll(option(options, "--stall-at", "-1"));
+  run.die_in_backward_at_step = std::stoll(option(options, "--die-in-backward-at", "-1"));
   run.local_weight = std::stod(option(options, "--local-weight", "0"));
   run.sgd = option(options, "--optimizer", "adamw") == "sgd";
   run.reduction = option(options, "--reduction", "mean") == "sum" ? GradientReduction::sum : GradientReduction::mean;

@@ -344,11 +344,16 @@ TEST_CASE("The comparison with one process sees a wrong gradient scale: summing 
 
 TEST_CASE("A killed rank makes rank 0 fail with a clear error at once, and the launcher reports which rank died",
           "[distributed][gloo]") {
-  ScratchFolder folder("distributed-killed");
+  // Rank 1 dies before the gather (rank 0 waits in the forward's all-gather), or after it
+  // (rank 0 waits in the all-reduce inside loss.backward(): the error must come out of
+  // autograd's engine as the same DistributedFailure).
+  const bool in_backward = GENERATE(false, true);
+  ScratchFolder folder(std::string("distributed-killed-") + (in_backward ? "backward" : "forward"));
   LocalLaunchOptions options;
   options.failure_wait_seconds = 10.0;  // let rank 0 end on its own, with its own message
   const double timeout = 5.0;
-  const auto report = run_two_ranks(folder, {"train", "--steps", "6", "--die-at", "2", "--timeout", "5"}, options);
+  const auto report = run_two_ranks(
+      folder, {"train", "--steps", "6", in_backward ? "--die-in-backward-at" : "--die-at", "2", "--timeout", "5"}, options);
   INFO(report.summary() << logs(folder));
   REQUIRE(report.first_failed_rank == 1);
   CHECK_FALSE(report.ranks[1].exited);
@@ -357,11 +362,12 @@ TEST_CASE("A killed rank makes rank 0 fail with a clear error at once, and the l
   CHECK(report.ranks[0].exited);
   CHECK(report.ranks[0].exit_status == 3);
   CHECK_FALSE(report.ranks[0].terminated);
-  CHECK(read_text(folder("rank_0.log")).find("error: rank 0 of 2: the all-gather of embeddings failed: rank 1 closed its "
+  const std::string collective = in_backward ? "all-reduce of embedding gradients" : "all-gather of embeddings";
+  CHECK(read_text(folder("rank_0.log")).find("error: rank 0 of 2: the " + collective + " failed: rank 1 closed its "
                                              "connection (it exited or was killed") != std::string::npos);
   // Gloo sees the closed connection at once: far below the timeout.
   const double seconds = report.ranks[0].seconds - report.ranks[1].seconds;
-  std::cout << "killed rank: rank 0 ended " << seconds << " s after rank 1 was killed (timeout " << timeout << " s)\n";
+  std::cout << "killed rank (" << collective << "): rank 0 ended " << seconds << " s after rank 1 was killed (timeout " << timeout << " s)\n";
   CHECK(seconds < timeout);
 }
 

@@ -46,6 +46,7 @@ TinyResult train_tiny(const DistributedContext& context, const TinyRun& run) {
     if (context.rank() == 1 && step == run.die_at_step) ::raise(SIGKILL);
     if (context.rank() == 1 && step == run.stall_at_step) std::this_thread::sleep_for(std::chrono::hours(1));
     const auto z = gather_views_with_grad(context, z_local, 2);
+    if (context.rank() == 1 && step == run.die_in_backward_at_step) ::raise(SIGKILL);
     auto loss = supcon_out_loss(z, torch::cat({global_labels, global_labels}), 0.5);
     if (run.local_weight > 0.0) loss = loss + run.local_weight * features.pow(2).sum(1).mean();
     optimizer->zero_grad();

@@ -27,6 +27,7 @@ struct TinyRun {
   GradientReduction reduction = GradientReduction::mean;
   int64_t die_at_step = -1;    // rank 1 SIGKILLs itself at this step (before the gather)
   int64_t stall_at_step = -1;  // rank 1 stops answering (sleeps) at this step
+  int64_t die_in_backward_at_step = -1;  // rank 1 SIGKILLs itself after the gather, before the backward
 };
 
 struct TinyResult {
