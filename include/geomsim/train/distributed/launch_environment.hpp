@@ -1,0 +1,46 @@
+#pragma once
+// Where this process sits in a data-parallel job, read from the variables its launcher set.
+// No libtorch here: reading the environment costs nothing, and a one-process run forms no
+// process group at all.
+//
+// The launchers and their variables, in this order of precedence:
+//   torchrun (and launch_local, local_launcher.hpp)
+//       RANK, WORLD_SIZE            required together (RANK alone, or WORLD_SIZE > 1 alone, is an error)
+//       LOCAL_RANK                  optional; absent: RANK (a one-node job)
+//       MASTER_ADDR, MASTER_PORT    required when WORLD_SIZE > 1
+//   srun (Slurm), when RANK is not set
+//       SLURM_PROCID, SLURM_NTASKS  rank and world size
+//       SLURM_LOCALID               local rank; absent: SLURM_PROCID (a one-node job)
+//       MASTER_ADDR                 optional on one node (SLURM_NNODES or SLURM_JOB_NUM_NODES = 1,
+//                                   or neither set): 127.0.0.1; required on several nodes
+//                                   (e.g. the first of `scontrol show hostnames $SLURM_JOB_NODELIST`)
+//       MASTER_PORT                 required when SLURM_NTASKS > 1
+//   neither: world size 1 (launcher "none"), whatever MASTER_ADDR and MASTER_PORT say.
+// Every error is an InvalidArgument naming the variable ("RANK must be an integer in [0, 2)
+// (WORLD_SIZE = 2), got \"one\"").
+//
+// Caveat (Slurm): a batch script itself runs with SLURM_PROCID = 0 and SLURM_NTASKS = n; run the
+// training through srun, or it waits for n - 1 ranks that never come (and fails after the timeout).
+#include <functional>
+#include <string>
+
+namespace geomsim::train {
+
+struct LaunchEnvironment {
+  int rank = 0;
+  int world_size = 1;
+  int local_rank = 0;
+  std::string master_addr;  // empty when world_size == 1
+  int master_port = 0;      // in [1, 65535]; 0 when world_size == 1
+  std::string launcher = "none";  // "torchrun", "slurm" or "none"
+  bool distributed() const { return world_size > 1; }
+};
+
+// Looks a variable up: its value, or nullptr when it is not set. std::getenv by default; tests
+// pass a map.
+using EnvironmentLookup = std::function<const char*(const char*)>;
+
+LaunchEnvironment read_launch_environment();
+LaunchEnvironment read_launch_environment(const EnvironmentLookup& lookup);
+
+}  // namespace geomsim::train

@@ -1,0 +1,108 @@
+#include "geomsim/train/distributed/launch_environment.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <optional>
+
+#include "geomsim/support/errors.hpp"
+
+namespace geomsim::train {
+namespace {
+
+// The variable's value when it is set and not empty (an empty variable counts as unset, as an
+// `export RANK=` in a script means to clear it).
+std::optional<std::string> value_of(const EnvironmentLookup& lookup, const char* name) {
+  const char* value = lookup(name);
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  return std::string(value);
+}
+
+// A whole-string decimal integer in [lo, hi]; `range` words the range for the message.
+int parse_integer(const char* name, const std::string& text, long lo, long hi, const std::string& range) {
+  long value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc() || ptr != end || value < lo || value > hi) {
+    throw InvalidArgument(name, "must be an integer " + range + ", got \"" + text + "\"");
+  }
+  return static_cast<int>(value);
+}
+
+constexpr long kMaxWorld = 1 << 24;
+
+int parse_port(const EnvironmentLookup& lookup, int world_size, const char* world_variable) {
+  const auto port = value_of(lookup, "MASTER_PORT");
+  if (!port) {
+    throw InvalidArgument("MASTER_PORT", std::string("must be set (the rendezvous port of rank 0) when ") +
+                                             world_variable + " = " + std::to_string(world_size) + " > 1");
+  }
+  return parse_integer("MASTER_PORT", *port, 1, 65535, "in [1, 65535]");
+}
+
+LaunchEnvironment from_torchrun(const EnvironmentLookup& lookup) {
+  LaunchEnvironment env;
+  env.launcher = "torchrun";
+  const auto rank = value_of(lookup, "RANK");
+  const auto world = value_of(lookup, "WORLD_SIZE");
+  if (!world) throw InvalidArgument("WORLD_SIZE", "must be set when RANK is (both come from the launcher)");
+  env.world_size = parse_integer("WORLD_SIZE", *world, 1, kMaxWorld, "in [1, " + std::to_string(kMaxWorld) + "]");
+  if (!rank) {
+    throw InvalidArgument("RANK", "must be set when WORLD_SIZE = " + *world + " > 1 (both come from the launcher)");
+  }
+  const std::string range = "in [0, " + std::to_string(env.world_size) + ") (WORLD_SIZE = " + *world + ")";
+  env.rank = parse_integer("RANK", *rank, 0, env.world_size - 1, range);
+  const auto local = value_of(lookup, "LOCAL_RANK");
+  env.local_rank = local ? parse_integer("LOCAL_RANK", *local, 0, env.world_size - 1, range) : env.rank;
+  if (env.world_size == 1) return env;
+  const auto addr = value_of(lookup, "MASTER_ADDR");
+  if (!addr) {
+    throw InvalidArgument("MASTER_ADDR", "must be set (the host of rank 0) when WORLD_SIZE = " + *world + " > 1");
+  }
+  env.master_addr = *addr;
+  env.master_port = parse_port(lookup, env.world_size, "WORLD_SIZE");
+  return env;
+}
+
+LaunchEnvironment from_slurm(const EnvironmentLookup& lookup) {
+  LaunchEnvironment env;
+  env.launcher = "slurm";
+  const auto tasks = value_of(lookup, "SLURM_NTASKS");
+  if (!tasks) throw InvalidArgument("SLURM_NTASKS", "must be set when SLURM_PROCID is (run the program through srun)");
+  env.world_size = parse_integer("SLURM_NTASKS", *tasks, 1, kMaxWorld, "in [1, " + std::to_string(kMaxWorld) + "]");
+  const std::string range = "in [0, " + std::to_string(env.world_size) + ") (SLURM_NTASKS = " + *tasks + ")";
+  env.rank = parse_integer("SLURM_PROCID", *value_of(lookup, "SLURM_PROCID"), 0, env.world_size - 1, range);
+  const auto local = value_of(lookup, "SLURM_LOCALID");
+  env.local_rank = local ? parse_integer("SLURM_LOCALID", *local, 0, env.world_size - 1, range) : env.rank;
+  if (env.world_size == 1) return env;
+  const char* nodes_variable = value_of(lookup, "SLURM_NNODES") ? "SLURM_NNODES" : "SLURM_JOB_NUM_NODES";
+  const auto nodes = value_of(lookup, nodes_variable);
+  const int node_count = nodes ? parse_integer(nodes_variable, *nodes, 1, kMaxWorld, ">= 1") : 1;
+  if (const auto addr = value_of(lookup, "MASTER_ADDR")) {
+    env.master_addr = *addr;
+  } else if (node_count == 1) {
+    env.master_addr = "127.0.0.1";  // one node: rank 0 is on this machine
+  } else {
+    throw InvalidArgument("MASTER_ADDR", "must be set (the host of rank 0, e.g. the first of `scontrol show hostnames "
+                                         "$SLURM_JOB_NODELIST`) for a job on " + std::to_string(node_count) + " nodes");
+  }
+  env.master_port = parse_port(lookup, env.world_size, "SLURM_NTASKS");
+  return env;
+}
+
+}  // namespace
+
+LaunchEnvironment read_launch_environment() {
+  return read_launch_environment([](const char* name) { return static_cast<const char*>(std::getenv(name)); });
+}
+
+LaunchEnvironment read_launch_environment(const EnvironmentLookup& lookup) {
+  if (value_of(lookup, "RANK") || value_of(lookup, "WORLD_SIZE")) {
+    const auto world = value_of(lookup, "WORLD_SIZE");
+    if (!value_of(lookup, "RANK") && world && *world == "1") return {};  // WORLD_SIZE=1 alone: one process
+    return from_torchrun(lookup);
+  }
+  if (value_of(lookup, "SLURM_PROCID")) return from_slurm(lookup);
+  return {};
+}
+
+}  // namespace geomsim::train
