@@ -1,0 +1,75 @@
+#include "local_ranks.hpp"
+
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/train/distributed/local_launcher.hpp"
+
+namespace geomsim::cli {
+namespace {
+
+std::vector<std::string>& command_line() {
+  static std::vector<std::string> arguments;
+  return arguments;
+}
+
+constexpr const char* kOption = "--nproc-per-node";
+
+// argv[1..] without --nproc-per-node and its value ("--nproc-per-node N" or "--nproc-per-node=N").
+std::vector<std::string> arguments_for_ranks() {
+  std::vector<std::string> out;
+  const auto& all = command_line();
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    if (all[i] == kOption) {
+      ++i;  // and its value
+      continue;
+    }
+    if (all[i].rfind(std::string(kOption) + "=", 0) == 0) continue;
+    out.push_back(all[i]);
+  }
+  return out;
+}
+
+std::string own_program() {
+  char path[PATH_MAX];
+  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (length <= 0) throw ComputationFailed("--nproc-per-node: cannot find this program's own file (/proc/self/exe)");
+  return std::string(path, static_cast<std::size_t>(length));
+}
+
+}  // namespace
+
+void remember_command_line(int argc, char** argv) { command_line().assign(argv, argv + argc); }
+
+void add_local_ranks_option(CLI::App& c, int& processes) {
+  c.add_option(kOption, processes,
+               "run as this many data-parallel ranks on this machine (Gloo over 127.0.0.1), as torchrun "
+               "--nproc-per-node does; each rank takes its share of every global --batch-size, and only rank 0 writes")
+      ->capture_default_str()
+      ->check(at_least(1));
+}
+
+std::optional<int> run_as_local_ranks(int processes) {
+  if (processes <= 1) return std::nullopt;
+  if (std::getenv("RANK") != nullptr || std::getenv("SLURM_PROCID") != nullptr) {
+    throw InvalidArgument("nproc-per-node", "is for starting a job's ranks; this process already is one (RANK or SLURM_PROCID is "
+                                            "set: torchrun or srun started it), so leave --nproc-per-node out");
+  }
+  train::LocalLaunchOptions options;
+  options.processes = processes;
+  const train::LaunchReport report = train::launch_local(own_program(), arguments_for_ranks(), options);
+  if (report.success()) return 0;
+  std::cerr << "geomsim: error: the data-parallel run failed:\n" << report.summary() << "\n";
+  const auto& first = report.ranks.at(static_cast<std::size_t>(std::max(report.first_failed_rank, 0)));
+  // The first failure's own status (2 bad input, 3 a failed computation) when it exited, else 3.
+  return first.exited && first.exit_status != 0 ? first.exit_status : 3;
+}
+
+}  // namespace geomsim::cli
