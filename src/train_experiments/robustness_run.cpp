@@ -146,9 +146,9 @@ train::RobustnessOptions robustness_library_options(const RobustnessRunOptions& 
   r.encoder.batch_size = o.encoder_batch_size;
   r.encoder.learning_rate = o.encoder_lr;
   r.encoder.weight_decay = o.encoder_weight_decay;
-  r.encoder.tau = o.tau;
-  r.encoder.alpha = o.alpha;
-  r.encoder.kernel_lambda = o.kernel_lambda;
+  r.encoder.loss_options.tau = o.tau;
+  r.encoder.loss_options.alpha = o.alpha;
+  r.encoder.loss_options.kernel_lambda = o.kernel_lambda;
   r.encoder.reconstruction_weight = o.reconstruction_weight;
   r.clustering.pca_components = o.pca_components;
   r.clustering.max_clusters = o.max_clusters;

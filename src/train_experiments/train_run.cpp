@@ -35,9 +35,9 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   if (o.recipe.empty() || o.batch_size_given) t.batch_size = o.batch_size;
   if (o.recipe.empty() || o.cosine_period_given) t.cosine_period_epochs = o.cosine_period;
   t.loss = o.loss;
-  t.alpha = o.alpha;
-  t.tau = o.tau;
-  t.include_partner = !o.exclude_partner;
+  t.loss_options.alpha = o.alpha;
+  t.loss_options.tau = o.tau;
+  t.loss_options.include_partner = !o.exclude_partner;
   t.epochs = o.epochs;
   t.seed = o.seed;
   t.checkpoint = o.checkpoint;
@@ -46,11 +46,11 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   t.device_explicit = o.device_given;
   t.sync_every = o.sync_every;
   t.reconstruction_weight = o.reconstruction_weight;
-  t.kernel_lambda = o.kernel_lambda;
-  t.kernel_bandwidth = o.kernel_bandwidth;
-  t.clip_cosine = o.clip_cosine;
-  t.positive_weight = o.positive_weight;
-  t.negative_weight = o.negative_weight;
+  t.loss_options.kernel_lambda = o.kernel_lambda;
+  t.loss_options.kernel_bandwidth = o.kernel_bandwidth;
+  t.loss_options.clip_cosine = o.clip_cosine;
+  t.loss_options.positive_weight = o.positive_weight;
+  t.loss_options.negative_weight = o.negative_weight;
   train::validate(t);
   const std::string mode = autoencoder_mode(o);
   if (mode == "none" && (o.loss == "thanos" || o.loss == "autoencoder")) {

@@ -210,8 +210,8 @@ void BM_CnnTraining(benchmark::State& state) {
     set_threads(static_cast<int>(state.range(1)), /*fresh_peer=*/true);
     TrainOptions options;
     options.loss = "spread";
-    options.alpha = kAlpha;
-    options.tau = kTau;
+    options.loss_options.alpha = kAlpha;
+    options.loss_options.tau = kTau;
     options.batch_size = batch;
     options.seed = kSeed;
     const auto epoch = [&] {

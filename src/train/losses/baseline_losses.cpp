@@ -3,10 +3,17 @@
 #include <limits>
 #include <string>
 
+#include "device_ops.hpp"
 #include "geomsim/support/errors.hpp"
 
 namespace geomsim::train {
 namespace {
+
+using detail::keep;
+using detail::mask_and;
+using detail::mask_not;
+using detail::mask_or;
+using detail::on_host;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -24,7 +31,7 @@ void check_batch(const torch::Tensor& z, const torch::Tensor& labels, double tau
 
 // logsumexp of each row of s over the entries where mask is true (every row has one).
 torch::Tensor row_logsumexp(const torch::Tensor& s, const torch::Tensor& mask) {
-  return torch::logsumexp(torch::where(mask, s, torch::full_like(s, -kInf)), 1);
+  return detail::logsumexp(keep(s, mask, -kInf), 1);
 }
 
 torch::Tensor same_value(const torch::Tensor& z, const torch::Device& device) {
@@ -38,8 +45,8 @@ torch::Tensor weakly_supervised_info_nce_loss(const torch::Tensor& x, const torc
   check_two_views(x, y, z, tau);
   const auto s = torch::matmul(x, y.t()) / tau;
   const auto same = same_value(z, s.device());  // P_i, i itself included: a draw from P_{Y|Z=z_i}
-  const auto all = torch::logsumexp(s, 1);
-  const auto positives = torch::where(same, s, torch::zeros_like(s)).sum(1) / same.sum(1).to(s.dtype());
+  const auto all = detail::logsumexp(s, 1);
+  const auto positives = keep(s, same, 0.0).sum(1) / same.sum(1).to(s.dtype());
   return (all - positives).mean();
 }
 
@@ -54,23 +61,28 @@ torch::Tensor batch_clusters(const torch::Tensor& x, int64_t clusters) {
   require_at_least("clusters", clusters, 1);
   if (x.dim() != 2 || x.size(0) < 1) throw InvalidArgument("embeddings", "must be b x d with b >= 1");
   const auto points = x.detach().to(torch::kDouble);
-  const int64_t b = points.size(0);
-  std::vector<int64_t> seeds = {0};
-  auto nearest = (points - points[0]).pow(2).sum(1);
-  while (static_cast<int64_t>(seeds.size()) < std::min(clusters, b)) {
-    const int64_t next = nearest.argmax().item<int64_t>();
-    if (nearest[next].item<double>() <= 0.0) break;  // no distinct row left
+  const auto long_options = torch::TensorOptions().dtype(torch::kLong).device(points.device());
+  // Farthest-point seeding from row 0, a fixed `clusters` rounds on the device: a seed whose
+  // distance to the seeds before it is 0 (no distinct row left) is inactive, never assigned.
+  std::vector<torch::Tensor> seeds = {torch::zeros({1}, long_options)}, active = {torch::ones({1}, long_options.dtype(torch::kBool))};
+  auto nearest = (points - detail::take_rows(points, seeds[0])).pow(2).sum(1);
+  for (int64_t k = 1; k < clusters; ++k) {
+    const auto next = nearest.argmax().view({1});
+    active.push_back(nearest.amax().gt(0.0).view({1}));
     seeds.push_back(next);
-    nearest = torch::minimum(nearest, (points - points[next]).pow(2).sum(1));
+    nearest = torch::minimum(nearest, (points - detail::take_rows(points, next)).pow(2).sum(1));
   }
-  auto centres = points.index_select(0, torch::tensor(seeds));
+  const auto live = torch::cat(active);
+  auto centres = detail::take_rows(points, torch::cat(seeds));
+  const auto cluster_ids = torch::arange(clusters, long_options);
+  // Lloyd's iterations; an (active) centre without members stays where it is.
   torch::Tensor assignment;
   for (int iteration = 0; iteration < 20; ++iteration) {
-    assignment = torch::cdist(points, centres).argmin(1);
-    for (int64_t k = 0; k < centres.size(0); ++k) {
-      const auto members = assignment.eq(k);
-      if (members.any().item<bool>()) centres[k] = points.index({members}).mean(0);
-    }
+    assignment = detail::euclidean_distances(points, centres).masked_fill(mask_not(live).unsqueeze(0), kInf).argmin(1);
+    const auto members = assignment.unsqueeze(1).eq(cluster_ids.unsqueeze(0)).to(points.dtype());  // b x clusters
+    const auto counts = members.sum(0).unsqueeze(1);
+    const auto has = counts.gt(0.0);
+    centres = keep(members.t().mm(points) / counts.clamp_min(1.0), has, 0.0) + centres.masked_fill(has, 0.0);
   }
   return assignment;
 }
@@ -85,13 +97,13 @@ std::pair<torch::Tensor, torch::Tensor> draw_triplets(const torch::Tensor& label
   const auto equal = labels.unsqueeze(1).eq(labels.unsqueeze(0));
   const auto self = torch::eye(n, torch::TensorOptions().dtype(torch::kBool).device(labels.device()));
   const auto pick = [&](const torch::Tensor& mask) {
-    // The argmax of uniform draws over the allowed entries is a uniform choice among them.
-    const auto draws = torch::where(mask, torch::rand({n, n}, torch::TensorOptions().dtype(torch::kDouble)).to(labels.device()),
-                                    torch::full({n, n}, -1.0, torch::TensorOptions().dtype(torch::kDouble).device(labels.device())));
-    return torch::where(mask.any(1), draws.argmax(1), torch::full({n}, -1, torch::TensorOptions().dtype(torch::kLong).device(labels.device())));
+    // The argmax of uniform draws over the allowed entries is a uniform choice among them; the
+    // draws come from the generator of the labels' device.
+    const auto draws = keep(torch::rand({n, n}, torch::TensorOptions().dtype(torch::kDouble).device(labels.device())), mask, -1.0);
+    return draws.argmax(1).masked_fill(mask_not(mask.any(1)), -1);
   };
-  auto positive = pick(equal.logical_and(self.logical_not()));
-  auto negative = pick(equal.logical_not());
+  auto positive = pick(mask_and(equal, mask_not(self)));
+  auto negative = pick(mask_not(equal));
   return {positive, negative};
 }
 
@@ -103,15 +115,23 @@ torch::Tensor triplet_loss(const torch::Tensor& z, const torch::Tensor& positive
     throw InvalidArgument("triplets", "need one positive and one negative index per row");
   }
   const auto p = positive.to(z.device()).to(torch::kLong), q = negative.to(z.device()).to(torch::kLong);
-  if (p.max().item<int64_t>() >= n || q.max().item<int64_t>() >= n) throw InvalidArgument("triplets", "indices must be below N");
-  const auto valid = p.ge(0).logical_and(q.ge(0));
-  const auto count = valid.sum().item<int64_t>();
-  if (count == 0) throw InvalidArgument("labels", "give no anchor with both a positive and a negative for the triplet loss");
-  const auto anchors = torch::nonzero(valid).squeeze(1);
-  const auto za = z.index_select(0, anchors);
-  const auto sp = (za * z.index_select(0, p.index_select(0, anchors))).sum(1) / tau;
-  const auto sn = (za * z.index_select(0, q.index_select(0, anchors))).sum(1) / tau;
-  return torch::nn::functional::softplus(sn - sp).mean();  // -log(e^sp / (e^sp + e^sn))
+  if (on_host(p) && (p.max().item<int64_t>() >= n || q.max().item<int64_t>() >= n)) {
+    throw InvalidArgument("triplets", "indices must be below N");
+  }
+  // Every anchor is computed (a missing index, -1, reads row 0) and the mean runs over those
+  // with both: a sum and a count on the device.
+  const auto valid = mask_and(p.ge(0), q.ge(0));
+  const auto count = valid.sum();
+  if (on_host(count) && count.item<int64_t>() == 0) {
+    throw InvalidArgument("labels", "give no anchor with both a positive and a negative for the triplet loss");
+  }
+  // The anchors are taken as rows too (all of them), so that autograd adds z's three gradient
+  // parts in the order it did when the anchors were a selection: the same bits as before.
+  const auto za = detail::take_rows(z, torch::arange(n, p.options()));
+  const auto sp = (za * detail::take_rows(z, p.clamp_min(0))).sum(1) / tau;
+  const auto sn = (za * detail::take_rows(z, q.clamp_min(0))).sum(1) / tau;
+  const auto per_anchor = torch::nn::functional::softplus(sn - sp);  // -log(e^sp / (e^sp + e^sn))
+  return keep(per_anchor, valid, 0.0).sum() / count.to(per_anchor.dtype());
 }
 
 torch::Tensor clipped_positives_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau, double clip_cosine) {
@@ -121,16 +141,19 @@ torch::Tensor clipped_positives_loss(const torch::Tensor& z, const torch::Tensor
   const int64_t n = z.size(0);
   const auto equal = same_value(labels, s.device());
   const auto self = torch::eye(n, torch::TensorOptions().dtype(torch::kBool).device(s.device()));
-  const auto same = equal.logical_and(self.logical_not()), diff = equal.logical_not();
-  const auto negatives = torch::where(diff.any(1), row_logsumexp(s, diff.logical_or(diff.any(1).logical_not().unsqueeze(1))),
-                                      torch::full({n}, -kInf, s.options()))
-                             .unsqueeze(1);
-  const auto log_ratio = torch::clamp_max(s, clip_cosine / tau) - torch::logaddexp(s, negatives);
+  const auto same = mask_and(equal, mask_not(self)), diff = mask_not(equal);
+  const auto no_negative = mask_not(diff.any(1));
+  const auto negatives = row_logsumexp(s, mask_or(diff, no_negative.unsqueeze(1))).masked_fill(no_negative, -kInf).unsqueeze(1);
+  // clamp_max(s, c / tau), as a fill (clamp's backward has no meta kernel in libtorch 1.13)
+  const double clip = clip_cosine / tau;
+  const auto log_ratio = s.masked_fill(s.gt(clip), clip) - torch::logaddexp(s, negatives);
   const auto positives = same.sum(1);
-  const auto per_anchor = -torch::where(same, log_ratio, torch::zeros_like(log_ratio)).sum(1) / positives.clamp_min(1).to(s.dtype());
+  const auto per_anchor = -keep(log_ratio, same, 0.0).sum(1) / positives.clamp_min(1).to(s.dtype());
   const auto valid = positives.gt(0);
-  if (!valid.any().item<bool>()) throw InvalidArgument("labels", "give no anchor with a positive for the clipped-positives loss");
-  return torch::where(valid, per_anchor, torch::zeros_like(per_anchor)).sum() / valid.sum().to(s.dtype());
+  if (on_host(valid) && !valid.any().item<bool>()) {
+    throw InvalidArgument("labels", "give no anchor with a positive for the clipped-positives loss");
+  }
+  return keep(per_anchor, valid, 0.0).sum() / valid.sum().to(s.dtype());
 }
 
 torch::Tensor weighted_denominator_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau, double positive_weight,
@@ -142,20 +165,21 @@ torch::Tensor weighted_denominator_loss(const torch::Tensor& z, const torch::Ten
   const int64_t n = z.size(0);
   const auto equal = same_value(labels, s.device());
   const auto self = torch::eye(n, torch::TensorOptions().dtype(torch::kBool).device(s.device()));
-  const auto same = equal.logical_and(self.logical_not()), diff = equal.logical_not();
+  const auto same = mask_and(equal, mask_not(self)), diff = mask_not(equal);
   // Shift each row by its largest similarity (self excluded), then work with E = e^{s - m} <= 1.
-  const auto m = std::get<0>(torch::where(self, torch::full_like(s, -kInf), s).max(1, true)).detach();
+  const auto m = std::get<0>(s.masked_fill(self, -kInf).max(1, true)).detach();
   const auto e = torch::exp(s - m);
-  const auto zero = torch::zeros_like(e);
-  const auto positive_sum = torch::where(same, e, zero).sum(1, true), negative_sum = torch::where(diff, e, zero).sum(1, true);
+  const auto positive_sum = keep(e, same, 0.0).sum(1, true), negative_sum = keep(e, diff, 0.0).sum(1, true);
   // e_ip + w_pos (sum_P e - e_ip) + w_neg sum_N e = (1 - w_pos) e_ip + w_pos sum_P e + w_neg sum_N e >= e_ip > 0
   const auto denominator = (1.0 - positive_weight) * e + positive_weight * positive_sum + negative_weight * negative_sum;
-  const auto log_ratio = (s - m) - torch::log(torch::where(same, denominator, torch::ones_like(denominator)));
+  const auto log_ratio = (s - m) - torch::log(keep(denominator, same, 1.0));
   const auto positives = same.sum(1);
-  const auto per_anchor = -torch::where(same, log_ratio, zero).sum(1) / positives.clamp_min(1).to(s.dtype());
+  const auto per_anchor = -keep(log_ratio, same, 0.0).sum(1) / positives.clamp_min(1).to(s.dtype());
   const auto valid = positives.gt(0);
-  if (!valid.any().item<bool>()) throw InvalidArgument("labels", "give no anchor with a positive for the weighted-denominator loss");
-  return torch::where(valid, per_anchor, torch::zeros_like(per_anchor)).sum() / valid.sum().to(s.dtype());
+  if (on_host(valid) && !valid.any().item<bool>()) {
+    throw InvalidArgument("labels", "give no anchor with a positive for the weighted-denominator loss");
+  }
+  return keep(per_anchor, valid, 0.0).sum() / valid.sum().to(s.dtype());
 }
 
 }  // namespace geomsim::train

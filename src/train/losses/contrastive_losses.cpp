@@ -3,11 +3,18 @@
 #include <limits>
 #include <string>
 
+#include "device_ops.hpp"
 #include "fused_spread_loss.hpp"
 #include "geomsim/support/errors.hpp"
 
 namespace geomsim::train {
 namespace {
+
+using detail::keep;
+using detail::mask_and;
+using detail::mask_not;
+using detail::mask_or;
+using detail::on_host;
 
 struct Batch {
   torch::Tensor s;         // N x N similarities / tau
@@ -33,11 +40,11 @@ Batch prepare(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
   Batch b;
   b.s = torch::matmul(z, z.t()) / tau;
   const auto eye = torch::eye(n, torch::TensorOptions().dtype(torch::kBool).device(z.device()));
-  b.not_self = eye.logical_not();
+  b.not_self = mask_not(eye);
   const auto l = labels.to(z.device());
   const auto equal = l.unsqueeze(1).eq(l.unsqueeze(0));
-  b.same = equal.logical_and(b.not_self);
-  b.diff = equal.logical_not();
+  b.same = mask_and(equal, b.not_self);
+  b.diff = mask_not(equal);
   return b;
 }
 
@@ -45,34 +52,40 @@ Batch prepare(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
 // An empty row is reduced over all its (finite) entries and then replaced, so that its
 // backward pass sees no -inf - -inf (which would turn a zero gradient into NaN).
 torch::Tensor masked_logsumexp(const torch::Tensor& s, const torch::Tensor& mask) {
-  const auto empty = mask.any(1).logical_not();
-  const auto neg_inf = torch::full_like(s, -std::numeric_limits<double>::infinity());
-  const auto lse = torch::logsumexp(torch::where(mask.logical_or(empty.unsqueeze(1)), s, neg_inf), 1);
-  return torch::where(empty, torch::full_like(lse, -std::numeric_limits<double>::infinity()), lse);
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const auto empty = mask_not(mask.any(1));
+  const auto lse = detail::logsumexp(keep(s, mask_or(mask, empty.unsqueeze(1)), -kInf), 1);
+  return lse.masked_fill(empty, -kInf);
 }
 
-// Mean of per-anchor losses over the anchors in `valid`.
+// Mean of per-anchor losses over the anchors in `valid`: on the device, as a sum divided by the
+// count. With no valid anchor this is 0/0 = NaN; a batch in host memory is refused instead (its
+// count is read without a device synchronisation).
 torch::Tensor mean_over(const torch::Tensor& per_anchor, const torch::Tensor& valid, const char* loss) {
-  const auto count = valid.sum().item<int64_t>();
-  if (count == 0) throw InvalidArgument("labels", std::string("give no anchor with a positive for ") + loss);
-  return torch::where(valid, per_anchor, torch::zeros_like(per_anchor)).sum() / static_cast<double>(count);
+  const auto count = valid.sum();
+  if (on_host(count) && count.item<int64_t>() == 0) {
+    throw InvalidArgument("labels", std::string("give no anchor with a positive for ") + loss);
+  }
+  return keep(per_anchor, valid, 0.0).sum() / count.to(per_anchor.dtype());
 }
 
-// The partner indices as int64 CPU indices, checked: one per row, in [0, N), never the row
-// itself and, with labels, of the row's label. One copy to the CPU and a loop (rather than a
-// reduction and a read-back per check).
+// The partner indices as int64 indices on the partner's device. Shapes are always checked; the
+// values (one per row, in [0, N), never the row itself and, with labels, of the row's label) only
+// when partner and labels are in host memory, in one loop, since reading them from a device would
+// synchronise it every step. On a device, gather still refuses an index outside [0, N).
 torch::Tensor checked_partner(const torch::Tensor& partner, int64_t n, const torch::Tensor& labels = {}) {
   if (partner.dim() != 1 || partner.size(0) != n) {
     throw InvalidArgument("partner", "must hold one index per row (" + std::to_string(n) + ")");
   }
-  const auto p = partner.to(torch::kCPU).to(torch::kLong).contiguous();
+  const auto p = partner.to(torch::kLong).contiguous();
+  if (!on_host(p)) return p;
   const auto* index = p.data_ptr<int64_t>();
   for (int64_t i = 0; i < n; ++i) {
     if (index[i] < 0 || index[i] >= n) throw InvalidArgument("partner", "indices must be in [0, N)");
     if (index[i] == i) throw InvalidArgument("partner", "a row cannot be its own partner");
   }
-  if (labels.defined()) {
-    const auto l = labels.to(torch::kCPU).contiguous();
+  if (labels.defined() && on_host(labels)) {
+    const auto l = labels.contiguous();
     AT_DISPATCH_ALL_TYPES_AND3(torch::kBool, torch::kHalf, torch::kBFloat16, l.scalar_type(), "checked_partner", [&] {
       const auto* label = l.data_ptr<scalar_t>();
       for (int64_t i = 0; i < n; ++i) {
@@ -95,8 +108,7 @@ torch::Tensor supcon_out_loss(const torch::Tensor& z, const torch::Tensor& label
   const Batch b = prepare(z, labels, tau);
   const auto log_prob = b.s - masked_logsumexp(b.s, b.not_self).unsqueeze(1);
   const auto positives = b.same.sum(1);
-  const auto zero = torch::zeros_like(log_prob);
-  const auto per_anchor = -torch::where(b.same, log_prob, zero).sum(1) / positives.clamp_min(1).to(z.dtype());
+  const auto per_anchor = -keep(log_prob, b.same, 0.0).sum(1) / positives.clamp_min(1).to(z.dtype());
   return mean_over(per_anchor, positives.gt(0), "SupCon L_out");
 }
 
@@ -109,7 +121,7 @@ torch::Tensor supcon_in_loss(const torch::Tensor& z, const torch::Tensor& labels
 }
 
 torch::Tensor info_nce_loss(const torch::Tensor& z, const torch::Tensor& partner, double tau) {
-  const auto labels = torch::arange(z.size(0), torch::kLong);  // every row its own class
+  const auto labels = torch::arange(z.size(0), torch::TensorOptions().dtype(torch::kLong).device(z.device()));  // every row its own class
   const Batch b = prepare(z, labels, tau);
   const auto p = checked_partner(partner, z.size(0)).to(z.device());
   const auto positive = b.s.gather(1, p.unsqueeze(1)).squeeze(1);
@@ -121,8 +133,7 @@ torch::Tensor spread_sup_loss(const torch::Tensor& z, const torch::Tensor& label
   const auto negatives = masked_logsumexp(b.s, b.diff).unsqueeze(1);  // -inf without negatives
   const auto log_ratio = b.s - torch::logaddexp(b.s, negatives);      // log e^s / (e^s + sum_n e^{s_n})
   const auto positives = b.same.sum(1);
-  const auto per_anchor =
-      -torch::where(b.same, log_ratio, torch::zeros_like(log_ratio)).sum(1) / positives.clamp_min(1).to(z.dtype());
+  const auto per_anchor = -keep(log_ratio, b.same, 0.0).sum(1) / positives.clamp_min(1).to(z.dtype());
   return mean_over(per_anchor, positives.gt(0), "L_sup");
 }
 
@@ -134,7 +145,7 @@ torch::Tensor spread_cnce_loss(const torch::Tensor& z, const torch::Tensor& labe
   auto denominator = b.same;
   if (!include_partner) {
     const auto is_partner = torch::zeros({n, n}, b.same.options()).scatter_(1, p.unsqueeze(1), true);
-    denominator = denominator.logical_and(is_partner.logical_not());
+    denominator = mask_and(denominator, mask_not(is_partner));
   }
   const auto positive = b.s.gather(1, p.unsqueeze(1)).squeeze(1);
   const auto per_anchor = -(positive - masked_logsumexp(b.s, denominator));
@@ -144,7 +155,7 @@ torch::Tensor spread_cnce_loss(const torch::Tensor& z, const torch::Tensor& labe
 torch::Tensor spread_loss(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner, double tau,
                           double alpha, bool include_partner) {
   require_in_closed_range("alpha", alpha, 0.0, 1.0);
-  if (detail::fused_spread_loss_applies(z, labels)) {  // CPU: one kernel, no masks, no read-backs
+  if (detail::fused_spread_loss_applies(z, labels) && on_host(partner)) {  // CPU: one kernel, no masks
     check_batch(z, labels, tau);
     return detail::fused_spread_loss(z, labels, checked_partner(partner, z.size(0), labels), tau, alpha, include_partner);
   }

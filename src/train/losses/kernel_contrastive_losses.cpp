@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "device_ops.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/losses/contrastive_losses.hpp"
 
@@ -22,11 +23,13 @@ void check_kernel(const torch::Tensor& kernel, int64_t b) {
 }
 
 // log [K_XY W]_ii = log sum_j exp(s_ij) W_ji, with s = x y^T / tau. W may have negative
-// entries in general, so this is done as a max-shifted sum rather than a logsumexp.
+// entries in general, so this is done as a max-shifted sum rather than a logsumexp. A
+// non-positive score is refused when the scores are in host memory; on a device its log is NaN
+// or -inf, and so is the loss.
 torch::Tensor log_conditional_scores(const torch::Tensor& s, const torch::Tensor& W) {
   const auto shift = std::get<0>(s.max(1, true)).detach();
   const auto scores = (torch::exp(s - shift) * W.t()).sum(1);
-  if (scores.le(0).any().item<bool>()) {
+  if (detail::on_host(scores) && scores.le(0).any().item<bool>()) {
     throw InvalidArgument("kernel", "gives a non-positive conditional score; use a positive semi-definite, non-negative kernel");
   }
   return torch::log(scores) + shift.squeeze(1);
@@ -43,15 +46,20 @@ torch::Tensor gaussian_kernel(const torch::Tensor& values, double bandwidth) {
   require_positive("bandwidth", bandwidth);
   if (values.dim() != 2) throw InvalidArgument("values", "must be b x k");
   const auto v = values.to(torch::kDouble);
-  return torch::exp(-torch::cdist(v, v).pow(2) / (2.0 * bandwidth * bandwidth));
+  return torch::exp(-detail::euclidean_distances(v, v).pow(2) / (2.0 * bandwidth * bandwidth));
 }
 
 torch::Tensor conditional_embedding_weights(const torch::Tensor& kernel, double lambda) {
   require_positive("lambda", lambda);
   check_kernel(kernel, kernel.size(0));
   const auto K = kernel.detach().to(torch::kDouble);
-  const auto L = torch::linalg::cholesky(K + lambda * torch::eye(K.size(0), K.options()));
-  return torch::cholesky_solve(K, L);
+  // cholesky_ex: linalg::cholesky would read its status back from a device to check it; it is
+  // read here only in host memory (K + lambda I is positive definite for a valid kernel).
+  const auto [L, info] = torch::linalg_cholesky_ex(K + lambda * torch::eye(K.size(0), K.options()));
+  if (detail::on_host(info) && info.item<int64_t>() != 0) {
+    throw InvalidArgument("kernel", "plus lambda I is not positive definite; use a positive semi-definite kernel");
+  }
+  return detail::cholesky_solve(K, L);
 }
 
 torch::Tensor cclk_weakly_supervised_loss(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& kernel,
@@ -61,8 +69,8 @@ torch::Tensor cclk_weakly_supervised_loss(const torch::Tensor& x, const torch::T
   const auto s = torch::matmul(x, y.t()) / tau;
   const auto W = conditional_embedding_weights(kernel, lambda).to(s.dtype()).to(s.device());
   const auto positive = log_conditional_scores(s, W);
-  const auto off_diagonal = torch::eye(s.size(0), torch::TensorOptions().dtype(torch::kBool).device(s.device())).logical_not();
-  const auto negatives = torch::logsumexp(torch::where(off_diagonal, s, torch::full_like(s, -INFINITY)), 1);
+  const auto diagonal = torch::eye(s.size(0), torch::TensorOptions().dtype(torch::kBool).device(s.device()));
+  const auto negatives = detail::logsumexp(s.masked_fill(diagonal, -INFINITY), 1);
   return (-(positive - torch::logaddexp(positive, negatives))).mean();
 }
 

@@ -6,46 +6,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/checkpoints/run_checkpoint.hpp"
-#include "geomsim/train/losses/baseline_losses.hpp"
 #include "geomsim/train/losses/contrastive_losses.hpp"
-#include "geomsim/train/losses/kernel_contrastive_losses.hpp"
+#include "geomsim/train/losses/loss_registry.hpp"
 
 namespace geomsim::train {
 namespace {
-
-// The contrastive loss of a two-view batch: z holds [views 1; views 2] (2B x d), labels the B
-// labels, partner the indices of the other view.
-torch::Tensor two_view_loss(const TrainOptions& o, const torch::Tensor& z, const torch::Tensor& labels,
-                            const torch::Tensor& partner, int64_t num_classes) {
-  const auto y2 = torch::cat({labels, labels});
-  if (o.loss == "triplet") {
-    const auto [positive, negative] = draw_triplets(y2);
-    return triplet_loss(z, positive, negative, o.tau);
-  }
-  if (o.loss == "clip-positives") return clipped_positives_loss(z, y2, o.tau, o.clip_cosine);
-  if (o.loss == "weighted-positives") return weighted_denominator_loss(z, y2, o.tau, o.positive_weight, 1.0);
-  if (o.loss == "upweighted-negatives") return weighted_denominator_loss(z, y2, o.tau, 0.0, o.negative_weight);
-  if (o.loss == "spread" || o.loss == "thanos") return spread_loss(z, y2, partner, o.tau, o.alpha, o.include_partner);
-  if (o.loss == "supcon") return supcon_out_loss(z, y2, o.tau);
-  if (o.loss == "supcon-in") return supcon_in_loss(z, y2, o.tau);
-  if (o.loss == "simclr") return info_nce_loss(z, partner, o.tau);
-  if (o.loss == "supcon+simclr") return supcon_out_loss(z, y2, o.tau) + info_nce_loss(z, partner, o.tau);
-  if (o.loss == "attract-repel") return spread_loss_seed000(z, y2, partner, o.tau, o.alpha);
-  const int64_t b = labels.size(0);
-  const auto x = z.narrow(0, 0, b), y = z.narrow(0, b, b);
-  if (o.loss == "cclk-hardneg") return cclk_hard_negative_loss(x, y, o.kernel_bandwidth, o.kernel_lambda, o.tau);
-  if (o.loss == "weaksup-infonce") return weakly_supervised_info_nce_loss(x, y, labels, o.tau);
-  if (o.loss == "fair-infonce") return fair_info_nce_loss(x, y, labels, o.tau);
-  if (o.loss == "hardneg-infonce") return hard_negative_info_nce_loss(x, y, num_classes, o.tau);
-  const auto kernel = delta_kernel(labels);
-  if (o.loss == "cclk-weak") return cclk_weakly_supervised_loss(x, y, kernel, o.kernel_lambda, o.tau);
-  if (o.loss == "cclk-fair") return cclk_fair_loss(x, y, kernel, o.kernel_lambda, o.tau);
-  throw std::logic_error("two_view_loss: unhandled loss " + o.loss);
-}
 
 // torch's CosineAnnealingLR (eta_min 0) at `step` of a period of `period_steps` steps.
 double cosine_rate(double base, int64_t step, int64_t period_steps) {
@@ -60,26 +28,26 @@ void set_rate(torch::optim::AdamW& optimizer, double rate) {
 // repeat all of it. --stop-after is not here: stopping early and resuming is what it is for.
 nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& encoder, const Autoencoder& autoencoder) {
   nlohmann::json record = {{"loss", o.loss},
-                           {"alpha", o.alpha},
-                           {"tau", o.tau},
-                           {"exclude-partner", !o.include_partner},
+                           {"alpha", o.loss_options.alpha},
+                           {"tau", o.loss_options.tau},
+                           {"exclude-partner", !o.loss_options.include_partner},
                            {"epochs", o.epochs},
                            {"batch-size", o.batch_size},
                            {"lr", o.learning_rate},
                            {"weight-decay", o.weight_decay},
                            {"seed", o.seed},
                            {"reconstruction-weight", o.reconstruction_weight},
-                           {"kernel-lambda", o.kernel_lambda},
-                           {"kernel-bandwidth", o.kernel_bandwidth},
+                           {"kernel-lambda", o.loss_options.kernel_lambda},
+                           {"kernel-bandwidth", o.loss_options.kernel_bandwidth},
                            {"model", encoder.kind},
                            {"embedding-dim", encoder.embedding_dim},
                            {"width", encoder.width},
                            {"channels", encoder.channels},
                            {"image-size", encoder.image_size},
                            {"cosine-period", o.cosine_period_epochs},
-                           {"clip-cosine", o.clip_cosine},
-                           {"positive-weight", o.positive_weight},
-                           {"negative-weight", o.negative_weight},
+                           {"clip-cosine", o.loss_options.clip_cosine},
+                           {"positive-weight", o.loss_options.positive_weight},
+                           {"negative-weight", o.loss_options.negative_weight},
                            {"autoencoder", autoencoder ? autoencoder->options().mode : std::string("none")},
                            {"autoencoder-dropout", autoencoder ? autoencoder->options().dropout : 0.0},
                            {"label-smoothing", autoencoder ? autoencoder->options().label_smoothing : 0.0}};
@@ -95,36 +63,15 @@ nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& enco
 
 }  // namespace
 
-const std::vector<std::string>& train_loss_names() {
-  static const std::vector<std::string> names = {"spread",        "supcon",    "supcon-in", "simclr",
-                                                 "supcon+simclr", "attract-repel", "cclk-weak", "cclk-fair",
-                                                 "cclk-hardneg",  "ce",        "thanos",    "autoencoder",
-                                                 "weaksup-infonce", "fair-infonce", "hardneg-infonce", "triplet",
-                                                 "clip-positives", "weighted-positives", "upweighted-negatives"};
-  return names;
-}
-
-std::string train_loss_list() {
-  std::string list;
-  for (const auto& name : train_loss_names()) list += (list.empty() ? "" : ", ") + name;
-  return list;
-}
-
 void validate(const TrainOptions& o) {
-  const auto& names = train_loss_names();
-  if (std::find(names.begin(), names.end(), o.loss) == names.end()) {
-    throw InvalidArgument("loss", "must be one of " + train_loss_list() + "; got '" + o.loss + "'");
-  }
-  require_positive("kernel-lambda", o.kernel_lambda);
-  require_positive("kernel-bandwidth", o.kernel_bandwidth);
+  loss_entry(o.loss);  // InvalidArgument("loss") for an unknown name
+  validate(o.loss_options);
   try {
     if (!nlohmann::json::parse(o.run_description).is_object()) throw InvalidArgument("run_description", "must be a JSON object");
   } catch (const nlohmann::json::exception&) {
     throw InvalidArgument("run_description", "must be a JSON object");
   }
   require_non_negative("reconstruction-weight", o.reconstruction_weight);
-  require_in_closed_range("alpha", o.alpha, 0.0, 1.0);
-  require_in_closed_range("tau", o.tau, kMinTemperature, kMaxTemperature);  // as for the solve
   if (o.epochs < 1 || o.epochs > kMaxEpochs) {
     throw InvalidArgument("epochs", "must be in [1, " + std::to_string(kMaxEpochs) + "], got " + std::to_string(o.epochs));
   }
@@ -136,9 +83,6 @@ void validate(const TrainOptions& o) {
   require_non_negative("weight-decay", o.weight_decay);
   require_at_least("stop-after", o.stop_after, 0);
   require_at_least("cosine-period", o.cosine_period_epochs, 0);
-  require_in_closed_range("clip-cosine", o.clip_cosine, -1.0, 1.0);
-  require_non_negative("positive-weight", o.positive_weight);
-  require_non_negative("negative-weight", o.negative_weight);
 }
 
 const std::vector<TrainRecipe>& train_recipes() {
@@ -213,7 +157,7 @@ class EncoderTask : public EpochTask {
     if (o_.loss == "ce") {
       loss = torch::nn::functional::cross_entropy(classifier_->forward(encoder_->features(augment(batch, augmentation_))), y);
     } else if (o_.loss != "autoencoder") {
-      loss = two_view_loss(o_, encoder_->forward(two_views(batch, augmentation_)), y, partner_, num_classes_);
+      loss = batch_loss(o_.loss, {encoder_->forward(two_views(batch, augmentation_)), y, partner_, num_classes_}, o_.loss_options);
     }
     if (autoencoder_) {
       // The labels were checked once, before the epochs: no read-back per step.

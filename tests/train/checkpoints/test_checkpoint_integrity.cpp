@@ -157,7 +157,7 @@ TEST_CASE("A resume with other options than the checkpoint's is refused, naming 
     return geomsim::testing::refusal([&] { train_once(data, o, model); });
   };
   TrainOptions o = base;
-  o.alpha = 0.7;
+  o.loss_options.alpha = 0.7;
   CHECK_THAT(resume(o), Catch::StartsWith("--alpha is 0.7 but") && Catch::Contains("was trained with 0.5"));
   o = base;
   o.loss = "supcon";

@@ -38,12 +38,18 @@ torch::Tensor fair_info_nce_loss(const torch::Tensor& x, const torch::Tensor& y,
 torch::Tensor hard_negative_info_nce_loss(const torch::Tensor& x, const torch::Tensor& y, int64_t clusters, double tau);
 // k-means (Lloyd, 20 iterations) of the rows of x into `clusters` groups (fewer when x has fewer
 // distinct rows), started from the farthest-point seeding that begins at row 0: deterministic,
-// and it draws nothing from torch's generator. Returns the cluster of each row (int64).
+// and it draws nothing from torch's generator. Returns the cluster of each row (int64, on x's
+// device). It runs on x's device in a fixed number of steps, reading nothing back: a seed that
+// would repeat a row is kept but inactive (never assigned). Distances are cdist's
+// matrix-product form |a|^2 + |b|^2 - 2 a.b.
 torch::Tensor batch_clusters(const torch::Tensor& x, int64_t clusters);
 
 // One positive (same label, not the anchor) and one negative (another label) per anchor, drawn
-// uniformly with torch's generator; anchors without either get -1 and are skipped by triplet_loss.
+// uniformly with the default generator of the labels' device; anchors without either get -1 and
+// are skipped by triplet_loss. The indices are on the labels' device.
 std::pair<torch::Tensor, torch::Tensor> draw_triplets(const torch::Tensor& labels);
+// Indices at or above N, and triplets with no valid anchor, are refused when the indices are in
+// host memory (on a device: see contrastive_losses.hpp, Device).
 torch::Tensor triplet_loss(const torch::Tensor& z, const torch::Tensor& positive, const torch::Tensor& negative, double tau);
 
 torch::Tensor clipped_positives_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau, double clip_cosine);

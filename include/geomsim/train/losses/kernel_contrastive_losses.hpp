@@ -12,7 +12,9 @@
 //   HardNeg:   Fair's formula with K_Z built from the (detached) embeddings themselves.
 // With the delta kernel (K_Z[i][j] = 1 when z_i = z_j) and a group of size m,
 // [K_XY W]_ii = m/(m + lambda) x the mean of K_XY[i][j] over j with z_j = z_i.
-// All are computed in log space from the similarities, without forming exp(x.y/tau).
+// All are computed in log space from the similarities, without forming exp(x.y/tau), on the
+// inputs' device without reading values back (a non-positive conditional score is refused in
+// host memory only; see contrastive_losses.hpp, Device).
 //
 // Seed 000 defines L_spread = alpha L_attract + (1 - alpha) L_repel, where L_attract is seed
 // 004's L_sup and L_repel its L_cNCE: alpha weights the attracting term, the reverse of 004.
@@ -22,11 +24,12 @@ namespace geomsim::train {
 
 // K_Z[i][j] = 1 if labels_i = labels_j, else 0 (float64, b x b).
 torch::Tensor delta_kernel(const torch::Tensor& labels);
-// K_Z = exp(-|u_i - u_j|^2 / (2 bandwidth^2)) for rows u_i of `values` (b x k).
+// K_Z = exp(-|u_i - u_j|^2 / (2 bandwidth^2)) for rows u_i of `values` (b x k), float64, with
+// |u_i - u_j| in cdist's matrix-product form (torch::cdist's bits for b > 25, within rounding below).
 torch::Tensor gaussian_kernel(const torch::Tensor& values, double bandwidth);
 
 // W = (K_Z + lambda I)^{-1} K_Z, by a Cholesky solve (K_Z + lambda I is positive definite for a
-// positive semi-definite kernel and lambda > 0).
+// positive semi-definite kernel and lambda > 0; a kernel that is not is refused in host memory).
 torch::Tensor conditional_embedding_weights(const torch::Tensor& kernel, double lambda);
 
 torch::Tensor cclk_weakly_supervised_loss(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& kernel,

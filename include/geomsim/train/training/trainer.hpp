@@ -14,6 +14,7 @@
 
 #include "geomsim/train/data/augmentations.hpp"
 #include "geomsim/train/data/device.hpp"
+#include "geomsim/train/losses/loss_registry.hpp"
 #include "geomsim/train/models/autoencoder.hpp"
 #include "geomsim/train/models/encoders.hpp"
 #include "geomsim/train/checkpoints/model_checkpoint.hpp"
@@ -24,35 +25,14 @@ namespace geomsim::train {
 // StepReport, what TrainOptions::on_step receives, is in epoch_loop.hpp.
 
 struct TrainOptions {
-  // One of train_loss_names():
-  //   spread         004's L_spread = (1 - alpha) L_sup + alpha L_cNCE
-  //   supcon         SupCon L_out (001);  supcon-in: SupCon L_in
-  //   simclr         InfoNCE on the two views (no labels)
-  //   supcon+simclr  SupCon L_out + InfoNCE (004's "SupCon + InfoNCE" baseline)
-  //   attract-repel  seed 000's alpha L_attract + (1 - alpha) L_repel (alpha weights attraction)
-  //   cclk-weak, cclk-fair   002's WeaklySup / Fair CCL-K, conditioned on the labels (delta kernel)
-  //   cclk-hardneg   002's HardNeg CCL-K (Gaussian kernel on the detached embeddings)
-  //   ce             cross-entropy through a linear head
-  //   thanos         L_spread with an autoencoder (seed 004 §5; one must be passed to train_encoder)
-  //   autoencoder    the autoencoder alone (cAuto, gAuto): no contrastive term, the encoder is not trained
-  //   weaksup-infonce, fair-infonce   002's eqs. 3 and 4 conditioned on the labels (conditional sampling
-  //                  within the batch); hardneg-infonce: eq. 5, z the k-means cluster (num_classes of them)
-  //                  of the detached embedding (baseline_losses.hpp)
-  //   triplet        000's eq. A7 / 001 §3.3: one random positive and negative per view
-  //   clip-positives, weighted-positives, upweighted-negatives   004 Table 9's baselines (baseline_losses.hpp)
-  // Whenever an autoencoder is passed (it must be for thanos and autoencoder), it is trained
-  // jointly: reconstruction_weight x its training loss (L_AE, plus the cross-entropy head in
-  // its joint mode) is added, as for "SupCon + cAuto".
+  // One of train_loss_names(); loss_registry() (train/losses/loss_registry.hpp) says what each
+  // is, which of loss_options it reads and what it needs. Whenever an autoencoder is passed (it
+  // must be for thanos and autoencoder), it is trained jointly: reconstruction_weight x its
+  // training loss (L_AE, plus the cross-entropy head in its joint mode) is added, as for
+  // "SupCon + cAuto".
   std::string loss = "spread";
+  LossOptions loss_options;     // tau, alpha, ... (set by name with set_loss_parameter)
   double reconstruction_weight = 1.0;
-  double alpha = 0.5;           // L_spread's weight of cNCE (attract-repel: of L_attract)
-  double kernel_lambda = 0.1;   // CCL-K's lambda in (K_Z + lambda I)^{-1} K_Z
-  double kernel_bandwidth = 1.0;  // CCL-K HardNeg's Gaussian bandwidth on the embeddings
-  double clip_cosine = 0.5;      // clip-positives: a positive's cosine in the numerator is at most this
-  double positive_weight = 0.5;  // weighted-positives: weight of the other positives in the denominator
-  double negative_weight = 2.0;  // upweighted-negatives: weight of the negatives in the denominator
-  double tau = 0.5;
-  bool include_partner = true;  // cNCE's denominator holds a(x) (eq. 10) or not (eq. 3)
   int64_t epochs = 1;
   int64_t batch_size = 256;     // samples per step (2 x batch_size views)
   double learning_rate = 1e-3;
@@ -112,9 +92,8 @@ void apply_recipe(const TrainRecipe& recipe, TrainOptions& options);
 inline constexpr int64_t kMaxEpochs = 100000;
 inline constexpr double kMaxLearningRate = 1.0;
 
-// The names TrainOptions::loss accepts, and the same as "spread, supcon, ...".
-const std::vector<std::string>& train_loss_names();
-std::string train_loss_list();
+// train_loss_names() and train_loss_list(), the names TrainOptions::loss accepts, are in
+// loss_registry.hpp.
 
 // Throws InvalidArgument naming the option.
 void validate(const TrainOptions& options);

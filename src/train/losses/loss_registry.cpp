@@ -1,0 +1,247 @@
+#include "geomsim/train/losses/loss_registry.hpp"
+
+#include <algorithm>
+
+#include "geomsim/experiments/spread_problem.hpp"
+#include "geomsim/support/errors.hpp"
+#include "geomsim/train/losses/baseline_losses.hpp"
+#include "geomsim/train/losses/contrastive_losses.hpp"
+#include "geomsim/train/losses/kernel_contrastive_losses.hpp"
+
+namespace geomsim::train {
+namespace {
+
+// The labels of both views, in z's row order.
+torch::Tensor view_labels(const LossBatch& b) { return torch::cat({b.labels, b.labels}); }
+torch::Tensor first_views(const LossBatch& b) { return b.z.narrow(0, 0, b.labels.size(0)); }
+torch::Tensor second_views(const LossBatch& b) { return b.z.narrow(0, b.labels.size(0), b.labels.size(0)); }
+
+torch::Tensor spread(const LossBatch& b, const LossOptions& o) {
+  return spread_loss(b.z, view_labels(b), b.partner, o.tau, o.alpha, o.include_partner);
+}
+torch::Tensor supcon(const LossBatch& b, const LossOptions& o) { return supcon_out_loss(b.z, view_labels(b), o.tau); }
+torch::Tensor supcon_in(const LossBatch& b, const LossOptions& o) { return supcon_in_loss(b.z, view_labels(b), o.tau); }
+torch::Tensor simclr(const LossBatch& b, const LossOptions& o) { return info_nce_loss(b.z, b.partner, o.tau); }
+torch::Tensor supcon_simclr(const LossBatch& b, const LossOptions& o) {
+  return supcon_out_loss(b.z, view_labels(b), o.tau) + info_nce_loss(b.z, b.partner, o.tau);
+}
+torch::Tensor attract_repel(const LossBatch& b, const LossOptions& o) {
+  return spread_loss_seed000(b.z, view_labels(b), b.partner, o.tau, o.alpha);
+}
+torch::Tensor cclk_weak(const LossBatch& b, const LossOptions& o) {
+  return cclk_weakly_supervised_loss(first_views(b), second_views(b), delta_kernel(b.labels), o.kernel_lambda, o.tau);
+}
+torch::Tensor cclk_fair(const LossBatch& b, const LossOptions& o) {
+  return cclk_fair_loss(first_views(b), second_views(b), delta_kernel(b.labels), o.kernel_lambda, o.tau);
+}
+torch::Tensor cclk_hardneg(const LossBatch& b, const LossOptions& o) {
+  return cclk_hard_negative_loss(first_views(b), second_views(b), o.kernel_bandwidth, o.kernel_lambda, o.tau);
+}
+torch::Tensor weaksup_infonce(const LossBatch& b, const LossOptions& o) {
+  return weakly_supervised_info_nce_loss(first_views(b), second_views(b), b.labels, o.tau);
+}
+torch::Tensor fair_infonce(const LossBatch& b, const LossOptions& o) {
+  return fair_info_nce_loss(first_views(b), second_views(b), b.labels, o.tau);
+}
+torch::Tensor hardneg_infonce(const LossBatch& b, const LossOptions& o) {
+  return hard_negative_info_nce_loss(first_views(b), second_views(b), b.num_classes, o.tau);
+}
+torch::Tensor triplet(const LossBatch& b, const LossOptions& o) {
+  const auto [positive, negative] = draw_triplets(view_labels(b));
+  return triplet_loss(b.z, positive, negative, o.tau);
+}
+torch::Tensor clip_positives(const LossBatch& b, const LossOptions& o) {
+  return clipped_positives_loss(b.z, view_labels(b), o.tau, o.clip_cosine);
+}
+torch::Tensor weighted_positives(const LossBatch& b, const LossOptions& o) {
+  return weighted_denominator_loss(b.z, view_labels(b), o.tau, o.positive_weight, 1.0);
+}
+torch::Tensor upweighted_negatives(const LossBatch& b, const LossOptions& o) {
+  return weighted_denominator_loss(b.z, view_labels(b), o.tau, 0.0, o.negative_weight);
+}
+
+LossNeeds contrastive(bool labels = true) {
+  LossNeeds n;
+  n.labels = labels;
+  n.two_views = true;
+  return n;
+}
+LossNeeds with_autoencoder(LossNeeds n) {
+  n.autoencoder = true;
+  return n;
+}
+LossNeeds with_classes(LossNeeds n) {
+  n.num_classes = true;
+  return n;
+}
+LossNeeds random_draws(LossNeeds n) {
+  n.random = true;
+  return n;
+}
+LossNeeds linear_head() {
+  LossNeeds n;
+  n.labels = true;
+  n.linear_head = true;
+  return n;
+}
+LossNeeds autoencoder_alone() {
+  LossNeeds n;
+  n.labels = true;  // the joint and per-class autoencoders read them
+  n.autoencoder = true;
+  n.trains_encoder = false;
+  return n;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
+std::string cli_spelling(std::string name) {
+  std::replace(name.begin(), name.end(), '_', '-');
+  return name;
+}
+
+}  // namespace
+
+bool LossEntry::reads(const std::string& parameter) const {
+  const std::string wanted = cli_spelling(parameter);
+  return std::find(parameters.begin(), parameters.end(), wanted) != parameters.end();
+}
+
+const std::vector<LossParameter>& loss_parameters() {
+  static const std::vector<LossParameter> parameters = {
+      {"tau", "temperature of the similarities z . z' / tau",
+       "in [" + format_number(kMinTemperature) + ", " + format_number(kMaxTemperature) + "]", false, LossOptions{}.tau,
+       [](const LossOptions& o) { return o.tau; }, [](LossOptions& o, double v) { o.tau = v; },
+       [](double v) { require_in_closed_range("tau", v, kMinTemperature, kMaxTemperature); }},
+      {"alpha", "L_spread's weight of cNCE, seed 004's convention (attract-repel: of L_attract, seed 000's)", "in [0, 1]", false,
+       LossOptions{}.alpha, [](const LossOptions& o) { return o.alpha; }, [](LossOptions& o, double v) { o.alpha = v; },
+       [](double v) { require_in_closed_range("alpha", v, 0.0, 1.0); }},
+      {"exclude-partner", "cNCE's denominator leaves out the other view a(x) (seed 004 eq. 3) instead of holding it (eq. 10)",
+       "a flag (0 or 1)", true, LossOptions{}.include_partner ? 0.0 : 1.0,
+       [](const LossOptions& o) { return o.include_partner ? 0.0 : 1.0; },
+       [](LossOptions& o, double v) { o.include_partner = v == 0.0; },
+       [](double v) {
+         if (v != 0.0 && v != 1.0) throw InvalidArgument("exclude-partner", "is a flag (0 or 1), got " + format_number(v));
+       }},
+      {"kernel-lambda", "CCL-K's lambda in (K_Z + lambda I)^-1 K_Z (seed 002)", "> 0", false, LossOptions{}.kernel_lambda,
+       [](const LossOptions& o) { return o.kernel_lambda; }, [](LossOptions& o, double v) { o.kernel_lambda = v; },
+       [](double v) { require_positive("kernel-lambda", v); }},
+      {"kernel-bandwidth", "CCL-K HardNeg's Gaussian kernel bandwidth on the embeddings", "> 0", false,
+       LossOptions{}.kernel_bandwidth, [](const LossOptions& o) { return o.kernel_bandwidth; },
+       [](LossOptions& o, double v) { o.kernel_bandwidth = v; }, [](double v) { require_positive("kernel-bandwidth", v); }},
+      {"clip-cosine", "the largest cosine a positive counts with in L_sup's numerator", "in [-1, 1]", false,
+       LossOptions{}.clip_cosine, [](const LossOptions& o) { return o.clip_cosine; },
+       [](LossOptions& o, double v) { o.clip_cosine = v; }, [](double v) { require_in_closed_range("clip-cosine", v, -1.0, 1.0); }},
+      {"positive-weight", "weight of the other positives in L_sup's denominator (0: L_sup, 1: SupCon L_out)", ">= 0", false,
+       LossOptions{}.positive_weight, [](const LossOptions& o) { return o.positive_weight; },
+       [](LossOptions& o, double v) { o.positive_weight = v; }, [](double v) { require_non_negative("positive-weight", v); }},
+      {"negative-weight", "weight of the negatives in L_sup's denominator (1: L_sup)", ">= 0", false,
+       LossOptions{}.negative_weight, [](const LossOptions& o) { return o.negative_weight; },
+       [](LossOptions& o, double v) { o.negative_weight = v; }, [](double v) { require_non_negative("negative-weight", v); }},
+  };
+  return parameters;
+}
+
+const LossParameter& loss_parameter(const std::string& name) {
+  const std::string wanted = cli_spelling(name);
+  std::vector<std::string> names;
+  for (const auto& p : loss_parameters()) {
+    if (p.name == wanted) return p;
+    names.push_back(p.name);
+  }
+  throw InvalidArgument(name, "is not a loss parameter; the loss parameters are " + joined(names));
+}
+
+void validate_loss_parameter(const std::string& name, double value) { loss_parameter(name).check(value); }
+
+void validate(const LossOptions& options) {
+  for (const auto& p : loss_parameters()) p.check(p.get(options));
+}
+
+void set_loss_parameter(LossOptions& options, const std::string& name, double value) {
+  const LossParameter& p = loss_parameter(name);
+  p.check(value);
+  p.set(options, value);
+}
+
+double loss_parameter_value(const LossOptions& options, const std::string& name) { return loss_parameter(name).get(options); }
+
+const std::vector<LossEntry>& loss_registry() {
+  static const std::vector<LossEntry> entries = {
+      {"spread", "seed 004's L_spread = (1 - alpha) L_sup + alpha L_cNCE (eqs. 2-3, 10)", {"tau", "alpha", "exclude-partner"},
+       contrastive(), spread},
+      {"supcon", "SupCon's L_out (seed 001 eq. 2)", {"tau"}, contrastive(), supcon},
+      {"supcon-in", "SupCon's L_in, the mean inside the log (seed 001 eq. 3)", {"tau"}, contrastive(), supcon_in},
+      {"simclr", "InfoNCE on the two views, no labels (SimCLR; seed 001 eq. 1)", {"tau"}, contrastive(false), simclr},
+      {"supcon+simclr", "SupCon L_out + InfoNCE (seed 004's \"SupCon + InfoNCE\" baseline)", {"tau"}, contrastive(),
+       supcon_simclr},
+      {"attract-repel", "seed 000's L_spread = alpha L_attract + (1 - alpha) L_repel (alpha weights attraction)",
+       {"tau", "alpha"}, contrastive(), attract_repel},
+      {"cclk-weak", "seed 002's WeaklySup CCL-K (eq. 7), conditioned on the labels (delta kernel)", {"tau", "kernel-lambda"},
+       contrastive(), cclk_weak},
+      {"cclk-fair", "seed 002's Fair CCL-K (eq. 8), conditioned on the labels (delta kernel)", {"tau", "kernel-lambda"},
+       contrastive(), cclk_fair},
+      {"cclk-hardneg", "seed 002's HardNeg CCL-K (eq. 9), a Gaussian kernel on the detached embeddings",
+       {"tau", "kernel-lambda", "kernel-bandwidth"}, contrastive(false), cclk_hardneg},
+      {"ce", "cross-entropy through a linear head on the encoder's features", {}, linear_head(), nullptr},
+      {"thanos", "L_spread with an autoencoder trained jointly (seed 004 §5)", {"tau", "alpha", "exclude-partner"},
+       with_autoencoder(contrastive()), spread},
+      {"autoencoder", "the autoencoder alone (seed 004's cAuto, gAuto): no contrastive term, the encoder is not trained", {},
+       autoencoder_alone(), nullptr},
+      {"weaksup-infonce", "seed 002's WeaklySup-InfoNCE (eq. 3), conditioned on the labels", {"tau"}, contrastive(),
+       weaksup_infonce},
+      {"fair-infonce", "seed 002's Fair-InfoNCE (eq. 4), conditioned on the labels", {"tau"}, contrastive(), fair_infonce},
+      {"hardneg-infonce", "seed 002's HardNeg-InfoNCE (eq. 5), z the k-means cluster (num_classes of them) of the detached embedding",
+       {"tau"}, with_classes(contrastive(false)), hardneg_infonce},
+      {"triplet", "the triplet loss (seed 000 eq. A7, seed 001 §3.3): one random positive and negative per view", {"tau"},
+       random_draws(contrastive()), triplet},
+      {"clip-positives", "seed 004 Table 9's Clip Positives: L_sup with a positive's numerator cosine at most clip-cosine",
+       {"tau", "clip-cosine"}, contrastive(), clip_positives},
+      {"weighted-positives", "seed 004 Table 9's Weighted Pos in Denom.: the other positives in L_sup's denominator, weighted",
+       {"tau", "positive-weight"}, contrastive(), weighted_positives},
+      {"upweighted-negatives", "seed 004 Table 9's upweighted negatives: L_sup's denominator negatives weighted",
+       {"tau", "negative-weight"}, contrastive(), upweighted_negatives},
+  };
+  return entries;
+}
+
+const std::vector<std::string>& train_loss_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (const auto& entry : loss_registry()) all.push_back(entry.name);
+    return all;
+  }();
+  return names;
+}
+
+std::string train_loss_list() { return joined(train_loss_names()); }
+
+const LossEntry& loss_entry(const std::string& name) {
+  for (const auto& entry : loss_registry()) {
+    if (entry.name == name) return entry;
+  }
+  throw InvalidArgument("loss", "must be one of " + train_loss_list() + "; got '" + name + "'");
+}
+
+void require_loss_reads(const std::string& loss, const std::string& parameter) {
+  const LossEntry& entry = loss_entry(loss);
+  const LossParameter& p = loss_parameter(parameter);
+  if (!entry.reads(p.name)) {
+    throw InvalidArgument(p.name, "is not read by --loss " + loss + " (it reads " +
+                                      (entry.parameters.empty() ? std::string("none") : joined(entry.parameters)) + ")");
+  }
+}
+
+torch::Tensor batch_loss(const std::string& loss, const LossBatch& batch, const LossOptions& options) {
+  const LossEntry& entry = loss_entry(loss);
+  if (entry.batch == nullptr) {
+    throw InvalidArgument("loss", loss + " has no loss on a batch of embeddings (the trainer computes it from " +
+                                      (entry.needs.linear_head ? "a linear head" : "the autoencoder") + ")");
+  }
+  return entry.batch(batch, options);
+}
+
+}  // namespace geomsim::train
