@@ -11,6 +11,7 @@
 #include "checkpoint_commands.hpp"
 #include "cli_support.hpp"
 #include "experiment_command.hpp"
+#include "local_ranks.hpp"
 #include "robustness_command.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/training/allocator_settings.hpp"
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   // Before any tensor: freed tensor buffers stay in the process instead of being unmapped and
   // faulted in again every step (allocator_settings.hpp). Elsewhere than glibc, nothing changes.
   geomsim::train::keep_freed_memory_for_tensors();
+  geomsim::cli::remember_command_line(argc, argv);  // --nproc-per-node starts ranks with it
   CLI::App app{"geomsim's training commands (libtorch). Run them as 'geomsim COMMAND'; 'geomsim --help' lists the rest.",
                "geomsim"};
   app.set_version_flag("--version", "geomsim 0.1.0");

@@ -5,6 +5,7 @@
 
 #include "cli_support.hpp"
 #include "evaluation_output.hpp"
+#include "local_ranks.hpp"
 #include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
@@ -83,6 +84,10 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
   c.add_option("--seed", o.seed, "seed of everything random (>= 0)")->capture_default_str()->check(non_negative_integer());
   c.add_option("--threads", o.threads, "CPU threads for libtorch, from 0 (all cores) to the number of cores")->capture_default_str();
   add_device_options(c, o.device, o.device_given, o.sync_every);
+  add_local_ranks_option(c, o.nproc_per_node);
+  c.add_option("--distributed-timeout", o.distributed_timeout,
+               "data-parallel runs: seconds the ranks wait for each other (rendezvous, each collective) before failing")
+      ->capture_default_str();
   c.add_option("--train-samples", o.train_samples, "use this many training images (0: all 60000)")->capture_default_str();
   c.add_option("--test-samples", o.test_samples, "evaluate on this many test images (0: all 10000)")->capture_default_str();
   c.add_option("--checkpoint", o.checkpoint, "checkpoint file, written every epoch; an existing one is resumed");
@@ -102,7 +107,18 @@ int run_train(const TrainRunOptions& o) {
   files.push_back({"json", o.json_path});
   require_distinct_files(files);
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
-  const json out = train_run_json(o, train_run(o));
+  if (o.nproc_per_node > 1) {  // bad options refused once, before any rank starts
+    const int64_t batch_size = trainer_options(o).batch_size;  // the recipe's, unless given
+    if (batch_size % o.nproc_per_node != 0) {
+      throw InvalidArgument("batch-size", "must divide among the " + std::to_string(o.nproc_per_node) +
+                                              " ranks of --nproc-per-node (each takes an equal share of every batch), got " +
+                                              std::to_string(batch_size));
+    }
+  }
+  if (const auto status = run_as_local_ranks(o.nproc_per_node)) return *status;
+  const TrainedRun run = train_run(o);
+  if (!run.evaluated) return 0;  // a rank other than 0 of a data-parallel job: rank 0 writes and prints
+  const json out = train_run_json(o, run);
   OutputTransaction outputs;
   if (!o.json_path.empty()) outputs.stage(o.json_path, out.dump(2) + "\n", "json");
   outputs.commit();

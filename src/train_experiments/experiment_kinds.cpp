@@ -6,6 +6,7 @@
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"
+#include "geomsim/train/data/device.hpp"
 
 namespace geomsim::train_experiments {
 using nlohmann::json;
@@ -22,6 +23,8 @@ const std::vector<ExperimentKindEntry>& experiment_kind_registry() {
 }
 
 void run_experiment(const ExperimentOptions& o) {
+  require_one_process("geomsim experiment");
+  (void)train::resolve_device(o.device);  // refused before anything is read or created
   namespace fs = std::filesystem;
   json definition;
   try {

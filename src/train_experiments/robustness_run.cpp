@@ -1,4 +1,5 @@
 #include "geomsim/train_experiments/robustness_run.hpp"
+#include "geomsim/train_experiments/train_run.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -214,6 +215,7 @@ json dataset_json(const train::GroupedData& d, const train::RobustnessDataOption
 
 json robustness_run(const RobustnessRunOptions& o) {
   const auto start = std::chrono::steady_clock::now();
+  require_one_process("geomsim robustness");
   train::validate(o.dataset);
   const json parameters = robustness_parameters(o);
   const std::string folder = o.data.empty() ? train::kFashionMnistDir : o.data;

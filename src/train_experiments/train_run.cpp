@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 
 #include "geomsim/support/atomic_output.hpp"
@@ -11,6 +12,7 @@
 #include "geomsim/support/memory_budget.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
 #include "geomsim/train/training/evaluation.hpp"
+#include "geomsim/train/distributed/launch_environment.hpp"
 #include "geomsim/train/training/torch_threads.hpp"
 #include "geomsim/train/training/trainer.hpp"
 #include "geomsim/train_experiments/evaluation_json.hpp"
@@ -80,7 +82,17 @@ TrainedRun train_run(const TrainRunOptions& given, const std::function<void(cons
   t.on_step = on_step;
   train::require_margin_gamma(o.gamma);
   if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
-  train::set_torch_threads(o.threads);
+  const train::LaunchEnvironment launch = train::read_launch_environment();
+  // --threads 0 (all cores) for each of the job's ranks on this machine would oversubscribe it.
+  const char* local_ranks = std::getenv("LOCAL_WORLD_SIZE");
+  const int ranks_here = launch.distributed() && local_ranks != nullptr ? std::max(1, std::atoi(local_ranks)) : 1;
+  train::set_torch_threads(o.threads == 0 && ranks_here > 1 ? std::max(1, train::available_cores() / ranks_here) : o.threads);
+  train::DistributedOptions job;
+  job.timeout_seconds = o.distributed_timeout;
+  job.device = t.device;
+  t.distributed = train::DistributedContext(launch, job);
+  run.rank = t.distributed.rank();
+  run.world_size = t.distributed.world_size();
   run.training = load_split(o.data, true, o.train_samples, o.seed, "train-samples");
   run.test = load_split(o.data, false, o.test_samples, o.seed + 7, "test-samples");
   model.channels = run.training.images.size(1);  // 3 for CIFAR
@@ -117,12 +129,24 @@ TrainedRun train_run(const TrainRunOptions& given, const std::function<void(cons
                                     run.autoencoder);
   run.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
   if (o.loss == "autoencoder") run.encoder = train::Encoder{nullptr};  // the embedding is the autoencoder's alone
+  if (!t.distributed.is_main()) {  // rank 0 evaluates the weights every rank holds
+    run.evaluated = false;
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return run;
+  }
   run.train_embeddings = train::embed(run.encoder, run.training.images, 1024, run.autoencoder);
   run.test_embeddings = train::embed(run.encoder, run.test.images, 1024, run.autoencoder);
   run.evaluation = train::evaluate_transfer(run.train_embeddings, run.training.coarse, run.training.fine, run.test_embeddings,
                                             run.test.coarse, run.test.fine, o.seed, o.gamma);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
+}
+
+void require_one_process(const std::string& what) {
+  if (!train::read_launch_environment().distributed()) return;
+  throw InvalidArgument("nproc-per-node", "(a data-parallel job: RANK and WORLD_SIZE, or SLURM_PROCID and SLURM_NTASKS, are set) is for "
+                                          "geomsim train; " + what + " runs in one process (a grid of runs is a job array, one "
+                                          "process per run)");
 }
 
 json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
@@ -149,6 +173,7 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
                 {"embedding_dim", o.embedding_dim}, {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()},
                 {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}, {"sync_every", o.sync_every}}},
               {"device", result.device},
+              {"world_size", run.world_size},
               {"resumed_epochs", result.resumed_epochs},
               {"finished", finished},
               {"epochs", epochs},

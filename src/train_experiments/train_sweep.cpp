@@ -14,6 +14,7 @@ namespace geomsim::train_experiments {
 using nlohmann::json;
 
 std::size_t train_sweep(const TrainSweepOptions& o, const std::function<void(const std::string&)>& progress) {
+  require_one_process("geomsim train-sweep");
   const std::vector<double> alphas = parse_number_list(o.alphas, "alphas");
   for (double a : alphas) require_in_closed_range("alphas", a, 0.0, 1.0);
   require_at_least("sim-ny", o.sim_ny, 2);

@@ -27,7 +27,9 @@ FM=/usr/share/datasets/fashion-mnist
 # a row can give other values of the second (CLI11 refuses an option given twice).
 TRAIN="--model mlp --train-samples 128 --test-samples 100 --batch-size 32"
 NET="--epochs 2 --width 16 --embedding-dim 8"
-export W FIX FM TRAIN NET
+# A tiny robustness run (ERM on the undersampled set).
+ROB="--dataset undersampled --method erm --model mlp --width 8 --embedding-dim 4 --train-per-subclass 8 --validation-per-subclass 4 --test-per-subclass 4 --epochs 2 --batch-size 16"
+export W FIX FM TRAIN NET ROB
 
 # --- what the rows can run on --------------------------------------------------------------
 have_torch=0
@@ -102,6 +104,8 @@ PY
     head -c 300 m.pt >truncated.pt
     head -c 4096 /dev/urandom >random.pt
     cp m.pt fig.csv  # a checkpoint that a figure stem's CSV would overwrite
+    # r.pt: $ROB's end model stopped after its first epoch.
+    "$geomsim" robustness $ROB --stop-after 1 --checkpoint r.pt -q || return 1
     cp "$FIX/cnn.pt" cnn.pt
     # Saved embeddings for measure --embeddings: 40 unit vectors, 2 classes of 2 subclasses.
     /usr/bin/python3 -c "
@@ -121,6 +125,7 @@ def flip(src, dst, pick):
     open(dst, "wb").write(data)
 flip("m.pt", "flipped.pt", lambda infos: max((i for i in infos if "/data/" in i.filename), key=lambda i: i.file_size))
 flip("cnn.pt", "cnn-flipped.pt", lambda infos: next(i for i in infos if i.compress_type == zipfile.ZIP_DEFLATED))
+flip("r.pt", "r-flipped.pt", lambda infos: max((i for i in infos if "/data/" in i.filename), key=lambda i: i.file_size))
 def described(dst, old, new):
     src = zipfile.ZipFile("m.pt")
     out = zipfile.ZipFile(dst, "w", zipfile.ZIP_STORED)

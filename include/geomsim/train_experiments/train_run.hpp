@@ -48,6 +48,10 @@ struct TrainRunOptions {
   std::string device = "auto";
   bool device_given = false;
   int64_t sync_every = 50;  // read the step losses back every this many steps (epoch_loop.hpp)
+  // Data-parallel runs: the ranks' job comes from the environment (torchrun, srun, or the CLI's
+  // --nproc-per-node, which starts the ranks); this bounds its rendezvous and collectives.
+  double distributed_timeout = 300.0;
+  int nproc_per_node = 1;  // the CLI's launcher: start this many local ranks (cli/local_ranks.hpp)
   std::string checkpoint, json_path;
   bool quiet = false;
 };
@@ -67,15 +71,25 @@ struct TrainedRun {
   train::TrainResult result;
   torch::Tensor train_embeddings, test_embeddings;
   train::TransferEvaluation evaluation;
+  int rank = 0, world_size = 1;  // this process in the data-parallel job (one process: 0 of 1)
+  bool evaluated = true;         // false on ranks other than 0, which only train
   double train_seconds = 0.0;  // training only
   double seconds = 0.0;        // loading, training and evaluation
 };
 // Throws InvalidArgument naming the option for bad options. `on_step` (optional) sees every
-// optimisation step.
+// optimisation step. Run as a rank of a data-parallel job (the environment says so: RANK and
+// WORLD_SIZE, or SLURM_PROCID and SLURM_NTASKS), it trains as train::TrainOptions::distributed
+// says; rank 0 alone then embeds and evaluates (the others return with evaluated false), and
+// --threads 0 means the cores shared out among the job's ranks on this machine.
 TrainedRun train_run(const TrainRunOptions& options, const std::function<void(const train::StepReport&)>& on_step = {});
 
 // The run as the JSON object `geomsim train --json` writes: its parameters, device, epochs and
 // evaluation.
 nlohmann::json train_run_json(const TrainRunOptions& options, const TrainedRun& run);
+
+// Refuses (InvalidArgument("nproc-per-node")) to run `what` as a rank of a data-parallel job:
+// only `geomsim train` trains as one. The experiments, the robustness methods and train-sweep run
+// in one process each (a grid of them is a job array: one process per run).
+void require_one_process(const std::string& what);
 
 }  // namespace geomsim::train_experiments

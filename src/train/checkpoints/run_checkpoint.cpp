@@ -48,14 +48,16 @@ torch::serialize::InputArchive open_run_checkpoint(const std::string& path, cons
   return archive;
 }
 
-void write_options_record(torch::serialize::OutputArchive& archive, const std::string& options, const c10::Device& device) {
+void write_options_record(torch::serialize::OutputArchive& archive, const std::string& options, const c10::Device& device,
+                          int world_size) {
   nlohmann::json record = nlohmann::json::parse(options);
   record["device"] = device_name(device);
+  record["world-size"] = world_size;
   archive.write(kOptionsRecordKey, c10::IValue(record.dump()));
 }
 
 void require_same_options(torch::serialize::InputArchive& archive, const std::string& options, const c10::Device& device,
-                          bool device_explicit, const std::string& path) {
+                          bool device_explicit, const std::string& path, int world_size) {
   c10::IValue stored_text;
   if (!archive.try_read(kOptionsRecordKey, stored_text) || !stored_text.isString()) {
     throw InvalidArgument("checkpoint", path + " does not record the options it was trained with (written by an older geomsim), "
@@ -70,12 +72,17 @@ void require_same_options(torch::serialize::InputArchive& archive, const std::st
   }
   if (!stored.is_object()) throw InvalidArgument("checkpoint", path + " holds a malformed record of its training options");
   for (const auto& [option, value] : nlohmann::json::parse(options).items()) {
-    if (option == "device") continue;
+    if (option == "device" || option == "world-size") continue;
     const nlohmann::json was = stored.contains(option) ? stored.at(option) : nlohmann::json(nullptr);
     if (was != value) {
       throw InvalidArgument(option, "is " + value.dump() + " but " + path + " was trained with " + was.dump() +
                                         "; resume with the options it was trained with, or start another --checkpoint");
     }
+  }
+  const nlohmann::json ranks = stored.value("world-size", nlohmann::json(1));
+  if (ranks != nlohmann::json(world_size)) {
+    throw InvalidArgument("nproc-per-node", "(the number of data-parallel ranks) is " + std::to_string(world_size) + " but " + path +
+                                                " was trained by " + ranks.dump() + "; resume with as many ranks, or start another --checkpoint");
   }
   if (!stored.contains("device") || !stored.at("device").is_string()) return;
   const std::string was = stored.at("device").get<std::string>();

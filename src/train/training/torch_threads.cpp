@@ -11,12 +11,15 @@
 
 namespace geomsim::train {
 
-void set_torch_threads(int threads) {
+int available_cores() {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
-  const int cores = sched_getaffinity(0, sizeof allowed, &allowed) == 0
-                        ? CPU_COUNT(&allowed)
-                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed)
+                                                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+void set_torch_threads(int threads) {
+  const int cores = available_cores();
   if (threads < 0 || threads > cores) {
     throw InvalidArgument("threads", "must be in [0, " + std::to_string(cores) + "] (0: all " + std::to_string(cores) +
                                          " cores this process may use), got " + std::to_string(threads));

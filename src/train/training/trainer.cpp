@@ -9,6 +9,7 @@
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/checkpoints/run_checkpoint.hpp"
+#include "geomsim/train/distributed/data_parallel.hpp"
 #include "geomsim/train/losses/contrastive_losses.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
 
@@ -131,10 +132,11 @@ torch::Tensor to_run_device(const torch::Tensor& batch, const torch::Device& dev
 class EncoderTask : public EpochTask {
  public:
   EncoderTask(const TrainOptions& o, const AugmentationOptions& augmentation, Encoder& encoder, torch::nn::Linear& classifier,
-              Autoencoder& autoencoder, torch::optim::AdamW& optimizer, const torch::Tensor& images, const torch::Tensor& labels,
-              int64_t num_classes)
+              Autoencoder& autoencoder, torch::optim::AdamW& optimizer, std::vector<torch::Tensor> parameters,
+              const torch::Tensor& images, const torch::Tensor& labels, int64_t num_classes)
       : o_(o), augmentation_(augmentation), encoder_(encoder), classifier_(classifier), autoencoder_(autoencoder),
-        optimizer_(optimizer), images_(images), labels_(labels), num_classes_(num_classes),
+        optimizer_(optimizer), parameters_(std::move(parameters)), images_(images), labels_(labels), num_classes_(num_classes),
+        local_batch_(local_batch_size(o.distributed, o.batch_size)),
         steps_per_epoch_(images.size(0) / o.batch_size),
         period_((o.cosine_period_epochs > 0 ? o.cosine_period_epochs : o.epochs) * steps_per_epoch_),
         // The losses check the partner indices on the host and move them to the embeddings'
@@ -153,16 +155,40 @@ class EncoderTask : public EpochTask {
     const auto idx = order_.narrow(0, step * o_.batch_size, o_.batch_size);
     const auto batch = to_run_device(images_.index_select(0, idx), o_.device);
     const auto y = to_run_device(labels_.index_select(0, idx), o_.device);
+    // With several ranks, this rank's share of the global batch (all of it with one): every rank
+    // augments the whole global batch from the same generator state, so the views are those of
+    // one process, and embeds its share only.
+    const auto& job = o_.distributed;
+    const auto mine = [&](const torch::Tensor& rows) { return job.distributed() ? shard_rows(job, rows) : rows; };
     torch::Tensor loss;
+    bool local_terms = false;  // a mean over this rank's share, not over the global batch
     if (o_.loss == "ce") {
-      loss = torch::nn::functional::cross_entropy(classifier_->forward(encoder_->features(augment(batch, augmentation_))), y);
+      loss = torch::nn::functional::cross_entropy(classifier_->forward(encoder_->features(mine(augment(batch, augmentation_)))), mine(y));
+      local_terms = true;
     } else if (o_.loss != "autoencoder") {
-      loss = batch_loss(o_.loss, {encoder_->forward(two_views(batch, augmentation_)), y, partner_, num_classes_}, o_.loss_options);
+      const auto views = two_views(batch, augmentation_);  // [view 1 of the B samples; view 2]
+      torch::Tensor z;
+      if (job.distributed()) {
+        const int64_t b = local_batch_, B = o_.batch_size, first = job.rank() * b;
+        const auto local = torch::cat({views.narrow(0, first, b), views.narrow(0, B + first, b)});
+        z = gather_views_with_grad(job, encoder_->forward(local), 2);  // [2B x d], one process's rows
+      } else {
+        z = encoder_->forward(views);
+      }
+      loss = batch_loss(o_.loss, {z, y, partner_, num_classes_}, o_.loss_options);
     }
     if (autoencoder_) {
       // The labels were checked once, before the epochs: no read-back per step.
-      const auto ae_loss = o_.reconstruction_weight * autoencoder_->training_loss(batch, y, /*labels_checked=*/true);
+      const auto ae_loss = o_.reconstruction_weight * autoencoder_->training_loss(mine(batch), mine(y), /*labels_checked=*/true);
       loss = loss.defined() ? loss + ae_loss : ae_loss;
+      local_terms = true;
+    }
+    if (job.distributed() && local_terms) {
+      // The loss the loop reports and checks: the mean over ranks, i.e. over the global batch
+      // (the gradient stays this rank's; all_reduce_gradients averages it in update()).
+      auto mean = loss.detach().clone();
+      job.all_reduce_(mean, ReduceOperation::sum, "all-reduce of the step's loss");
+      loss = loss + (mean / job.world_size() - loss.detach());
     }
     return loss;
   }
@@ -170,6 +196,7 @@ class EncoderTask : public EpochTask {
   void update(const torch::Tensor& loss) override {
     optimizer_.zero_grad();
     loss.backward();
+    all_reduce_gradients(o_.distributed, parameters_);  // the mean over ranks; nothing with one
     optimizer_.step();
   }
 
@@ -180,8 +207,9 @@ class EncoderTask : public EpochTask {
   torch::nn::Linear& classifier_;
   Autoencoder& autoencoder_;
   torch::optim::AdamW& optimizer_;
+  std::vector<torch::Tensor> parameters_;  // the optimised ones, whose gradients the ranks average
   torch::Tensor images_, labels_;
-  int64_t num_classes_, steps_per_epoch_, period_;
+  int64_t num_classes_, local_batch_, steps_per_epoch_, period_;
   torch::Tensor partner_, order_;
 };
 
@@ -229,7 +257,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   const std::string record = training_record(o, encoder->options(), with_autoencoder ? autoencoder : Autoencoder(nullptr)).dump();
   if (!o.checkpoint.empty() && std::filesystem::exists(o.checkpoint)) {
     auto archive = open_run_checkpoint(o.checkpoint, "geomsim checkpoint for this model");
-    require_same_options(archive, record, device, o.device_explicit, o.checkpoint);
+    require_same_options(archive, record, device, o.device_explicit, o.checkpoint, o.distributed.world_size());
     try {
       load_module(*encoder, archive, "encoder", o.checkpoint, "checkpoint");
       load_module(*classifier, archive, "classifier", o.checkpoint, "checkpoint");
@@ -256,7 +284,14 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   }
 
   const auto [data, data_labels] = place_data(images, labels, device);
-  EncoderTask task(o, augmentation, encoder, classifier, autoencoder, optimizer, data, data_labels, num_classes);
+  if (o.distributed.distributed()) {
+    // Every rank built the networks from the same seed (or loaded the same checkpoint); rank 0's
+    // weights everywhere all the same, so that the ranks cannot start apart.
+    broadcast_parameters(o.distributed, *encoder);
+    broadcast_parameters(o.distributed, *classifier);
+    if (with_autoencoder) broadcast_parameters(o.distributed, *autoencoder);
+  }
+  EncoderTask task(o, augmentation, encoder, classifier, autoencoder, optimizer, parameters, data, data_labels, num_classes);
   EpochLoopOptions loop;
   loop.first_epoch = result.resumed_epochs;
   loop.epochs = o.epochs;
@@ -281,7 +316,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
     return LoopControl::proceed();
   });
   FunctionCallback checkpoint([&](const EpochSummary&) {
-    if (o.checkpoint.empty()) return LoopControl::proceed();
+    if (o.checkpoint.empty() || !o.distributed.is_main()) return LoopControl::proceed();  // rank 0 writes
     torch::serialize::OutputArchive archive, enc, cls, opt;
     encoder->save(enc);
     classifier->save(cls);
@@ -306,12 +341,26 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
     if (with_autoencoder) description.autoencoder = autoencoder->options();
     write_model_description(archive, description);
     write_generator_states(archive, device);
-    write_options_record(archive, record, device);
+    write_options_record(archive, record, device, o.distributed.world_size());
     save_run_checkpoint(archive, o.checkpoint);
     return LoopControl::proceed();
   });
   const LoopSummary summary = run_epoch_loop(task, loop, {&history, &report, &checkpoint});
   result.stop_reason = summary.stop_reason;
+  if (o.distributed.distributed()) {
+    // The ranks' weights must be the same bits: every rank applied the same averaged gradients
+    // to the same weights. One collective at the end checks it, so that a broken invariant is an
+    // error, not a rank 0 result that the others do not hold.
+    for (torch::nn::Module* module : {static_cast<torch::nn::Module*>(encoder.get()), static_cast<torch::nn::Module*>(classifier.get()),
+                                      with_autoencoder ? static_cast<torch::nn::Module*>(autoencoder.get()) : nullptr}) {
+      if (module == nullptr) continue;
+      const WeightAgreement agreement = compare_weights_across_ranks(o.distributed, *module);
+      if (!agreement.identical()) {
+        throw ComputationFailed("the data-parallel ranks ended with different weights (" + std::to_string(agreement.differing_values) +
+                                " values differ, by up to " + format_number(agreement.max_abs_difference) + "): a bug, please report it");
+      }
+    }
+  }
   encoder->eval();
   if (with_autoencoder) autoencoder->eval();
   return result;

@@ -34,17 +34,21 @@ void save_run_checkpoint(torch::serialize::OutputArchive& archive, const std::st
 torch::serialize::InputArchive open_run_checkpoint(const std::string& path, const std::string& what,
                                                    const std::string& argument = "checkpoint");
 
-// Writes the options record: `options` (a JSON object text) with "device" set to the run's device.
-void write_options_record(torch::serialize::OutputArchive& archive, const std::string& options, const c10::Device& device);
+// Writes the options record: `options` (a JSON object text) with "device" set to the run's device
+// and "world-size" to the number of data-parallel ranks that trained it.
+void write_options_record(torch::serialize::OutputArchive& archive, const std::string& options, const c10::Device& device,
+                          int world_size = 1);
 
 // Refuses (InvalidArgument(option, "is X but FILE was trained with Y; ...")) a resume whose
 // options differ from the record in `archive`, option by option (options the record lacks
 // count as null), and (InvalidArgument("device")) one on another kind of device (cpu, cuda)
 // than the record's unless device_explicit. A checkpoint without a record is refused too (it
 // cannot be checked); one whose record has no device (written before devices were recorded)
-// is not checked for it.
+// is not checked for it. A resume with another number of data-parallel ranks is refused too
+// (InvalidArgument("nproc-per-node")): each rank's share of a batch, and so the run, would change
+// (a record without "world-size" was written by one process).
 void require_same_options(torch::serialize::InputArchive& archive, const std::string& options, const c10::Device& device,
-                          bool device_explicit, const std::string& path);
+                          bool device_explicit, const std::string& path, int world_size = 1);
 
 // The generators' states: "rng" (the CPU's) always, "rng_cuda" when `device` is a CUDA device.
 void write_generator_states(torch::serialize::OutputArchive& archive, const c10::Device& device);

@@ -8,4 +8,7 @@ namespace geomsim::train {
 // this CPU work, and libtorch would start every one (--threads 100000 did not come back).
 void set_torch_threads(int threads);
 
+// The cores this process may use (its CPU affinity).
+int available_cores();
+
 }  // namespace geomsim::train

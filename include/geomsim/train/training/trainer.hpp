@@ -18,6 +18,7 @@
 #include "geomsim/train/models/autoencoder.hpp"
 #include "geomsim/train/models/encoders.hpp"
 #include "geomsim/train/checkpoints/model_checkpoint.hpp"
+#include "geomsim/train/distributed/distributed_context.hpp"
 #include "geomsim/train/training/epoch_loop.hpp"
 
 namespace geomsim::train {
@@ -61,6 +62,16 @@ struct TrainOptions {
   // Read the step losses back to the host every this many steps (and at the end of each
   // epoch): the only host syncs of the loop. 1 checks every loss before its update.
   int64_t sync_every = 50;
+  // The data-parallel job this process is a rank of (distributed_context.hpp); one process by
+  // default. With W ranks every rank draws the same global batch of batch_size samples (the same
+  // seed, so the same order and the same augmentations), embeds its share of batch_size / W
+  // samples (rows [rank b, (rank + 1) b) of each view), and the contrastive loss sees the global
+  // batch (the embeddings gathered with their gradients, data_parallel.hpp); the gradients are
+  // averaged over ranks before each AdamW step, so the run is the one-process run on the same
+  // global batches up to the order of the batch sums. Loss terms on single samples (the "ce"
+  // head, the autoencoder's) are means over the rank's share, averaged the same way. Only rank 0
+  // writes the checkpoint, which records the world size: a resume with another is refused.
+  DistributedContext distributed;
 };
 
 // Named training recipes (learning rate, weight decay, batch size, schedule period), all AdamW
