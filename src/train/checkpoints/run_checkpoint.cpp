@@ -71,7 +71,8 @@ void require_same_options(torch::serialize::InputArchive& archive, const std::st
     throw InvalidArgument("checkpoint", path + " holds a malformed record of its training options");
   }
   if (!stored.is_object()) throw InvalidArgument("checkpoint", path + " holds a malformed record of its training options");
-  for (const auto& [option, value] : nlohmann::json::parse(options).items()) {
+  const nlohmann::json current = nlohmann::json::parse(options);
+  for (const auto& [option, value] : current.items()) {
     if (option == "device" || option == "world-size") continue;
     const nlohmann::json was = stored.contains(option) ? stored.at(option) : nlohmann::json(nullptr);
     if (was != value) {

@@ -37,16 +37,17 @@ torch::Tensor augment(const torch::Tensor& images, const AugmentationOptions& o)
   if (images.dim() != 4) throw InvalidArgument("images", "must be B x C x H x W, got " + std::to_string(images.dim()) + " dimensions");
   const int64_t B = images.size(0), H = images.size(2), W = images.size(3);
   torch::Tensor x = images;
+  // The shift and the flip move pixels only: both are integer index arithmetic and gathers on
+  // the images' device (gathering copies the values, so the result is the padded image's window,
+  // mirrored or not, exactly), with their draws made there: nothing is read back to the host.
+  const auto index_options = torch::TensorOptions().dtype(torch::kLong).device(images.device());
+  const int64_t C = images.size(1);
   if (o.max_shift > 0) {
     const int64_t s = o.max_shift, side = 2 * s + 1;
     const auto padded = torch::constant_pad_nd(images, {s, s, s, s}, 0.0);
-    // One offset per sample, drawn on the images' device (its generator), then the crop as two
-    // gathers, rows then columns: no read-back of the offsets to the host. Gathering copies the
-    // values, so the crop is the padded image's window exactly.
-    const auto index_options = torch::TensorOptions().dtype(torch::kLong).device(images.device());
-    const auto offset = torch::randint(0, side * side, {B}, index_options);
+    const auto offset = torch::randint(0, side * side, {B}, index_options);  // one window per sample
     const auto dy = offset.div(side, "floor"), dx = offset.remainder(side);
-    const int64_t C = images.size(1), padded_w = W + 2 * s;
+    const int64_t padded_w = W + 2 * s;
     const auto rows = (dy.view({B, 1, 1, 1}) + torch::arange(H, index_options).view({1, 1, H, 1})).expand({B, C, H, padded_w});
     const auto cols = (dx.view({B, 1, 1, 1}) + torch::arange(W, index_options).view({1, 1, 1, W})).expand({B, C, H, W});
     x = padded.gather(2, rows).gather(3, cols);
@@ -55,8 +56,10 @@ torch::Tensor augment(const torch::Tensor& images, const AugmentationOptions& o)
     return torch::rand({B, 1, 1, 1}, images.options()) * (hi - lo) + lo;
   };
   if (o.flip) {
-    const auto flip = torch::rand({B, 1, 1, 1}, images.options()).lt(0.5);
-    x = torch::where(flip, x.flip({3}), x);
+    // Column j of a flipped sample is column W - 1 - j: j + flip (W - 1 - 2 j).
+    const auto flip = torch::rand({B, 1, 1, 1}, images.options()).lt(0.5).to(torch::kLong);
+    const auto j = torch::arange(W, index_options).view({1, 1, 1, W});
+    x = x.gather(3, (j + flip * j.mul(-2).add(W - 1)).expand({B, C, H, W}));
   }
   if (o.contrast > 0) {
     const auto mean = x.mean({1, 2, 3}, true);

@@ -3,6 +3,8 @@
 #include <ATen/Context.h>
 #include <cctype>
 #include <torch/cuda.h>
+#include <torch/nn/module.h>
+#include <torch/utils.h>
 
 #include "geomsim/support/errors.hpp"
 
@@ -50,6 +52,21 @@ std::optional<at::Generator> default_generator(const c10::Device& device) {
 c10::Device training_data_device(const c10::Device& device, double bytes) {
   if (!device.is_cuda()) return device;
   return bytes <= kMaxDeviceDataBytes ? device : c10::Device(c10::kCPU);
+}
+
+void move_module(torch::nn::Module& module, const c10::Device& device) {
+  if (device.type() != c10::kMeta) {
+    module.to(device);
+    return;
+  }
+  torch::NoGradGuard no_grad;
+  const auto move = [&](const torch::Tensor& tensor) {
+    if (!tensor.defined() || tensor.device() == device) return;
+    const torch::Tensor moved = tensor.to(device);
+    tensor.unsafeGetTensorImpl()->shallow_copy_from(moved.getIntrusivePtr());
+  };
+  for (const auto& p : module.parameters()) move(p);
+  for (const auto& b : module.buffers()) move(b);
 }
 
 }  // namespace geomsim::train

@@ -1,6 +1,7 @@
 #include "geomsim/train/robustness/group_dro.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "geomsim/support/errors.hpp"
@@ -14,13 +15,25 @@ void validate(const GroupDroOptions& o) {
 
 namespace {
 
-// The group means without checks: no read-back from the device. The counts are a sum of ones
-// (exact, as bincount's), so that the meta device, which has no bincount, runs it too.
+// The group means without checks: no read-back from the device. Sums by scatter_add (the same
+// sums as index_add, in the same order; its backward is a gather, which the meta device has,
+// where index_add's is an index_select, which it has not in libtorch 1.13); the counts a sum of
+// ones (exact, as bincount's, which has no meta kernel).
 torch::Tensor group_means(const torch::Tensor& losses, const torch::Tensor& groups, int64_t num_groups) {
   const auto g = groups.to(torch::kLong);
-  const auto sums = torch::zeros({num_groups}, losses.options()).index_add(0, g, losses);
-  const auto counts = torch::zeros({num_groups}, losses.options()).index_add(0, g, torch::ones_like(losses));
+  const auto sums = torch::zeros({num_groups}, losses.options()).scatter_add(0, g, losses);
+  const auto counts = torch::zeros({num_groups}, losses.options()).scatter_add(0, g, torch::ones_like(losses));
   return sums / counts.clamp_min(1);
+}
+
+// log(sum(exp(x))) of a vector, in the steps of torch::logsumexp (the maximum, set to 0 where it
+// is infinite, taken out before exp), so the same numbers; its infinity test compares with +-inf
+// and ors the booleans bitwise (libtorch 1.13 has no meta kernel for abs or logical_or).
+torch::Tensor log_sum_exp(const torch::Tensor& x) {
+  const double inf = std::numeric_limits<double>::infinity();
+  auto m = torch::amax(x, {0}, /*keepdim=*/true);
+  m = m.masked_fill(m.eq(inf).bitwise_or(m.eq(-inf)), 0);
+  return (x - m).exp().sum(0).log().add(m.squeeze(0));
 }
 
 }  // namespace
@@ -61,7 +74,7 @@ torch::Tensor GroupDro::robust_loss(const torch::Tensor& losses, const torch::Te
   }
   const auto adjusted = group_losses.detach().to(torch::kDouble) + adjustment_;
   log_weights_ = log_weights_ + options_.step_size * adjusted;
-  log_weights_ = log_weights_ - torch::logsumexp(log_weights_, 0);
+  log_weights_ = log_weights_ - log_sum_exp(log_weights_);
   const auto q = weights().to(group_losses.scalar_type());
   return (q * group_losses).sum();
 }

@@ -61,7 +61,9 @@ torch::Tensor ClassifierImpl::forward(const torch::Tensor& images) {
   return head->forward(encoder ? encoder->features(images) : images.flatten(1));
 }
 
-torch::Tensor erm_epoch_order(const std::vector<int64_t>& repeats, int64_t n, const torch::Device& device) {
+torch::Tensor erm_epoch_order(const std::vector<int64_t>& repeats, int64_t n, const torch::Device& on) {
+  // A device without a generator (meta) gets an order drawn on the CPU.
+  const torch::Device device = default_generator(on) ? on : torch::Device(torch::kCPU);
   const auto options = torch::TensorOptions().dtype(torch::kLong).device(device);
   if (repeats.empty()) return torch::randperm(n, options);
   std::vector<int64_t> expanded;
@@ -171,15 +173,17 @@ class EndModelTask : public EpochTask {
     // repeated and shuffled (erm).
     const int64_t n = images_.size(0);
     order_ = group_dro_ ? torch::multinomial(draw_weights_, n, true) : erm_epoch_order(repeats_, n, images_.device());
+    order_ = order_.to(images_.device());
     return (order_.size(0) + o_.batch_size - 1) / o_.batch_size;
   }
 
   torch::Tensor loss(int64_t, int64_t step) override {
     const int64_t first = step * o_.batch_size;
     const auto idx = order_.narrow(0, first, std::min(o_.batch_size, order_.size(0) - first));
-    const auto x = to_run_device(images_.index_select(0, idx), o_.device);
-    const auto y = to_run_device(labels_.index_select(0, idx), o_.device);
-    const auto g = group_dro_ ? to_run_device(groups_.index_select(0, idx), o_.device) : torch::Tensor();
+    // index() gathers as index_select does (the same values), and has a meta kernel.
+    const auto x = to_run_device(images_.index({idx}), o_.device);
+    const auto y = to_run_device(labels_.index({idx}), o_.device);
+    const auto g = group_dro_ ? to_run_device(groups_.index({idx}), o_.device) : torch::Tensor();
     return end_model_loss(model_, x, y, g, group_dro_);
   }
 
@@ -236,7 +240,7 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
   }
   GroupDro group_dro(dro ? counts : std::vector<int64_t>{1}, o.dro);
 
-  model->to(device);
+  // The model moves to the run's device after a resume has loaded it (on the CPU).
   torch::optim::SGD optimizer(model->parameters(),
                               torch::optim::SGDOptions(o.learning_rate).momentum(o.momentum).weight_decay(o.l2));
   EndModelResult result;
@@ -264,10 +268,7 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
       archive.read("history", history);
       archive.read("best_epoch", best_epoch);
       archive.read("dro_log_weights", log_weights);
-      for (std::size_t i = 0; i < best.size(); ++i) {
-        archive.read("best_" + std::to_string(i), best[i]);
-        best[i] = best[i].to(device);
-      }
+      for (std::size_t i = 0; i < best.size(); ++i) archive.read("best_" + std::to_string(i), best[i]);
       if (dro) group_dro.set_log_weights(log_weights);
       restore_generator_states(archive, device);
       for (int64_t e = 0; e < history.size(0); ++e) {
@@ -280,11 +281,12 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
       throw InvalidArgument("checkpoint", o.checkpoint + " is not a readable robustness checkpoint for this model (" +
                                               std::string(e.what_without_backtrace()) + ")");
     }
-    // Loaded on the CPU (a checkpoint is portable across devices): now to the run's device.
-    model->to(device);
-    move_optimizer_state(optimizer, device);
     result.resumed_epochs = static_cast<int64_t>(result.epochs.size());
   }
+  // Loaded on the CPU (a checkpoint is portable across devices): now all to the run's device.
+  move_module(*model, device);
+  move_optimizer_state(optimizer, device);
+  for (auto& b : best) b = b.to(device);
 
   torch::Tensor images = d.images, labels = d.labels;
   try {

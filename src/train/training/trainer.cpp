@@ -146,15 +146,18 @@ class EncoderTask : public EpochTask {
   int64_t begin_epoch(int64_t) override {
     encoder_->train();
     if (autoencoder_) autoencoder_->train();
-    order_ = torch::randperm(images_.size(0), torch::TensorOptions().dtype(torch::kLong).device(images_.device()));
+    // On the data's device, from its generator (the CPU's for a device without one: meta).
+    const torch::Device where = default_generator(images_.device()) ? images_.device() : torch::Device(torch::kCPU);
+    order_ = torch::randperm(images_.size(0), torch::TensorOptions().dtype(torch::kLong).device(where)).to(images_.device());
     return steps_per_epoch_;
   }
 
   torch::Tensor loss(int64_t epoch, int64_t step) override {
     set_rate(optimizer_, cosine_rate(o_.learning_rate, epoch * steps_per_epoch_ + step, period_));
     const auto idx = order_.narrow(0, step * o_.batch_size, o_.batch_size);
-    const auto batch = to_run_device(images_.index_select(0, idx), o_.device);
-    const auto y = to_run_device(labels_.index_select(0, idx), o_.device);
+    // index() gathers as index_select does (the same values), and has a meta kernel.
+    const auto batch = to_run_device(images_.index({idx}), o_.device);
+    const auto y = to_run_device(labels_.index({idx}), o_.device);
     // With several ranks, this rank's share of the global batch (all of it with one): every rank
     // augments the whole global batch from the same generator state, so the views are those of
     // one process, and embeds its share only.
@@ -236,9 +239,8 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
 
   const torch::Device device = o.device;
   torch::manual_seed(o.seed);
-  encoder->to(device);
+  // The networks move to the run's device after a resume has loaded them (on the CPU).
   torch::nn::Linear classifier(encoder->options().embedding_dim, num_classes);  // used by "ce" only
-  classifier->to(device);
   const bool autoencoder_only = o.loss == "autoencoder";
   std::vector<torch::Tensor> parameters;
   if (!autoencoder_only) parameters = encoder->parameters();
@@ -247,7 +249,6 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   }
   const bool with_autoencoder = static_cast<bool>(autoencoder);
   if (with_autoencoder) {
-    autoencoder->to(device);
     for (const auto& p : autoencoder->parameters()) parameters.push_back(p);
   }
   torch::optim::AdamW optimizer(parameters, torch::optim::AdamWOptions(o.learning_rate).weight_decay(o.weight_decay));
@@ -275,13 +276,13 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
       throw InvalidArgument("checkpoint", o.checkpoint + " is not a readable geomsim checkpoint for this model (" +
                                               std::string(e.what_without_backtrace()) + ")");
     }
-    // Loaded on the CPU (a checkpoint is portable across devices): now to the run's device.
-    encoder->to(device);
-    classifier->to(device);
-    if (with_autoencoder) autoencoder->to(device);
-    move_optimizer_state(optimizer, device);
     result.resumed_epochs = static_cast<int64_t>(result.epochs.size());
   }
+  // Loaded on the CPU (a checkpoint is portable across devices): now all to the run's device.
+  move_module(*encoder, device);
+  move_module(*classifier, device);
+  if (with_autoencoder) move_module(*autoencoder, device);
+  move_optimizer_state(optimizer, device);
 
   const auto [data, data_labels] = place_data(images, labels, device);
   if (o.distributed.distributed()) {

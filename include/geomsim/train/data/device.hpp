@@ -8,6 +8,10 @@
 #include <optional>
 #include <string>
 
+namespace torch::nn {
+class Module;
+}
+
 namespace geomsim::train {
 
 // "auto": the first CUDA device when torch::cuda::is_available(), else the CPU; "cpu"; "cuda"
@@ -35,5 +39,12 @@ inline constexpr double kMaxDeviceDataBytes = 4e9;
 // Where a run on `device` keeps `bytes` of training data: the device itself for the CPU and
 // meta, and for CUDA when the bytes are within kMaxDeviceDataBytes; the CPU otherwise.
 c10::Device training_data_device(const c10::Device& device, double bytes);
+
+// module.to(device), for the meta device too: libtorch 1.13's Module::to cannot move a module
+// there (Variable::set_data refuses a meta tensor for a CPU one), so on meta each parameter and
+// buffer takes the meta tensor's metadata in place, as set_data does elsewhere: it keeps its
+// identity, and optimisers built on it still hold it. Call it before the module's first backward
+// pass (it does not reset gradient accumulators).
+void move_module(torch::nn::Module& module, const c10::Device& device);
 
 }  // namespace geomsim::train
