@@ -15,6 +15,29 @@
 namespace geomsim::cli {
 using nlohmann::json;
 
+namespace {
+
+// A loss parameter's help, from the loss registry: its meaning, range and the losses that read it.
+std::string parameter_help(const std::string& name) {
+  const train::LossParameter& parameter = train::loss_parameter(name);
+  std::string readers;
+  for (const auto& entry : train::loss_registry()) {
+    if (entry.reads(name)) readers += (readers.empty() ? "" : ", ") + entry.name;
+  }
+  return parameter.meaning + " (" + parameter.range + "; read by --loss " + readers + ")";
+}
+
+// The losses with their one-line help, from the registry.
+std::string losses_footer() {
+  std::string text = "Losses (--loss):\n";
+  for (const auto& entry : train::loss_registry()) {
+    text += "  " + entry.name + std::string(entry.name.size() < 21 ? 21 - entry.name.size() : 1, ' ') + entry.help + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
 void add_train_options(CLI::App& c, TrainRunOptions& o) {
   c.footer(
       "Recipes (seed 004's Table 3, scaled to a CPU):\n"
@@ -39,21 +62,17 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
       "model is saved every epoch; `geomsim eval`, `measure` and `lipschitz` read it. A resume must repeat the options\n"
       "the checkpoint was trained with (the other --stop-after excepted).\n"
       "Exit status: 0 done, 2 bad input (nothing is written), 3 the training diverged (a non-finite loss; the last\n"
-      "checkpoint is kept and nothing else is written).");
+      "checkpoint is kept and nothing else is written), or a data-parallel rank failed.\n" + losses_footer());
   add_data_options(c, o.data);
   c.add_option("--model", o.model, "encoder: mlp, cnn or vit")->capture_default_str();
-  c.add_option("--loss", o.loss, train::train_loss_list())->capture_default_str();
+  c.add_option("--loss", o.loss, "one of the losses listed below: " + train::train_loss_list())->capture_default_str();
   c.add_option("--reconstruction-weight", o.reconstruction_weight, "THANOS: weight of the autoencoder's reconstruction loss")
       ->capture_default_str();
-  c.add_option("--kernel-lambda", o.kernel_lambda, "CCL-K: lambda of (K_Z + lambda I)^-1 K_Z")->capture_default_str();
-  c.add_option("--kernel-bandwidth", o.kernel_bandwidth, "CCL-K HardNeg: Gaussian kernel bandwidth on the embeddings")
-      ->capture_default_str();
-  c.add_option("--clip-cosine", o.clip_cosine, "clip-positives: the largest cosine a positive counts with in the numerator")
-      ->capture_default_str();
-  c.add_option("--positive-weight", o.positive_weight, "weighted-positives: weight of the other positives in L_sup's denominator")
-      ->capture_default_str();
-  c.add_option("--negative-weight", o.negative_weight, "upweighted-negatives: weight of the negatives in L_sup's denominator")
-      ->capture_default_str();
+  c.add_option("--kernel-lambda", o.kernel_lambda, parameter_help("kernel-lambda"))->capture_default_str();
+  c.add_option("--kernel-bandwidth", o.kernel_bandwidth, parameter_help("kernel-bandwidth"))->capture_default_str();
+  c.add_option("--clip-cosine", o.clip_cosine, parameter_help("clip-cosine"))->capture_default_str();
+  c.add_option("--positive-weight", o.positive_weight, parameter_help("positive-weight"))->capture_default_str();
+  c.add_option("--negative-weight", o.negative_weight, parameter_help("negative-weight"))->capture_default_str();
   c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1 for the gamma-margin error and the bound")->capture_default_str();
   c.add_option("--autoencoder", o.autoencoder,
                "autoencoder trained alongside and concatenated: joint (seed 004 §5: one decoder, MSE + cross-entropy "
@@ -70,10 +89,10 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
                                      "1e-3, no weight decay, batch 128); explicit --lr, --weight-decay, --batch-size, "
                                      "--cosine-period win");
   c.add_option("--cosine-period", o.cosine_period, "T_max of the cosine schedule in epochs (0: the run's epochs)")->capture_default_str();
-  c.add_option("--alpha", o.alpha, "L_spread's weight of cNCE, in [0, 1]")->capture_default_str();
+  c.add_option("--alpha", o.alpha, parameter_help("alpha"))->capture_default_str();
   c.add_option("--tau", o.tau, "temperature in [" + format_number(kMinTemperature) + ", " + format_number(kMaxTemperature) + "]")
       ->capture_default_str();
-  c.add_flag("--exclude-partner", o.exclude_partner, "cNCE's denominator without a(x) (eq. 3) instead of with it (eq. 10)");
+  c.add_flag("--exclude-partner", o.exclude_partner, parameter_help("exclude-partner"));
   c.add_option("--epochs", o.epochs, "epochs of the cosine schedule, in [1, " + std::to_string(train::kMaxEpochs) + "]")->capture_default_str();
   c.add_option("--stop-after", o.stop_after, "stop after this many epochs (resume later with --checkpoint)");
   c.add_option("--batch-size", o.batch_size, "samples per step (two views each)")->capture_default_str();

@@ -11,6 +11,7 @@ namespace geomsim::cli {
 
 using train_experiments::TrainRunOptions;
 using train_experiments::TrainSweepOptions;
+using train_experiments::TrainedRun;
 
 void add_train_options(CLI::App& command, TrainRunOptions& options);
 int run_train(const TrainRunOptions& options);

@@ -32,28 +32,37 @@ std::string ExperimentContext::regenerate_command() const {
 }
 
 const std::vector<TrainingMethod>& training_methods() {
-  static const std::vector<TrainingMethod> methods = {
-      {"infonce", "InfoNCE", "simclr", "none", "none (two views of each image are the positives)", false, true},
-      {"supcon", "SupCon", "supcon", "none", "coarse", false, true},
-      {"supcon+infonce", "SupCon + InfoNCE", "supcon+simclr", "none", "coarse (SupCon); none (InfoNCE)", false, true},
-      {"cauto", "cAuto", "autoencoder", "joint", "coarse (the autoencoder's cross-entropy head)", false, false},
-      {"gauto", "gAuto", "autoencoder", "general", "none (reconstruction only)", false, false},
-      {"cauto-per-class", "cAuto, one decoder per class", "autoencoder", "per-class", "coarse (which decoder)", false, false},
-      {"spread", "SupCon + cNCE (L_spread)", "spread", "none", "coarse (L_sup; cNCE's same-class denominator)", true, true},
-      {"supcon+cauto", "SupCon + cAuto", "supcon", "joint", "coarse (SupCon, the autoencoder's head)", false, true},
-      {"supcon+gauto", "SupCon + gAuto", "supcon", "general", "coarse (SupCon); none (the autoencoder)", false, true},
-      {"thanos", "SupCon + cNCE + cAuto (THANOS)", "thanos", "joint", "coarse (L_spread, the autoencoder's head)", true, true},
-      {"spread+gauto", "SupCon + cNCE + gAuto", "thanos", "general", "coarse (L_spread); none (the autoencoder)", true, true},
-      {"thanos-per-class", "THANOS, one decoder per class", "thanos", "per-class", "coarse (L_spread, which decoder)", true, true},
-      {"ce", "Cross entropy", "ce", "none", "coarse", false, false},
-      {"weaksup-infonce", "WeaklySup-InfoNCE (002 eq. 3)", "weaksup-infonce", "none", "coarse (as the conditioning z)", false, true},
-      {"fair-infonce", "Fair-InfoNCE (002 eq. 4)", "fair-infonce", "none", "coarse (as the conditioning z)", false, true},
-      {"hardneg-infonce", "HardNeg-InfoNCE (002 eq. 5)", "hardneg-infonce", "none", "none (z: clusters of the batch's embeddings)", false, true},
-      {"triplet", "Triplet (000 eq. A7)", "triplet", "none", "coarse", false, true},
-      {"clip-positives", "Clip Positives (Table 9)", "clip-positives", "none", "coarse", false, true},
-      {"weighted-positives", "Weighted Pos in Denom. (Table 9)", "weighted-positives", "none", "coarse", false, true},
-      {"upweighted-negatives", "Upweighted negatives (Table 9's text)", "upweighted-negatives", "none", "coarse", false, true},
-  };
+  // What each method's loss reads (alpha, tau) comes from the loss registry.
+  static const std::vector<TrainingMethod> methods = [] {
+    std::vector<TrainingMethod> table = {
+      {"infonce", "InfoNCE", "simclr", "none", "none (two views of each image are the positives)"},
+      {"supcon", "SupCon", "supcon", "none", "coarse"},
+      {"supcon+infonce", "SupCon + InfoNCE", "supcon+simclr", "none", "coarse (SupCon); none (InfoNCE)"},
+      {"cauto", "cAuto", "autoencoder", "joint", "coarse (the autoencoder's cross-entropy head)"},
+      {"gauto", "gAuto", "autoencoder", "general", "none (reconstruction only)"},
+      {"cauto-per-class", "cAuto, one decoder per class", "autoencoder", "per-class", "coarse (which decoder)"},
+      {"spread", "SupCon + cNCE (L_spread)", "spread", "none", "coarse (L_sup; cNCE's same-class denominator)"},
+      {"supcon+cauto", "SupCon + cAuto", "supcon", "joint", "coarse (SupCon, the autoencoder's head)"},
+      {"supcon+gauto", "SupCon + gAuto", "supcon", "general", "coarse (SupCon); none (the autoencoder)"},
+      {"thanos", "SupCon + cNCE + cAuto (THANOS)", "thanos", "joint", "coarse (L_spread, the autoencoder's head)"},
+      {"spread+gauto", "SupCon + cNCE + gAuto", "thanos", "general", "coarse (L_spread); none (the autoencoder)"},
+      {"thanos-per-class", "THANOS, one decoder per class", "thanos", "per-class", "coarse (L_spread, which decoder)"},
+      {"ce", "Cross entropy", "ce", "none", "coarse"},
+      {"weaksup-infonce", "WeaklySup-InfoNCE (002 eq. 3)", "weaksup-infonce", "none", "coarse (as the conditioning z)"},
+      {"fair-infonce", "Fair-InfoNCE (002 eq. 4)", "fair-infonce", "none", "coarse (as the conditioning z)"},
+      {"hardneg-infonce", "HardNeg-InfoNCE (002 eq. 5)", "hardneg-infonce", "none", "none (z: clusters of the batch's embeddings)"},
+      {"triplet", "Triplet (000 eq. A7)", "triplet", "none", "coarse"},
+      {"clip-positives", "Clip Positives (Table 9)", "clip-positives", "none", "coarse"},
+      {"weighted-positives", "Weighted Pos in Denom. (Table 9)", "weighted-positives", "none", "coarse"},
+      {"upweighted-negatives", "Upweighted negatives (Table 9's text)", "upweighted-negatives", "none", "coarse"},
+    };
+    for (TrainingMethod& m : table) {
+      const train::LossEntry& loss = train::loss_entry(m.loss);
+      m.uses_alpha = loss.reads("alpha");
+      m.uses_tau = loss.reads("tau");
+    }
+    return table;
+  }();
   return methods;
 }
 

@@ -22,6 +22,7 @@ std::size_t train_sweep(const TrainSweepOptions& o, const std::function<void(con
   // Options of `geomsim train` that train-sweep does not use must not be given as if they did something.
   if (!o.train.checkpoint.empty()) throw InvalidArgument("checkpoint", "is not used by train-sweep (each alpha trains from scratch)");
   if (!o.train.json_path.empty()) throw InvalidArgument("json", "is not written by train-sweep (its results are STEM.csv)");
+  if (o.train.nproc_per_node != 1) throw InvalidArgument("nproc-per-node", "is not used by train-sweep (it trains in one process)");
   std::vector<NamedPath> files = data_files(o.train.data);
   for (const char* extension : {".csv", ".png", ".svg", ".gp"}) files.push_back({"out", o.out + extension});
   require_distinct_files(files);

@@ -280,3 +280,14 @@ TEST_CASE("A robustness run's parameters read back into the options they came fr
   refused(json{{"learning_rate", 0.1}}, "'learning_rate' is not a robustness option");
   refused(json::array({1, 2}), "must be a JSON object");
 }
+
+TEST_CASE("The methods table reads alpha and tau from the loss registry, as the cached runs recorded them", "[experiments]") {
+  // Which methods' cache rows carry alpha and tau: the committed caches were written with these.
+  const std::set<std::string> with_alpha = {"spread", "thanos", "spread+gauto", "thanos-per-class"};
+  const std::set<std::string> without_tau = {"cauto", "gauto", "cauto-per-class", "ce"};
+  for (const auto& m : training_methods()) {
+    CAPTURE(m.name);
+    CHECK(m.uses_alpha == (with_alpha.count(m.name) == 1));
+    CHECK(m.uses_tau == (without_tau.count(m.name) == 0));
+  }
+}

@@ -46,7 +46,7 @@ struct TrainingMethod {
   std::string loss;         // TrainRunOptions::loss
   std::string autoencoder;  // TrainRunOptions::autoencoder ("none" without one)
   std::string labels_seen;  // the labels its training uses
-  bool uses_alpha = false, uses_tau = true;
+  bool uses_alpha = false, uses_tau = true;  // whether its loss reads alpha, tau (the loss registry says)
 };
 const std::vector<TrainingMethod>& training_methods();
 // Throws InvalidArgument("definition") for an unknown name, listing the known ones.

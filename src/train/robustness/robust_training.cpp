@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -103,7 +104,11 @@ void validate(const EndModelOptions& o) {
   }
   require_at_least("epochs", o.epochs, 1);
   require_at_least("batch-size", o.batch_size, 1);
-  require_positive("lr", o.learning_rate);
+  // The weights are float32: a larger step cannot even be applied (libtorch throws on the conversion).
+  if (!(o.learning_rate > 0 && o.learning_rate <= static_cast<double>(std::numeric_limits<float>::max()))) {
+    throw InvalidArgument("lr", "must be in (0, " + format_number(static_cast<double>(std::numeric_limits<float>::max())) +
+                                    "] (the float32 weights' range), got " + format_number(o.learning_rate));
+  }
   require_in_closed_range("momentum", o.momentum, 0.0, 0.999);
   require_non_negative("l2", o.l2);
   validate(o.dro);
