@@ -128,6 +128,7 @@ TrainedRun train_run(const TrainRunOptions& given, const std::function<void(cons
                                     },
                                     run.autoencoder);
   run.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
+  if (t.distributed.distributed()) run.communication = t.distributed.communication_times();
   if (o.loss == "autoencoder") run.encoder = train::Encoder{nullptr};  // the embedding is the autoencoder's alone
   if (!t.distributed.is_main()) {  // rank 0 evaluates the weights every rank holds
     run.evaluated = false;
@@ -154,6 +155,12 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
   const LabelledSplit& training = run.training;
   const LabelledSplit& test = run.test;
   const train::TrainOptions t = trainer_options(o);
+  // Where rank 0's training time went besides computing: each kind of collective, with its
+  // waiting for the slower rank.
+  json communication = json::array();
+  for (const auto& c : run.communication) {
+    communication.push_back({{"what", c.what}, {"calls", c.calls}, {"seconds", c.seconds}, {"bytes", c.bytes}});
+  }
   json epochs = json::array();
   for (const auto& e : result.epochs) {
     epochs.push_back({{"epoch", e.epoch}, {"loss", e.loss}, {"seconds", e.seconds}, {"samples_per_second", e.samples_per_second}});
@@ -174,6 +181,8 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
                 {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}, {"sync_every", o.sync_every}}},
               {"device", result.device},
               {"world_size", run.world_size},
+              {"train_seconds", run.train_seconds},
+              {"communication", communication},
               {"resumed_epochs", result.resumed_epochs},
               {"finished", finished},
               {"epochs", epochs},

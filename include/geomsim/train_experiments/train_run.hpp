@@ -73,6 +73,8 @@ struct TrainedRun {
   train::TransferEvaluation evaluation;
   int rank = 0, world_size = 1;  // this process in the data-parallel job (one process: 0 of 1)
   bool evaluated = true;         // false on ranks other than 0, which only train
+  // Seconds this rank spent in each kind of collective while training (empty with one process).
+  std::vector<train::CollectiveTime> communication;
   double train_seconds = 0.0;  // training only
   double seconds = 0.0;        // loading, training and evaluation
 };
