@@ -139,6 +139,7 @@ void validate(const TrainOptions& o) {
   require_in_closed_range("clip-cosine", o.clip_cosine, -1.0, 1.0);
   require_non_negative("positive-weight", o.positive_weight);
   require_non_negative("negative-weight", o.negative_weight);
+  require_at_least("sync-every", o.sync_every, 1);
 }
 
 const std::vector<TrainRecipe>& train_recipes() {
@@ -252,7 +253,6 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   validate(o);
   validate(augmentation);
   require_at_least("classes", num_classes, 2);
-  require_at_least("sync-every", o.sync_every, 1);
   const int64_t n = images.size(0);
   if (labels.dim() != 1 || labels.size(0) != n) throw InvalidArgument("labels", "must hold one label per image");
   if (n < o.batch_size) throw InvalidArgument("batch-size", "must be at most the number of training images (" + std::to_string(n) + ")");
