@@ -164,26 +164,6 @@ void apply_recipe(const TrainRecipe& recipe, TrainOptions& options) {
 
 namespace {
 
-// Moves training tensors to where the run keeps them (the device when they fit, else the CPU,
-// data/device.hpp); a CUDA device without room for them leaves them on the CPU too.
-std::pair<torch::Tensor, torch::Tensor> place_data(const torch::Tensor& images, const torch::Tensor& labels, const torch::Device& device) {
-  const double bytes = static_cast<double>(images.numel() * images.element_size() + labels.numel() * labels.element_size());
-  const torch::Device where = training_data_device(device, bytes);
-  try {
-    return {images.to(where), labels.to(where)};
-  } catch (const c10::Error&) {  // out of device memory: keep them on the CPU, copy each batch
-    if (where.is_cpu()) throw;
-    return {images.to(torch::kCPU), labels.to(torch::kCPU)};
-  }
-}
-
-// A batch on the run's device: no copy when the data is there already, else a copy from pinned
-// memory that does not wait for the device.
-torch::Tensor to_run_device(const torch::Tensor& batch, const torch::Device& device) {
-  if (batch.device() == device) return batch;
-  return (device.is_cuda() && batch.device().is_cpu() ? batch.pin_memory() : batch).to(device, /*non_blocking=*/true);
-}
-
 // train_encoder's steps for the epoch loop.
 class EncoderTask : public EpochTask {
  public:
@@ -211,8 +191,8 @@ class EncoderTask : public EpochTask {
     set_rate(optimizer_, cosine_rate(o_.learning_rate, epoch * steps_per_epoch_ + step, period_));
     const auto idx = order_.narrow(0, step * o_.batch_size, o_.batch_size);
     // index() gathers as index_select does (the same values), and has a meta kernel.
-    const auto batch = to_run_device(images_.index({idx}), o_.device);
-    const auto y = to_run_device(labels_.index({idx}), o_.device);
+    const auto batch = batch_to_device(images_.index({idx}), o_.device);
+    const auto y = batch_to_device(labels_.index({idx}), o_.device);
     torch::Tensor loss;
     if (o_.loss == "ce") {
       loss = torch::nn::functional::cross_entropy(classifier_->forward(encoder_->features(augment(batch, augmentation_))), y);
@@ -312,8 +292,8 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   if (with_autoencoder) move_module(*autoencoder, device);
   move_optimizer_state(optimizer, device);
 
-  const auto [data, data_labels] = place_data(images, labels, device);
-  EncoderTask task(o, augmentation, encoder, classifier, autoencoder, optimizer, data, data_labels, num_classes);
+  const auto data = place_training_data({images, labels}, device);  // once, on the device when it fits
+  EncoderTask task(o, augmentation, encoder, classifier, autoencoder, optimizer, data[0], data[1], num_classes);
   EpochLoopOptions loop;
   loop.first_epoch = result.resumed_epochs;
   loop.epochs = o.epochs;
