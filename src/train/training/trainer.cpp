@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "geomsim/experiments/spread_problem.hpp"
-#include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/checkpoints/run_checkpoint.hpp"
 #include "geomsim/train/losses/baseline_losses.hpp"
