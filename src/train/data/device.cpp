@@ -54,6 +54,28 @@ c10::Device training_data_device(const c10::Device& device, double bytes) {
   return bytes <= kMaxDeviceDataBytes ? device : c10::Device(c10::kCPU);
 }
 
+std::vector<at::Tensor> place_training_data(const std::vector<at::Tensor>& tensors, const c10::Device& device) {
+  double bytes = 0;
+  for (const auto& t : tensors) bytes += t.defined() ? static_cast<double>(t.numel() * t.element_size()) : 0.0;
+  const c10::Device where = training_data_device(device, bytes);
+  const auto move_all = [&](const c10::Device& to) {
+    std::vector<at::Tensor> out;
+    for (const auto& t : tensors) out.push_back(t.defined() ? t.to(to) : t);
+    return out;
+  };
+  try {
+    return move_all(where);
+  } catch (const c10::Error&) {  // out of device memory: keep them on the CPU, copy each batch
+    if (where.is_cpu()) throw;
+    return move_all(c10::Device(c10::kCPU));
+  }
+}
+
+at::Tensor batch_to_device(const at::Tensor& batch, const c10::Device& device) {
+  if (batch.device() == device) return batch;
+  return (device.is_cuda() && batch.device().is_cpu() ? batch.pin_memory() : batch).to(device, /*non_blocking=*/true);
+}
+
 void move_module(torch::nn::Module& module, const c10::Device& device) {
   if (device.type() != c10::kMeta) {
     module.to(device);

@@ -158,12 +158,6 @@ std::string end_model_record(const EndModelOptions& o) {
       .dump();
 }
 
-// A batch on the run's device: no copy when the data is there already.
-torch::Tensor to_run_device(const torch::Tensor& batch, const torch::Device& device) {
-  if (batch.device() == device) return batch;
-  return (device.is_cuda() && batch.device().is_cpu() ? batch.pin_memory() : batch).to(device, /*non_blocking=*/true);
-}
-
 // train_end_model's steps for the epoch loop.
 class EndModelTask : public EpochTask {
  public:
@@ -186,9 +180,9 @@ class EndModelTask : public EpochTask {
     const int64_t first = step * o_.batch_size;
     const auto idx = order_.narrow(0, first, std::min(o_.batch_size, order_.size(0) - first));
     // index() gathers as index_select does (the same values), and has a meta kernel.
-    const auto x = to_run_device(images_.index({idx}), o_.device);
-    const auto y = to_run_device(labels_.index({idx}), o_.device);
-    const auto g = group_dro_ ? to_run_device(groups_.index({idx}), o_.device) : torch::Tensor();
+    const auto x = batch_to_device(images_.index({idx}), o_.device);
+    const auto y = batch_to_device(labels_.index({idx}), o_.device);
+    const auto g = group_dro_ ? batch_to_device(groups_.index({idx}), o_.device) : torch::Tensor();
     return end_model_loss(model_, x, y, g, group_dro_);
   }
 
@@ -227,9 +221,6 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
   }
   const bool dro = o.objective == "groupdro";
   const torch::Device device = o.device;
-  // Where the training data lives: on the device when it fits (data/device.hpp), else on the CPU.
-  const double bytes = static_cast<double>(d.images.numel() * d.images.element_size() + 2 * n * 8);
-  const torch::Device data_device = training_data_device(device, bytes);
   std::vector<int64_t> counts;
   torch::Tensor draw_weights, groups;
   if (dro) {
@@ -240,8 +231,8 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
     }
     const auto bins = torch::bincount(g, {}, d.num_groups);
     counts.assign(bins.data_ptr<int64_t>(), bins.data_ptr<int64_t>() + d.num_groups);
-    draw_weights = (1.0 / bins.to(torch::kDouble).clamp_min(1)).index_select(0, g).to(data_device);
-    groups = g.to(data_device);
+    draw_weights = (1.0 / bins.to(torch::kDouble).clamp_min(1)).index_select(0, g);
+    groups = g;
   }
   GroupDro group_dro(dro ? counts : std::vector<int64_t>{1}, o.dro);
 
@@ -293,20 +284,9 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
   move_optimizer_state(optimizer, device);
   for (auto& b : best) b = b.to(device);
 
-  torch::Tensor images = d.images, labels = d.labels;
-  try {
-    images = d.images.to(data_device);
-    labels = d.labels.to(torch::kLong).to(data_device);
-  } catch (const c10::Error&) {  // out of device memory: keep the data on the CPU, copy each batch
-    if (data_device.is_cpu()) throw;
-    images = d.images.to(torch::kCPU);
-    labels = d.labels.to(torch::kLong).to(torch::kCPU);
-    if (dro) {
-      groups = groups.to(torch::kCPU);
-      draw_weights = draw_weights.to(torch::kCPU);
-    }
-  }
-  EndModelTask task(o, model, optimizer, dro ? &group_dro : nullptr, images, labels, groups, draw_weights, d.repeats);
+  // The training data once on the device when it fits (data/device.hpp), else on the CPU.
+  const auto data = place_training_data({d.images, d.labels.to(torch::kLong), groups, draw_weights}, device);
+  EndModelTask task(o, model, optimizer, dro ? &group_dro : nullptr, data[0], data[1], data[2], data[3], d.repeats);
   EpochLoopOptions loop;
   loop.first_epoch = result.resumed_epochs;
   loop.epochs = o.epochs;

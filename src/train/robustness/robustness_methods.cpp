@@ -103,6 +103,7 @@ void validate(const RobustnessOptions& o, bool data_has_attribute) {
   require_at_least("jtt-epochs", o.jtt_epochs, 1);
   require_at_least("jtt-upweight", o.jtt_upweight, 1);
   require_at_least("stop-after", o.stop_after, 0);
+  require_at_least("sync-every", o.sync_every, 1);
   EndModelOptions end = o.end;
   end.run_description = o.run_description;
   validate(end);

@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/checkpoints/run_checkpoint.hpp"
 #include "geomsim/train/distributed/data_parallel.hpp"
@@ -84,6 +83,7 @@ void validate(const TrainOptions& o) {
   require_non_negative("weight-decay", o.weight_decay);
   require_at_least("stop-after", o.stop_after, 0);
   require_at_least("cosine-period", o.cosine_period_epochs, 0);
+  require_at_least("sync-every", o.sync_every, 1);
 }
 
 const std::vector<TrainRecipe>& train_recipes() {
@@ -107,26 +107,6 @@ void apply_recipe(const TrainRecipe& recipe, TrainOptions& options) {
 }
 
 namespace {
-
-// Moves training tensors to where the run keeps them (the device when they fit, else the CPU,
-// data/device.hpp); a CUDA device without room for them leaves them on the CPU too.
-std::pair<torch::Tensor, torch::Tensor> place_data(const torch::Tensor& images, const torch::Tensor& labels, const torch::Device& device) {
-  const double bytes = static_cast<double>(images.numel() * images.element_size() + labels.numel() * labels.element_size());
-  const torch::Device where = training_data_device(device, bytes);
-  try {
-    return {images.to(where), labels.to(where)};
-  } catch (const c10::Error&) {  // out of device memory: keep them on the CPU, copy each batch
-    if (where.is_cpu()) throw;
-    return {images.to(torch::kCPU), labels.to(torch::kCPU)};
-  }
-}
-
-// A batch on the run's device: no copy when the data is there already, else a copy from pinned
-// memory that does not wait for the device.
-torch::Tensor to_run_device(const torch::Tensor& batch, const torch::Device& device) {
-  if (batch.device() == device) return batch;
-  return (device.is_cuda() && batch.device().is_cpu() ? batch.pin_memory() : batch).to(device, /*non_blocking=*/true);
-}
 
 // train_encoder's steps for the epoch loop.
 class EncoderTask : public EpochTask {
@@ -156,8 +136,8 @@ class EncoderTask : public EpochTask {
     set_rate(optimizer_, cosine_rate(o_.learning_rate, epoch * steps_per_epoch_ + step, period_));
     const auto idx = order_.narrow(0, step * o_.batch_size, o_.batch_size);
     // index() gathers as index_select does (the same values), and has a meta kernel.
-    const auto batch = to_run_device(images_.index({idx}), o_.device);
-    const auto y = to_run_device(labels_.index({idx}), o_.device);
+    const auto batch = batch_to_device(images_.index({idx}), o_.device);
+    const auto y = batch_to_device(labels_.index({idx}), o_.device);
     // With several ranks, this rank's share of the global batch (all of it with one): every rank
     // augments the whole global batch from the same generator state, so the views are those of
     // one process, and embeds its share only.
@@ -224,7 +204,6 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   validate(o);
   validate(augmentation);
   require_at_least("classes", num_classes, 2);
-  require_at_least("sync-every", o.sync_every, 1);
   const int64_t n = images.size(0);
   if (labels.dim() != 1 || labels.size(0) != n) throw InvalidArgument("labels", "must hold one label per image");
   if (n < o.batch_size) throw InvalidArgument("batch-size", "must be at most the number of training images (" + std::to_string(n) + ")");
@@ -284,7 +263,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   if (with_autoencoder) move_module(*autoencoder, device);
   move_optimizer_state(optimizer, device);
 
-  const auto [data, data_labels] = place_data(images, labels, device);
+  const auto data = place_training_data({images, labels}, device);  // once, on the device when it fits
   if (o.distributed.distributed()) {
     // Every rank built the networks from the same seed (or loaded the same checkpoint); rank 0's
     // weights everywhere all the same, so that the ranks cannot start apart.
@@ -292,7 +271,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
     broadcast_parameters(o.distributed, *classifier);
     if (with_autoencoder) broadcast_parameters(o.distributed, *autoencoder);
   }
-  EncoderTask task(o, augmentation, encoder, classifier, autoencoder, optimizer, parameters, data, data_labels, num_classes);
+  EncoderTask task(o, augmentation, encoder, classifier, autoencoder, optimizer, parameters, data[0], data[1], num_classes);
   EpochLoopOptions loop;
   loop.first_epoch = result.resumed_epochs;
   loop.epochs = o.epochs;

@@ -176,7 +176,7 @@ TEST_CASE("A resume with other options than the checkpoint's is refused, naming 
   CHECK(resume(base).empty());               // the same options resume
 }
 
-TEST_CASE("A non-finite loss ends training before the weights see it, keeping the last checkpoint", "[train][trainer][diverged]") {
+TEST_CASE("A non-finite loss ends training naming its epoch and step, keeping the last checkpoint", "[train][trainer][diverged]") {
   Scratch dir("integrity");
   Data data;
   const TrainOptions first = quick(dir("run.pt"));

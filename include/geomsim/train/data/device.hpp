@@ -3,10 +3,12 @@
 // and passed down as a torch::Device: nothing below chooses one. Also the random generators a
 // run draws from on a device, and where its training data lives.
 #include <ATen/core/Generator.h>
+#include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace torch::nn {
 class Module;
@@ -39,6 +41,15 @@ inline constexpr double kMaxDeviceDataBytes = 4e9;
 // Where a run on `device` keeps `bytes` of training data: the device itself for the CPU and
 // meta, and for CUDA when the bytes are within kMaxDeviceDataBytes; the CPU otherwise.
 c10::Device training_data_device(const c10::Device& device, double bytes);
+
+// The tensors of a training set, moved together to where a run on `device` keeps them
+// (training_data_device of their total bytes); when a CUDA device turns out to lack the memory
+// (libtorch's out-of-memory error), all stay on the CPU instead.
+std::vector<at::Tensor> place_training_data(const std::vector<at::Tensor>& tensors, const c10::Device& device);
+
+// A batch on the run's device: itself when it is there already (the data fitted on the device),
+// else a copy that does not wait for the device (from pinned memory when it goes to CUDA).
+at::Tensor batch_to_device(const at::Tensor& batch, const c10::Device& device);
 
 // module.to(device), for the meta device too: libtorch 1.13's Module::to cannot move a module
 // there (Variable::set_data refuses a meta tensor for a CPU one), so on meta each parameter and
