@@ -46,10 +46,19 @@ TEST_CASE("SLSQP finds the known optimum of a linear objective on the product of
   CHECK(summary.converged());
   Matrix expected = c;
   normalize_columns(expected);
-  // The loss stops within ~ftol_rel |f| = 1e-13 * 30 of its minimum, and near a
-  // minimum positions err like the square root of that: ~2e-6.
+  // SLSQP stops when one iteration changes the loss by less than ftol_rel |f| (1e-13 * 30):
+  // a stopping rule, not a bound on the distance to the minimum, which at a linear rate rho is
+  // up to ftol_rel |f| / (1 - rho). On an AMD EPYC the native build ends 68 iterations in at a
+  // relative gap of 1.05e-12 (an Intel build ended within 1e-12, the bound this test had). The
+  // points are checked to 1e-5 per coordinate, which allows a gap of up to
+  // sum |c_i| (1 - cos theta_i) <= sum |c_i| d (1e-5)^2 / 2 (8.6e-9 at d = 6); the loss is
+  // checked to 1e-10 relative (2.9e-9), between that and what the machines reach.
+  const double minimum = -c.colwise().norm().sum();
+  const double relative_gap_in_units_of_1e12 = (summary.loss - minimum) / std::abs(minimum) * 1e12;
+  CAPTURE(relative_gap_in_units_of_1e12);
   CHECK((U - expected).cwiseAbs().maxCoeff() < 1e-5);
-  CHECK(summary.loss == Approx(-c.colwise().norm().sum()).epsilon(1e-12));
+  CHECK(summary.loss >= minimum - 1e-12 * std::abs(minimum));  // never below the minimum
+  CHECK(summary.loss == Approx(minimum).epsilon(1e-10));
   CHECK(max_norm_violation(U) < 1e-15);  // returned exactly on the sphere
   CHECK(summary.iterations > 0);
   CHECK(summary.evaluations >= summary.iterations);

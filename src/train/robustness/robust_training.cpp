@@ -106,8 +106,7 @@ void validate(const EndModelOptions& o) {
   require_at_least("batch-size", o.batch_size, 1);
   // The weights are float32: a larger step cannot even be applied (libtorch throws on the conversion).
   if (!(o.learning_rate > 0 && o.learning_rate <= static_cast<double>(std::numeric_limits<float>::max()))) {
-    throw InvalidArgument("lr", "must be in (0, " + format_number(static_cast<double>(std::numeric_limits<float>::max())) +
-                                    "] (the float32 weights' range), got " + format_number(o.learning_rate));
+    throw InvalidArgument("lr", "must be in (0, 3.4e38] (the largest float32: the weights' type), got " + format_number(o.learning_rate));
   }
   require_in_closed_range("momentum", o.momentum, 0.0, 0.999);
   require_non_negative("l2", o.l2);

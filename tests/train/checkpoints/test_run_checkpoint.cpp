@@ -109,7 +109,7 @@ TEST_CASE("An encoder checkpoint on a full disk is refused by name and leaves th
   CHECK(files == std::vector<std::string>{"m.pt"});
 }
 
-TEST_CASE("A checkpoint records its device; a resume on another kind is refused by name unless explicit, and loads to the CPU first",
+TEST_CASE("A checkpoint records its device: a resume on another kind is refused by name unless explicit, and loads to the CPU first",
           "[train][checkpoint][device]") {
   geomsim::testing::ScratchFolder dir("run-checkpoint");
   const Data data;

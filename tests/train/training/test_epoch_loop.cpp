@@ -77,7 +77,7 @@ TEST_CASE("The epoch loop reports every step in order at its read-backs and mean
   CHECK_THROWS_WITH(run_epoch_loop(task, o, {}), Catch::Contains("sync-every must be >= 1"));
 }
 
-TEST_CASE("A callback stops the epoch loop with a named reason; stop-after and early stopping are reasons too", "[train][engine]") {
+TEST_CASE("A callback stops the epoch loop with a named reason, and stop-after and early stopping are reasons too", "[train][engine]") {
   ScriptedTask task;
   task.values.assign(6, {1.0, 1.0});
   EpochLoopOptions o;
