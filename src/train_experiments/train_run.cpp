@@ -54,6 +54,7 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   t.loss_options.positive_weight = o.positive_weight;
   t.loss_options.negative_weight = o.negative_weight;
   train::validate(t);
+  require_positive("distributed-timeout", o.distributed_timeout);
   const std::string mode = autoencoder_mode(o);
   if (mode == "none" && (o.loss == "thanos" || o.loss == "autoencoder")) {
     throw InvalidArgument("autoencoder", "cannot be none for --loss " + o.loss);
@@ -119,7 +120,7 @@ TrainedRun train_run(const TrainRunOptions& given, const std::function<void(cons
   }
   const train::AugmentationOptions augmentation =
       o.no_augmentation ? train::no_augmentation() : train::default_augmentations(model.channels, model.image_size);
-  const bool progress = !o.quiet && isatty(fileno(stderr)) != 0;
+  const bool progress = !o.quiet && isatty(fileno(stderr)) != 0 && launch.rank == 0;  // one line per epoch, from rank 0
   const auto train_start = std::chrono::steady_clock::now();
   run.result = train::train_encoder(run.encoder, run.training.images, run.training.coarse, run.hierarchy.num_coarse(), t,
                                     augmentation,
