@@ -1,14 +1,12 @@
 #include "local_ranks.hpp"
 
-#include <unistd.h>
-
-#include <climits>
 #include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "cli_support.hpp"
+#include "training_program.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/distributed/local_launcher.hpp"
 
@@ -37,13 +35,6 @@ std::vector<std::string> arguments_for_ranks() {
   return out;
 }
 
-std::string own_program() {
-  char path[PATH_MAX];
-  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
-  if (length <= 0) throw ComputationFailed("--nproc-per-node: cannot find this program's own file (/proc/self/exe)");
-  return std::string(path, static_cast<std::size_t>(length));
-}
-
 }  // namespace
 
 void remember_command_line(int argc, char** argv) { command_line().assign(argv, argv + argc); }
@@ -64,7 +55,9 @@ std::optional<int> run_as_local_ranks(int processes) {
   }
   train::LocalLaunchOptions options;
   options.processes = processes;
-  const train::LaunchReport report = train::launch_local(own_program(), arguments_for_ranks(), options);
+  const std::string program = own_program();
+  if (program.empty()) throw ComputationFailed("--nproc-per-node: cannot find this program's own file (/proc/self/exe)");
+  const train::LaunchReport report = train::launch_local(program, arguments_for_ranks(), options);
   if (report.success()) return 0;
   std::cerr << "geomsim: error: the data-parallel run failed:\n" << report.summary() << "\n";
   const auto& first = report.ranks.at(static_cast<std::size_t>(std::max(report.first_failed_rank, 0)));

@@ -13,16 +13,20 @@ namespace geomsim::cli {
 namespace {
 constexpr const char* kTrainingProgram = "geomsim-torch";
 
-// The folder of this executable (not of argv[0], which a caller may set to anything).
+// The folder of this executable.
 std::string own_folder() {
-  char path[PATH_MAX];
-  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
-  if (length <= 0) return "";
-  const std::string self(path, static_cast<std::size_t>(length));
+  const std::string self = own_program();
+  if (self.empty()) return "";
   const auto slash = self.rfind('/');
   return slash == std::string::npos ? std::string(".") : self.substr(0, slash);
 }
 }  // namespace
+
+std::string own_program() {
+  char path[PATH_MAX];
+  const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+  return length <= 0 ? std::string() : std::string(path, static_cast<std::size_t>(length));
+}
 
 const std::vector<TrainingCommand>& training_commands() {
   static const std::vector<TrainingCommand> commands = {

@@ -34,6 +34,10 @@ struct TrainingExperimentKind {
 const std::vector<TrainingExperimentKind>& training_experiment_kinds();
 bool is_training_experiment_kind(const std::string& kind);
 
+// This executable's own file, from /proc/self/exe (not argv[0], which a caller may set to
+// anything); empty when it cannot be read.
+std::string own_program();
+
 // Whether this build has geomsim-torch beside geomsim (and its path).
 bool has_training_program();
 std::string training_program_path();

@@ -51,19 +51,6 @@ std::string join_words(const std::vector<std::string>& words) {
   return out;
 }
 
-// A definition's value where `geomsim robustness`'s parameters hold `current`: the same type.
-void set_option(json& options, const std::string& key, const json& value) {
-  const json& current = options.at(key);
-  const bool fits = current.is_number_integer() ? value.is_number_integer()
-                    : current.is_number()       ? value.is_number()
-                                                : value.is_string();
-  if (!fits) {
-    throw InvalidArgument("definition", "parameter '" + key + "' must be " +
-                                            (current.is_number_integer() ? "a whole number" : current.is_number() ? "a number" : "a string"));
-  }
-  options[key] = value;
-}
-
 // The command's options from its parameters (robustness_parameters' keys are its option names
 // with '-' for '_'), so that a run of the definition is exactly `geomsim robustness` with those
 // options.
@@ -102,8 +89,9 @@ RobustnessPlan plan_robustness_runs(const json& p) {
       throw InvalidArgument("definition", "has the parameter '" + key + "', which the robustness kind does not know (datasets, methods, "
                                           "seeds, threads, and the options of geomsim robustness but dataset, method, seed and data_seed)");
     }
-    set_option(shared, key, value);
+    shared[key] = value;
   }
+  (void)robustness_options_from_parameters(shared);  // every value of the right type, checked once by the run's own table
   for (const auto& dataset : plan.datasets) {
     for (const auto& method : plan.methods) {
       if (method == "cclk-fair" && dataset != "spurious") {

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <iostream>
 
 #include "geomsim/support/atomic_output.hpp"
@@ -85,8 +84,7 @@ TrainedRun train_run(const TrainRunOptions& given, const std::function<void(cons
   if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
   const train::LaunchEnvironment launch = train::read_launch_environment();
   // --threads 0 (all cores) for each of the job's ranks on this machine would oversubscribe it.
-  const char* local_ranks = std::getenv("LOCAL_WORLD_SIZE");
-  const int ranks_here = launch.distributed() && local_ranks != nullptr ? std::max(1, std::atoi(local_ranks)) : 1;
+  const int ranks_here = launch.local_world_size;
   train::set_torch_threads(o.threads == 0 && ranks_here > 1 ? std::max(1, train::available_cores() / ranks_here) : o.threads);
   train::DistributedOptions job;
   job.timeout_seconds = o.distributed_timeout;

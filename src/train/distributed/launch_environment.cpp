@@ -53,6 +53,11 @@ LaunchEnvironment from_torchrun(const EnvironmentLookup& lookup) {
   env.rank = parse_integer("RANK", *rank, 0, env.world_size - 1, range);
   const auto local = value_of(lookup, "LOCAL_RANK");
   env.local_rank = local ? parse_integer("LOCAL_RANK", *local, 0, env.world_size - 1, range) : env.rank;
+  const auto local_world = value_of(lookup, "LOCAL_WORLD_SIZE");
+  env.local_world_size = local_world ? parse_integer("LOCAL_WORLD_SIZE", *local_world, env.local_rank + 1, env.world_size,
+                                                     "in [LOCAL_RANK + 1, WORLD_SIZE] = [" + std::to_string(env.local_rank + 1) +
+                                                         ", " + std::to_string(env.world_size) + "]")
+                                     : env.world_size;
   if (env.world_size == 1) return env;
   const auto addr = value_of(lookup, "MASTER_ADDR");
   if (!addr) {
@@ -73,10 +78,12 @@ LaunchEnvironment from_slurm(const EnvironmentLookup& lookup) {
   env.rank = parse_integer("SLURM_PROCID", *value_of(lookup, "SLURM_PROCID"), 0, env.world_size - 1, range);
   const auto local = value_of(lookup, "SLURM_LOCALID");
   env.local_rank = local ? parse_integer("SLURM_LOCALID", *local, 0, env.world_size - 1, range) : env.rank;
+  env.local_world_size = env.world_size;  // one node, unless SLURM_NNODES says more (below)
   if (env.world_size == 1) return env;
   const char* nodes_variable = value_of(lookup, "SLURM_NNODES") ? "SLURM_NNODES" : "SLURM_JOB_NUM_NODES";
   const auto nodes = value_of(lookup, nodes_variable);
   const int node_count = nodes ? parse_integer(nodes_variable, *nodes, 1, kMaxWorld, ">= 1") : 1;
+  env.local_world_size = (env.world_size + node_count - 1) / node_count;
   if (const auto addr = value_of(lookup, "MASTER_ADDR")) {
     env.master_addr = *addr;
   } else if (node_count == 1) {

@@ -88,6 +88,9 @@ TEST_CASE("The launch environment is read as torchrun and srun set it, and bad v
     CHECK(env.local_rank == 1);
     CHECK(env.master_addr == "node7");
     CHECK(env.master_port == 29500);
+    CHECK(env.local_world_size == 4);  // no LOCAL_WORLD_SIZE: one node
+    CHECK(parse({{"RANK", "3"}, {"WORLD_SIZE", "4"}, {"LOCAL_RANK", "1"}, {"LOCAL_WORLD_SIZE", "2"}, {"MASTER_ADDR", "node7"},
+                 {"MASTER_PORT", "29500"}}).local_world_size == 2);
   }
   SECTION("srun: Slurm's variables, MASTER_ADDR 127.0.0.1 on one node only") {
     std::map<std::string, std::string> slurm{{"SLURM_PROCID", "1"}, {"SLURM_NTASKS", "2"}, {"SLURM_LOCALID", "1"},
@@ -98,10 +101,12 @@ TEST_CASE("The launch environment is read as torchrun and srun set it, and bad v
     CHECK(env.world_size == 2);
     CHECK(env.local_rank == 1);
     CHECK(env.master_addr == "127.0.0.1");
+    CHECK(env.local_world_size == 2);
     slurm["SLURM_NNODES"] = "2";
     CHECK(refused_variable(slurm) == "MASTER_ADDR");
     slurm["MASTER_ADDR"] = "node1";
     CHECK(parse(slurm).master_addr == "node1");
+    CHECK(parse(slurm).local_world_size == 1);  // 2 tasks on 2 nodes
     slurm["RANK"] = "0";  // torchrun's variables come first
     slurm["WORLD_SIZE"] = "1";
     CHECK(parse(slurm).launcher == "torchrun");
@@ -126,6 +131,8 @@ TEST_CASE("The launch environment is read as torchrun and srun set it, and bad v
     CHECK(with("RANK", "1x") == "RANK");
     CHECK(with("WORLD_SIZE", "0") == "WORLD_SIZE");
     CHECK(with("LOCAL_RANK", "2") == "LOCAL_RANK");
+    CHECK(with("LOCAL_WORLD_SIZE", "3") == "LOCAL_WORLD_SIZE");  // more local ranks than ranks
+    CHECK(with("LOCAL_WORLD_SIZE", "0") == "LOCAL_WORLD_SIZE");
     CHECK(with("MASTER_PORT", "65536") == "MASTER_PORT");
     CHECK(with("MASTER_PORT", "0") == "MASTER_PORT");
     CHECK(with("MASTER_PORT", "http") == "MASTER_PORT");

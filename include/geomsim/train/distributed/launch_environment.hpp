@@ -30,6 +30,10 @@ struct LaunchEnvironment {
   int rank = 0;
   int world_size = 1;
   int local_rank = 0;
+  // The job's ranks on this machine (they share its cores): LOCAL_WORLD_SIZE under torchrun
+  // (absent: WORLD_SIZE, a one-node job); under Slurm SLURM_NTASKS on one node, else the tasks
+  // shared out among SLURM_NNODES nodes, rounded up.
+  int local_world_size = 1;
   std::string master_addr;  // empty when world_size == 1
   int master_port = 0;      // in [1, 65535]; 0 when world_size == 1
   std::string launcher = "none";  // "torchrun", "slurm" or "none"
