@@ -1,5 +1,6 @@
 #include "geomsim/train/distributed/data_parallel.hpp"
 
+#include <algorithm>
 #include <unordered_set>
 #include <utility>
 
@@ -88,6 +89,38 @@ int64_t local_batch_size(const DistributedContext& context, int64_t global_batch
 torch::Tensor shard_rows(const DistributedContext& context, const torch::Tensor& global_batch) {
   const int64_t b = local_batch_size(context, global_batch.size(0));
   return global_batch.narrow(0, context.rank() * b, b);
+}
+
+RowRange uneven_shard(const DistributedContext& context, int64_t rows) {
+  require_at_least("rows", rows, 0);
+  const int64_t w = context.world_size(), r = context.rank();
+  const int64_t first = rows * r / w;
+  return {first, rows * (r + 1) / w - first};
+}
+
+torch::Tensor gather_row_shards(const DistributedContext& context, int64_t rows,
+                                const std::function<torch::Tensor(int64_t first, int64_t count)>& compute) {
+  require_at_least("rows", rows, 1);
+  if (!context.distributed()) return compute(0, rows);
+  const int64_t w = context.world_size(), per = (rows + w - 1) / w;
+  // Rank r owns rows [r per, min((r + 1) per, rows)) and computes the `per` rows from start(r):
+  // its own, extended backwards where the last ranks own fewer (or none).
+  const auto start = [&](int64_t r) { return std::min(r * per, rows - per); };
+  const auto mine = compute(start(context.rank()), per).to(context.device()).contiguous();
+  if (mine.dim() == 0 || mine.size(0) != per) {
+    throw InvalidArgument("rows", "the shard's computation must return one row per input row (" + std::to_string(per) + ")");
+  }
+  const auto gathered = context.all_gather(mine, "all-gather of evaluated rows");  // [W per x ...], rank-major
+  std::vector<int64_t> order;
+  order.reserve(static_cast<std::size_t>(rows));
+  for (int64_t r = 0; r < w; ++r) {
+    for (int64_t i = r * per; i < std::min((r + 1) * per, rows); ++i) order.push_back(r * per + (i - start(r)));
+  }
+  return gathered.index_select(0, torch::tensor(order, torch::kLong).to(gathered.device()));
+}
+
+torch::Tensor global_value_local_gradient(const torch::Tensor& global, const torch::Tensor& local) {
+  return global.detach() + (local - local.detach());
 }
 
 torch::Tensor all_gather_with_grad(const DistributedContext& context, const torch::Tensor& local) {
@@ -205,6 +238,24 @@ WeightAgreement compare_weights_across_ranks(const DistributedContext& context, 
   agreement.differing_values = counts.cpu().item<int64_t>();
   agreement.max_abs_difference = largest.cpu().item<double>();
   return agreement;
+}
+
+std::vector<int64_t> values_of_rank0(const DistributedContext& context, const std::vector<int64_t>& values, const std::string& what) {
+  if (!context.distributed() || values.empty()) return values;
+  auto shared = torch::tensor(values, torch::kLong).to(context.device());
+  context.broadcast_(shared, 0, what);
+  shared = shared.to(torch::kCPU).contiguous();
+  return std::vector<int64_t>(shared.data_ptr<int64_t>(), shared.data_ptr<int64_t>() + shared.numel());
+}
+
+void require_identical_weights(const DistributedContext& context, const torch::nn::Module& module, const std::string& what) {
+  if (!context.distributed()) return;
+  const WeightAgreement agreement = compare_weights_across_ranks(context, module);
+  if (!agreement.identical()) {
+    throw ComputationFailed("the data-parallel ranks ended with different weights of the " + what + " (" +
+                            std::to_string(agreement.differing_values) + " values differ, by up to " +
+                            format_number(agreement.max_abs_difference) + "): a bug, please report it");
+  }
 }
 
 }  // namespace geomsim::train

@@ -169,9 +169,9 @@ class EncoderTask : public EpochTask {
     if (job.distributed() && local_terms) {
       // The loss the loop reports and checks: the mean over ranks, i.e. over the global batch
       // (the gradient stays this rank's; all_reduce_gradients averages it in update()).
-      auto mean = loss.detach().clone();
-      job.all_reduce_(mean, ReduceOperation::sum, "all-reduce of the step's loss");
-      loss = loss + (mean / job.world_size() - loss.detach());
+      auto total = loss.detach().clone();
+      job.all_reduce_(total, ReduceOperation::sum, "all-reduce of the step's loss");
+      loss = global_value_local_gradient(total / job.world_size(), loss);
     }
     return loss;
   }
@@ -327,20 +327,11 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   });
   const LoopSummary summary = run_epoch_loop(task, loop, {&history, &report, &checkpoint});
   result.stop_reason = summary.stop_reason;
-  if (o.distributed.distributed()) {
-    // The ranks' weights must be the same bits: every rank applied the same averaged gradients
-    // to the same weights. One collective at the end checks it, so that a broken invariant is an
-    // error, not a rank 0 result that the others do not hold.
-    for (torch::nn::Module* module : {static_cast<torch::nn::Module*>(encoder.get()), static_cast<torch::nn::Module*>(classifier.get()),
-                                      with_autoencoder ? static_cast<torch::nn::Module*>(autoencoder.get()) : nullptr}) {
-      if (module == nullptr) continue;
-      const WeightAgreement agreement = compare_weights_across_ranks(o.distributed, *module);
-      if (!agreement.identical()) {
-        throw ComputationFailed("the data-parallel ranks ended with different weights (" + std::to_string(agreement.differing_values) +
-                                " values differ, by up to " + format_number(agreement.max_abs_difference) + "): a bug, please report it");
-      }
-    }
-  }
+  // The ranks' weights must be the same bits: one collective at the end checks it, so that a
+  // broken invariant is an error, not a rank 0 result that the others do not hold.
+  require_identical_weights(o.distributed, *encoder, "encoder");
+  require_identical_weights(o.distributed, *classifier, "classifier");
+  if (with_autoencoder) require_identical_weights(o.distributed, *autoencoder, "autoencoder");
   encoder->eval();
   if (with_autoencoder) autoencoder->eval();
   return result;

@@ -4,6 +4,9 @@
 //                            [--die-at STEP] [--die-in-backward-at STEP] [--stall-at STEP] [--local-weight W]
 //                            [--optimizer adamw|sgd] [--reduction mean|sum]
 //       the tiny run of tiny_data_parallel.hpp; rank r writes its weights' bytes to PREFIX.rank<r>
+//   distributed_worker shards [--timeout S]
+//       uneven_shard, gather_row_shards and values_of_rank0 checked on every rank, for data sets
+//       of fewer, as many and more rows than ranks; exit 4 when a rank gets a wrong answer
 //   distributed_worker exit [--status K] [--stubborn 1] [--ready FILE]
 //       rank 1 exits with status K (once rank 0 has created FILE); the others sleep (ignoring
 //       SIGTERM with --stubborn 1)
@@ -82,6 +85,39 @@ int train_tiny_run(const std::map<std::string, std::string>& options) {
     std::printf("failed after %.3f s\n", since(start));
     throw;
   }
+}
+
+int check_shards(const std::map<std::string, std::string>& options) {
+  torch::set_num_threads(1);
+  const auto context = context_for(options);
+  const int w = context.world_size();
+  int wrong = 0;
+  for (const int64_t rows : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{5}, int64_t{8}, int64_t{25}}) {
+    // The ranks' uneven shards cover [0, rows) in order, none larger than another by more than one.
+    int64_t next = 0, smallest = rows, largest = 0;
+    for (int r = 0; r < w; ++r) {
+      const int64_t first = rows * r / w, count = rows * (r + 1) / w - first;
+      wrong += first != next;
+      next = first + count;
+      smallest = std::min(smallest, count);
+      largest = std::max(largest, count);
+    }
+    const RowRange mine = uneven_shard(context, rows);
+    wrong += next != rows || largest - smallest > 1 || mine.first != rows * context.rank() / w;
+    // Row i of the gathered result is f(i) = [i, -i], whichever rank computed it.
+    int64_t computed = -1;
+    const auto all = gather_row_shards(context, rows, [&](int64_t first, int64_t count) {
+      computed = count;
+      const auto i = torch::arange(first, first + count, torch::kFloat64);
+      return torch::stack({i, -i}, 1);
+    });
+    const auto i = torch::arange(rows, torch::kFloat64);
+    wrong += !torch::equal(all, torch::stack({i, -i}, 1)) || computed != (rows + w - 1) / w;
+  }
+  const auto shared = values_of_rank0(context, {context.rank() + 7, -context.rank()}, "test values");
+  wrong += shared != std::vector<int64_t>{7, 0};
+  std::printf("rank %d of %d: %d wrong answers\n", context.rank(), w, wrong);
+  return wrong == 0 ? 0 : 4;
 }
 
 int exit_early(const std::map<std::string, std::string>& options) {
@@ -167,10 +203,11 @@ int main(int argc, char** argv) {
   const std::string mode = args.empty() ? "" : args[0];
   try {
     if (mode == "train") return train_tiny_run(options_of(args, 1));
+    if (mode == "shards") return check_shards(options_of(args, 1));
     if (mode == "exit") return exit_early(options_of(args, 1));
     if (mode == "bench") return bench(options_of(args, 1));
     if (mode == "launch") return launch(args);
-    std::fprintf(stderr, "usage: distributed_worker train|exit|bench|launch NPROC MODE [--option value ...]\n");
+    std::fprintf(stderr, "usage: distributed_worker train|shards|exit|bench|launch NPROC MODE [--option value ...]\n");
     return 2;
   } catch (const InvalidArgument& error) {
     std::fprintf(stderr, "distributed_worker: error: %s\n", error.what());

@@ -245,6 +245,27 @@ TEST_CASE("Rank r takes the global batch's rows from r b to (r + 1) b, and the b
   CHECK_THROWS_AS(view_major_order(2, 5, 2), InvalidArgument);
 }
 
+TEST_CASE("Uneven shards, evaluation in shards and rank 0's choices agree on two and three ranks", "[distributed][gloo]") {
+  // With one process: the whole batch, compute on every row, the values as they are.
+  const DistributedContext one;
+  CHECK(uneven_shard(one, 5).first == 0);
+  CHECK(uneven_shard(one, 5).count == 5);
+  const auto rows = gather_row_shards(one, 3, [](int64_t first, int64_t count) { return torch::arange(first, first + count); });
+  CHECK(torch::equal(rows, torch::arange(3)));
+  CHECK(values_of_rank0(one, {4, 2}, "test") == std::vector<int64_t>{4, 2});
+  // With 2 and 3 ranks (rows from 1, fewer than the ranks, to 25): distributed_worker's checks.
+  const int ranks = GENERATE(2, 3);
+  ScratchFolder folder("distributed-shards-" + std::to_string(ranks));
+  LocalLaunchOptions options;
+  options.processes = ranks;
+  options.log_directory = folder.root.string();
+  options.timeout_seconds = 60.0;
+  const auto report = launch_local(GEOMSIM_DISTRIBUTED_WORKER, {"shards", "--timeout", "20"}, options);
+  INFO(report.summary() << logs(folder) << "rank 2:\n" << read_text(folder("rank_2.log")));
+  CHECK(report.success());
+  CHECK(logs(folder).find("rank 1 of " + std::to_string(ranks) + ": 0 wrong answers") != std::string::npos);
+}
+
 TEST_CASE("Several ranks on CUDA need NCCL: without it the context refuses the device", "[distributed]") {
   const auto backends = available_distributed_backends();
   CHECK(std::find(backends.begin(), backends.end(), "gloo") != backends.end());

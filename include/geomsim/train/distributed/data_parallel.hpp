@@ -42,6 +42,8 @@
 // of the dtype's epsilon per step (the tests: 2.5e-7 relative in float32 after 6 AdamW steps,
 // 5.6e-16 in float64).
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include <torch/torch.h>
@@ -59,6 +61,25 @@ int64_t local_batch_size(int world_size, int64_t global_batch_size);
 // Rows [rank b, (rank + 1) b) of `global_batch` (dim 0 = world * b), a view.
 torch::Tensor shard_rows(const DistributedContext& context, const torch::Tensor& global_batch);
 
+// Rows [first, first + count) of a global batch of `rows` for this rank when the batch need not
+// divide evenly (an end model's last batch): rank r takes [r rows / W, (r + 1) rows / W), so the
+// counts differ by at most one and a rank may get none (rows < W). A loss that is a mean over
+// the global batch is then each rank's sum over its rows divided by `rows`, its gradients
+// reduced with GradientReduction::sum.
+struct RowRange {
+  int64_t first = 0, count = 0;
+};
+RowRange uneven_shard(const DistributedContext& context, int64_t rows);
+
+// f on every row of a data set of `rows` rows, computed in shards and gathered: rank r calls
+// compute(first, count) on about rows / W rows (every rank the same count, ceil(rows / W), the
+// last ranks' ranges moved back so that they end at `rows`, as all_gather needs one shape) and
+// every rank gets the [rows x ...] result in row order, on the context's device. compute returns
+// [count x ...] (the same trailing shape and dtype on every rank). World size 1: compute(0, rows)
+// itself. rows >= 1. For evaluation (predictions, embeddings) spread over the ranks.
+torch::Tensor gather_row_shards(const DistributedContext& context, int64_t rows,
+                                const std::function<torch::Tensor(int64_t first, int64_t count)>& compute);
+
 // --- the embeddings a contrastive loss sees ---------------------------------------------------
 
 // Every rank's `local` [b x ...] stacked in rank order, [W b x ...], differentiable: the
@@ -74,6 +95,11 @@ torch::Tensor gather_views_with_grad(const DistributedContext& context, const to
 // The row order gather_views_with_grad applies to the rank-major gather: entry i is the
 // rank-major row that goes to row i. int64, on the CPU.
 torch::Tensor view_major_order(int world_size, int64_t local_rows, int64_t views);
+
+// The loss a rank returns when the loss's value is the global batch's (`global`, the same on
+// every rank, e.g. all-reduced) and its gradient this rank's share (`local`): global's value
+// exactly, local's gradient.
+torch::Tensor global_value_local_gradient(const torch::Tensor& global, const torch::Tensor& local);
 
 // --- gradients and weights ---------------------------------------------------------------------
 
@@ -102,6 +128,11 @@ void all_reduce_gradients(const DistributedContext& context, const torch::nn::Mo
 // optimizer's first step.
 void broadcast_parameters(const DistributedContext& context, torch::nn::Module& module, int root = 0);
 
+// Rank 0's `values` on every rank (a broadcast: the same count on every rank; world size 1:
+// `values`). For the choices a rank makes from what it reads itself (which runs a cache holds,
+// which clusters it found) that every rank must make alike. `what` names it in messages.
+std::vector<int64_t> values_of_rank0(const DistributedContext& context, const std::vector<int64_t>& values, const std::string& what);
+
 // How far the ranks' weights (parameters and buffers) are from rank 0's.
 struct WeightAgreement {
   int64_t values = 0;             // on one rank
@@ -112,5 +143,9 @@ struct WeightAgreement {
 // A collective: every rank must call it, and every rank gets the same answer. For tests and
 // for a check after resuming from a checkpoint.
 WeightAgreement compare_weights_across_ranks(const DistributedContext& context, const torch::nn::Module& module);
+// The end of a data-parallel run: every rank applied the same reduced gradients to the same
+// weights, so their bits must agree. Throws ComputationFailed (a bug) naming `what` and how far
+// they are apart when they do not. A collective; world size 1: nothing.
+void require_identical_weights(const DistributedContext& context, const torch::nn::Module& module, const std::string& what);
 
 }  // namespace geomsim::train
