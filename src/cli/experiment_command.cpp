@@ -1,6 +1,7 @@
 #include "experiment_command.hpp"
 
 #include "cli_support.hpp"
+#include "local_ranks.hpp"
 
 namespace geomsim::cli {
 
@@ -14,9 +15,11 @@ void add_experiment_options(CLI::App& c, ExperimentCommandOptions& o) {
   c.add_option("--out", o.out, "folder for NAME.csv, NAME.md and the figures (created if missing)")->capture_default_str();
   c.add_flag("--smoke", o.smoke, "apply the definition's \"smoke\" overrides (a tiny grid, for CI)");
   add_device_options(c, o.device, o.device_given, o.sync_every);
+  add_data_parallel_options(c, o.nproc_per_node, o.distributed_timeout);
 }
 
 int run_experiment_command(const ExperimentCommandOptions& options) {
+  if (const auto status = run_as_local_ranks(options.nproc_per_node, options.distributed_timeout)) return *status;
   train_experiments::run_experiment(options);
   return 0;
 }

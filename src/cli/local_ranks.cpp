@@ -39,15 +39,19 @@ std::vector<std::string> arguments_for_ranks() {
 
 void remember_command_line(int argc, char** argv) { command_line().assign(argv, argv + argc); }
 
-void add_local_ranks_option(CLI::App& c, int& processes) {
+void add_data_parallel_options(CLI::App& c, int& processes, double& timeout_seconds) {
   c.add_option(kOption, processes,
                "run as this many data-parallel ranks on this machine (Gloo over 127.0.0.1), as torchrun "
-               "--nproc-per-node does; each rank takes its share of every global --batch-size, and only rank 0 writes")
+               "--nproc-per-node does; each rank takes its share of every global batch, and only rank 0 writes")
       ->capture_default_str()
       ->check(at_least(1));
+  c.add_option("--distributed-timeout", timeout_seconds,
+               "data-parallel runs: seconds the ranks wait for each other (rendezvous, each collective) before failing")
+      ->capture_default_str();
 }
 
-std::optional<int> run_as_local_ranks(int processes) {
+std::optional<int> run_as_local_ranks(int processes, double timeout_seconds) {
+  require_positive("distributed-timeout", timeout_seconds);
   if (processes <= 1) return std::nullopt;
   if (std::getenv("RANK") != nullptr || std::getenv("SLURM_PROCID") != nullptr) {
     throw InvalidArgument("nproc-per-node", "is for starting a job's ranks; this process already is one (RANK or SLURM_PROCID is "

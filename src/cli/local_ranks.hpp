@@ -13,13 +13,15 @@ namespace geomsim::cli {
 // Keeps argv, from which the ranks' command line is made. Call once at the start of main().
 void remember_command_line(int argc, char** argv);
 
-// --nproc-per-node (>= 1; 1: this process runs the command itself).
-void add_local_ranks_option(CLI::App& command, int& processes);
+// --nproc-per-node (>= 1; 1: this process runs the command itself) and --distributed-timeout
+// (seconds the ranks wait for each other), on every command that trains as a job's ranks.
+void add_data_parallel_options(CLI::App& command, int& processes, double& timeout_seconds);
 
 // When processes > 1: starts the ranks and returns the exit status to end with. nullopt when
-// this process runs the command itself (processes 1). Throws InvalidArgument("nproc-per-node")
+// this process runs the command itself (processes 1). The ranks' timeout_seconds is checked
+// first, once (InvalidArgument("distributed-timeout") unless > 0). Throws InvalidArgument("nproc-per-node")
 // when this process is already a rank of a job (RANK or SLURM_PROCID set): a job's ranks do not
 // start ranks of their own.
-std::optional<int> run_as_local_ranks(int processes);
+std::optional<int> run_as_local_ranks(int processes, double timeout_seconds);
 
 }  // namespace geomsim::cli

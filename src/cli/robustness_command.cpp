@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli_support.hpp"
+#include "local_ranks.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 
@@ -62,6 +63,7 @@ void add_robustness_options(CLI::App& c, RobustnessRunOptions& o) {
   c.add_option("--seed", o.seed, "seed of the training (initial weights, orders, augmentations, clustering)")->capture_default_str();
   c.add_option("--threads", o.threads, "CPU threads for libtorch (0: all cores)")->capture_default_str();
   add_device_options(c, o.device, o.device_given, o.sync_every);
+  add_data_parallel_options(c, o.nproc_per_node, o.distributed_timeout);
   c.add_option("--checkpoint", o.checkpoint, "end-model checkpoint FILE (and FILE.stage1), written every epoch; resumed when present");
   c.add_option("--stop-after", o.stop_after, "stop after this many epochs of both stages (resume later with --checkpoint)");
   c.add_option("--json", o.json_path, "write the run as JSON to FILE");
@@ -70,7 +72,14 @@ void add_robustness_options(CLI::App& c, RobustnessRunOptions& o) {
 
 int run_robustness_command(const RobustnessRunOptions& o) {
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
-  const json out = robustness_run(o);
+  if (o.nproc_per_node > 1) {  // bad options refused once, before any rank starts
+    train::validate(robustness_library_options(o), o.dataset.dataset == "spurious");
+    train::require_encoder_batch_divides(o.method, o.encoder_batch_size, o.nproc_per_node);
+  }
+  if (const auto status = run_as_local_ranks(o.nproc_per_node, o.distributed_timeout)) return *status;
+  const train::DistributedContext job = train_experiments::join_data_parallel_job(o.distributed_timeout, train::resolve_device(o.device));
+  const json out = robustness_run(o, job);
+  if (!job.is_main()) return 0;  // every rank has the result; rank 0 writes and prints
   OutputTransaction outputs;
   if (!o.json_path.empty()) outputs.stage(o.json_path, out.dump(2) + "\n", "json");
   outputs.commit();

@@ -103,10 +103,7 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
   c.add_option("--seed", o.seed, "seed of everything random (>= 0)")->capture_default_str()->check(non_negative_integer());
   c.add_option("--threads", o.threads, "CPU threads for libtorch, from 0 (all cores) to the number of cores")->capture_default_str();
   add_device_options(c, o.device, o.device_given, o.sync_every);
-  add_local_ranks_option(c, o.nproc_per_node);
-  c.add_option("--distributed-timeout", o.distributed_timeout,
-               "data-parallel runs: seconds the ranks wait for each other (rendezvous, each collective) before failing")
-      ->capture_default_str();
+  add_data_parallel_options(c, o.nproc_per_node, o.distributed_timeout);
   c.add_option("--train-samples", o.train_samples, "use this many training images (0: all 60000)")->capture_default_str();
   c.add_option("--test-samples", o.test_samples, "evaluate on this many test images (0: all 10000)")->capture_default_str();
   c.add_option("--checkpoint", o.checkpoint, "checkpoint file, written every epoch; an existing one is resumed");
@@ -134,7 +131,7 @@ int run_train(const TrainRunOptions& o) {
                                               std::to_string(batch_size));
     }
   }
-  if (const auto status = run_as_local_ranks(o.nproc_per_node)) return *status;
+  if (const auto status = run_as_local_ranks(o.nproc_per_node, o.distributed_timeout)) return *status;
   const TrainedRun run = train_run(o);
   if (!run.evaluated) return 0;  // a rank other than 0 of a data-parallel job: rank 0 writes and prints
   const json out = train_run_json(o, run);

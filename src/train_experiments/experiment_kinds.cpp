@@ -23,8 +23,8 @@ const std::vector<ExperimentKindEntry>& experiment_kind_registry() {
 }
 
 void run_experiment(const ExperimentOptions& o) {
-  require_one_process("geomsim experiment");
-  (void)train::resolve_device(o.device);  // refused before anything is read or created
+  const torch::Device device = train::resolve_device(o.device);  // refused before anything is read or created
+  require_positive("distributed-timeout", o.distributed_timeout);
   namespace fs = std::filesystem;
   json definition;
   try {
@@ -67,6 +67,7 @@ void run_experiment(const ExperimentOptions& o) {
                             {"out", context.stem() + ".csv"},
                             {"out", context.stem() + ".md"}});
     require_writable_path(context.stem() + ".md", "out");
+    context.job = join_data_parallel_job(o.distributed_timeout, device);  // once: one process group for every run
     entry.run(definition, context);
     return;
   }

@@ -115,10 +115,18 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
   RunCache cache(context.stem() + ".csv", kKey);
   std::size_t loaded = 0, to_train = 0;
   std::vector<RunRow> rows;
-  std::cerr << "geomsim experiment " << context.name << ": " << plan.size() << " models of " << source_name << "\n";
+  context.log() << "geomsim experiment " << context.name << ": " << plan.size() << " models of " << source_name << "\n";
+  std::vector<std::optional<RunRow>> cached;
+  std::vector<bool> chosen;
   for (const auto& run : plan) {
-    if (auto cached = cache.find(run.parameters)) {
-      rows.push_back(*cached);
+    cached.push_back(cache.find(run.parameters));
+    chosen.push_back(!cached.back());
+  }
+  chosen = context.agreed_runs(chosen);
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const PlannedRun& run = plan[i];
+    if (!chosen[i]) {
+      if (cached[i]) rows.push_back(*cached[i]);
       continue;
     }
     const auto start = std::chrono::steady_clock::now();
@@ -129,15 +137,17 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
     // again (and keeps it). train_run then evaluates the model as the source did.
     const bool had_checkpoint = std::filesystem::exists(options.checkpoint, ec);
     (had_checkpoint ? loaded : to_train) += 1;
-    TrainedRun trained = train_run(options);
+    TrainedRun trained = train_run(options, context.job);
+    if (!trained.evaluated) continue;  // a rank other than 0: it trained; rank 0 measures and writes
     add_transfer_metrics(trained, row);
     add_lipschitz_metrics(trained.encoder, trained.autoencoder, trained.test, options.seed, e, row);
     row.set("lipschitz_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     cache.add(row);
-    std::cerr << "geomsim experiment " << context.name << ": " << run.label << (had_checkpoint ? " (checkpoint)" : " (trained again)")
+    context.log() << "geomsim experiment " << context.name << ": " << run.label << (had_checkpoint ? " (checkpoint)" : " (trained again)")
               << " done\n";
     rows.push_back(std::move(row));
   }
+  if (!context.job.is_main()) return;
   const RunTable table(rows, kAxes);
 
   ExperimentPage page = begin_page(definition, context);

@@ -20,9 +20,9 @@ std::string clock_text(double seconds) {
   return buffer;
 }
 
-ExperimentProgress::ExperimentProgress(std::string name, std::size_t runs_to_train, double planned_samples)
+ExperimentProgress::ExperimentProgress(std::string name, std::size_t runs_to_train, double planned_samples, bool shown)
     : name_(std::move(name)),
-      enabled_(isatty(fileno(stderr)) != 0),
+      enabled_(shown && isatty(fileno(stderr)) != 0),
       runs_(runs_to_train),
       planned_samples_(planned_samples),
       start_(std::chrono::steady_clock::now()) {}

@@ -152,6 +152,7 @@ void add_robustness_metrics(const json& out, RunRow& row) {
   row.set("best_epoch", static_cast<double>(out.at("stages").at("end_model").at("best_epoch").get<int64_t>()));
   row.set("seconds", out.at("seconds").get<double>());
   row.set("device", out.at("device").get<std::string>());
+  row.set("world_size", static_cast<double>(out.at("world_size").get<int64_t>()));  // the data-parallel ranks it trained on
 }
 
 std::string counts_text(const std::vector<int64_t>& counts) {
@@ -216,19 +217,21 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
 
   RunCache cache(context.stem() + ".csv", kKey);
   std::vector<std::optional<RunRow>> cached;
-  std::size_t to_train = 0;
+  std::vector<bool> chosen;
   for (const auto& run : plan) {
     cached.push_back(cache.find(run.parameters));
-    if (!cached.back()) ++to_train;
+    chosen.push_back(!cached.back());
   }
-  std::cerr << "geomsim experiment " << context.name << ": " << plan.size() << " runs, " << (plan.size() - to_train) << " cached in "
+  chosen = context.agreed_runs(chosen);
+  const auto to_train = static_cast<std::size_t>(std::count(chosen.begin(), chosen.end(), true));
+  context.log() << "geomsim experiment " << context.name << ": " << plan.size() << " runs, " << (plan.size() - to_train) << " cached in "
             << cache.path() << ", " << to_train << " to train\n";
   std::vector<RunRow> rows;
   std::size_t trained = 0;
   double trained_seconds = 0.0;
   for (std::size_t i = 0; i < plan.size(); ++i) {
-    if (cached[i]) {
-      rows.push_back(*cached[i]);
+    if (!chosen[i]) {
+      if (cached[i]) rows.push_back(*cached[i]);
       continue;
     }
     const RobustnessRun& run = plan[i];
@@ -236,11 +239,12 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
     options.device = context.device;
     options.device_given = context.device_given;
     options.sync_every = context.sync_every;
-    const json out = robustness_run(options);
+    const json out = robustness_run(options, context.job);
+    ++trained;
+    if (!context.job.is_main()) continue;  // every rank trained the run; rank 0 caches and reports it
     RunRow row = run.parameters;
     add_robustness_metrics(out, row);
     cache.add(row);
-    ++trained;
     trained_seconds += out.at("seconds").get<double>();
     const double eta = trained_seconds / static_cast<double>(trained) * static_cast<double>(to_train - trained);
     std::cerr << "geomsim experiment " << context.name << ": run " << trained << "/" << to_train << " (" << run.label << ") done in "
@@ -248,6 +252,7 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
               << format_number(std::round(row.number("worst_group").value_or(0) * 1000) / 1000) << ", ETA " << clock_text(eta) << "\n";
     rows.push_back(std::move(row));
   }
+  if (!context.job.is_main()) return;
   const RunTable table(rows, kAxes);
 
   ExperimentPage page = begin_page(definition, context);

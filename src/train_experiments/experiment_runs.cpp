@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 
+#include "geomsim/train/distributed/data_parallel.hpp"
 #include "geomsim/train_experiments/experiment_progress.hpp"
 #include "geomsim/figures/embedding_heatmap.hpp"
 #include "geomsim/support/atomic_output.hpp"
@@ -23,6 +24,16 @@ TrainRunOptions ExperimentContext::on_device(TrainRunOptions options) const {
   options.device_given = device_given;
   options.sync_every = sync_every;
   return options;
+}
+
+std::vector<bool> ExperimentContext::agreed_runs(const std::vector<bool>& mine) const {
+  const auto shared = train::values_of_rank0(job, std::vector<int64_t>(mine.begin(), mine.end()), "the runs to train");
+  return std::vector<bool>(shared.begin(), shared.end());
+}
+
+std::ostream& ExperimentContext::log() const {
+  static std::ostream nowhere(nullptr);  // no buffer: every output is dropped
+  return job.is_main() ? std::cerr : nowhere;
 }
 
 std::string ExperimentContext::regenerate_command() const {
@@ -149,6 +160,7 @@ void add_transfer_metrics(const TrainedRun& run, RunRow& row) {
   row.set("train_seconds", run.train_seconds);
   row.set("seconds", run.seconds);
   row.set("device", run.result.device);
+  row.set("world_size", static_cast<double>(run.world_size));  // the data-parallel ranks it trained on
 }
 
 namespace {
@@ -235,31 +247,36 @@ std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cach
   // Which runs to train: a cached row with the same key must agree on every parameter (else
   // find throws, before anything is trained).
   std::vector<std::optional<RunRow>> cached;
-  double samples = 0.0;
-  std::size_t to_train = 0;
+  std::vector<bool> chosen;
   for (const auto& run : plan) {
     cached.push_back(cache.find(run.parameters));
-    if (!cached.back() || run.force) {
-      ++to_train;
-      samples += static_cast<double>(run.options.epochs) * static_cast<double>(run.options.train_samples);
-    }
+    chosen.push_back(!cached.back() || run.force);
   }
-  std::cerr << "geomsim experiment " << context.name << ": " << plan.size() << " runs, " << (plan.size() - to_train)
+  chosen = context.agreed_runs(chosen);
+  double samples = 0.0;
+  std::size_t to_train = 0;
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    if (!chosen[i]) continue;
+    ++to_train;
+    samples += static_cast<double>(plan[i].options.epochs) * static_cast<double>(plan[i].options.train_samples);
+  }
+  context.log() << "geomsim experiment " << context.name << ": " << plan.size() << " runs, " << (plan.size() - to_train)
             << " cached in " << cache.path() << ", " << to_train << " to train\n";
-  ExperimentProgress progress(context.name, to_train, samples);
+  ExperimentProgress progress(context.name, to_train, samples, context.job.is_main());
   std::vector<RunRow> rows;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const PlannedRun& run = plan[i];
-    if (cached[i] && !run.force) {
-      rows.push_back(*cached[i]);
+    if (!chosen[i]) {
+      if (cached[i]) rows.push_back(*cached[i]);
       continue;
     }
     progress.start_run(run.label, static_cast<double>(run.options.epochs) * static_cast<double>(run.options.train_samples));
     TrainRunOptions options = context.on_device(run.options);
     options.quiet = true;
-    TrainedRun trained = train_run(options, [&](const train::StepReport& s) {
+    TrainedRun trained = train_run(options, context.job, [&](const train::StepReport& s) {
       progress.step(s.epoch, s.epochs, s.step, s.steps_per_epoch, s.batch_size, s.loss);
     });
+    if (!trained.evaluated) continue;  // a rank other than 0: it trained; rank 0 measures and writes
     RunRow row = run.parameters;
     add_transfer_metrics(trained, row);
     if (measure) measure(run, trained, row);
@@ -267,7 +284,7 @@ std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cach
     progress.finish_run();
     cache.add(row);
     if (!progress.enabled()) {
-      std::cerr << "geomsim experiment " << context.name << ": " << run.label << " done in "
+      context.log() << "geomsim experiment " << context.name << ": " << run.label << " done in "
                 << format_number(std::round(trained.seconds * 10) / 10) << " s\n";
     }
     rows.push_back(std::move(row));

@@ -213,9 +213,8 @@ json dataset_json(const train::GroupedData& d, const train::RobustnessDataOption
 
 }  // namespace
 
-json robustness_run(const RobustnessRunOptions& o) {
+json robustness_run(const RobustnessRunOptions& o, const train::DistributedContext& job) {
   const auto start = std::chrono::steady_clock::now();
-  require_one_process("geomsim robustness");
   train::validate(o.dataset);
   const json parameters = robustness_parameters(o);
   const std::string folder = o.data.empty() ? train::kFashionMnistDir : o.data;
@@ -229,14 +228,16 @@ json robustness_run(const RobustnessRunOptions& o) {
   }
   require_distinct_files(paths);
   if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
-  const train::RobustnessOptions options = robustness_library_options(o);
+  train::RobustnessOptions options = robustness_library_options(o);
+  require_job_device(job, options.device);
+  options.distributed = job;
   train::validate(options, o.dataset.dataset == "spurious");
-  train::set_torch_threads(o.threads);
+  set_rank_threads(o.threads);
   const train::LabelledImages train_source = train::load_fashion_mnist(folder, true);
   const train::LabelledImages test_source = train::load_fashion_mnist(folder, false);
   const train::GroupedData data = train::build_robustness_data(train_source, test_source, o.dataset);
 
-  const bool progress = !o.quiet && isatty(fileno(stderr)) != 0;
+  const bool progress = !o.quiet && isatty(fileno(stderr)) != 0 && job.is_main();
   const train::RobustnessResult r = train::run_robustness(data, options, [&](const std::string& line) {
     if (progress) std::cerr << "geomsim robustness: " << line << "\n";
   });
@@ -286,6 +287,7 @@ json robustness_run(const RobustnessRunOptions& o) {
                 {"end_model", seen.end_model},
                 {"model_selection", seen.model_selection}}},
               {"device", train::device_name(options.device)},
+              {"world_size", job.world_size()},
               {"stages", stages},
               {"jtt_error_set_size", o.method == "jtt" && r.first_model && r.first_model->finished ? json(r.error_set_size) : json(nullptr)},
               {"selection_groups", r.selection_groups},

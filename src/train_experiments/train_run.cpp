@@ -11,8 +11,6 @@
 #include "geomsim/support/memory_budget.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
 #include "geomsim/train/training/evaluation.hpp"
-#include "geomsim/train/distributed/launch_environment.hpp"
-#include "geomsim/train/training/torch_threads.hpp"
 #include "geomsim/train/training/trainer.hpp"
 #include "geomsim/train_experiments/evaluation_json.hpp"
 
@@ -62,7 +60,13 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   return t;
 }
 
-TrainedRun train_run(const TrainRunOptions& given, const std::function<void(const train::StepReport&)>& on_step) {
+TrainedRun train_run(const TrainRunOptions& options, const std::function<void(const train::StepReport&)>& on_step) {
+  const train::TrainOptions t = trainer_options(options);  // bad options refused before the ranks meet
+  return train_run(options, join_data_parallel_job(options.distributed_timeout, t.device), on_step);
+}
+
+TrainedRun train_run(const TrainRunOptions& given, const train::DistributedContext& job,
+                     const std::function<void(const train::StepReport&)>& on_step) {
   const auto start = std::chrono::steady_clock::now();
   TrainRunOptions o = given;
   o.data.hierarchy = data_hierarchy(given.data);  // the data's default when not given
@@ -82,14 +86,9 @@ TrainedRun train_run(const TrainRunOptions& given, const std::function<void(cons
   t.on_step = on_step;
   train::require_margin_gamma(o.gamma);
   if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
-  const train::LaunchEnvironment launch = train::read_launch_environment();
-  // --threads 0 (all cores) for each of the job's ranks on this machine would oversubscribe it.
-  const int ranks_here = launch.local_world_size;
-  train::set_torch_threads(o.threads == 0 && ranks_here > 1 ? std::max(1, train::available_cores() / ranks_here) : o.threads);
-  train::DistributedOptions job;
-  job.timeout_seconds = o.distributed_timeout;
-  job.device = t.device;
-  t.distributed = train::DistributedContext(launch, job);
+  require_job_device(job, t.device);
+  t.distributed = job;
+  set_rank_threads(o.threads);
   run.rank = t.distributed.rank();
   run.world_size = t.distributed.world_size();
   run.training = load_split(o.data, true, o.train_samples, o.seed, "train-samples");
@@ -118,7 +117,7 @@ TrainedRun train_run(const TrainRunOptions& given, const std::function<void(cons
   }
   const train::AugmentationOptions augmentation =
       o.no_augmentation ? train::no_augmentation() : train::default_augmentations(model.channels, model.image_size);
-  const bool progress = !o.quiet && isatty(fileno(stderr)) != 0 && launch.rank == 0;  // one line per epoch, from rank 0
+  const bool progress = !o.quiet && isatty(fileno(stderr)) != 0 && job.is_main();  // one line per epoch, from rank 0
   const auto train_start = std::chrono::steady_clock::now();
   run.result = train::train_encoder(run.encoder, run.training.images, run.training.coarse, run.hierarchy.num_coarse(), t,
                                     augmentation,
@@ -140,13 +139,6 @@ TrainedRun train_run(const TrainRunOptions& given, const std::function<void(cons
                                             run.test.coarse, run.test.fine, o.seed, o.gamma);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
-}
-
-void require_one_process(const std::string& what) {
-  if (!train::read_launch_environment().distributed()) return;
-  throw InvalidArgument("nproc-per-node", "(a data-parallel job: RANK and WORLD_SIZE, or SLURM_PROCID and SLURM_NTASKS, are set) is for "
-                                          "geomsim train; " + what + " runs in one process (a grid of runs is a job array, one "
-                                          "process per run)");
 }
 
 json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {

@@ -609,6 +609,23 @@ PY
   }
   cp "$work/exp/tiny.csv" "$work/tiny-before.csv"
   expect_cached_rerun "$work/sims/tiny.json" "$work/exp" "$work/exp/tiny.csv" "$work/tiny-before.csv" "4 runs, 4 cached"
+  # The same experiment as two data-parallel ranks: rank 0 writes the cache and the page; every
+  # run trains on both ranks and ends where the one-process run ends (up to the order of the
+  # sums: the final losses to 1e-5; the accuracies on 100 test images, of probes fitted anew on
+  # embeddings that differ in their last digits, to three images).
+  "$geomsim" experiment --definition "$work/sims/tiny.json" --out "$work/exp-ranks" --nproc-per-node 2 2>"$work/exp-err.txt" &&
+    python3 - "$work/exp/tiny.csv" "$work/exp-ranks/tiny.csv" "$work/exp-ranks/tiny.md" <<'PY' && pass || fail "experiment on two ranks: $(tail -3 "$work/exp-err.txt")"
+import csv, sys
+one = {(r["method"], r["seed"]): r for r in csv.DictReader(open(sys.argv[1]))}
+two = {(r["method"], r["seed"]): r for r in csv.DictReader(open(sys.argv[2]))}
+assert one.keys() == two.keys(), (one.keys(), two.keys())
+for key in one:
+    assert one[key]["world_size"] == "1" and two[key]["world_size"] == "2", key
+    for metric in ("coarse_accuracy", "fine_probe", "fine_mean"):
+        assert abs(float(one[key][metric]) - float(two[key][metric])) <= 0.0301, (key, metric, one[key][metric], two[key][metric])
+    assert abs(float(one[key]["final_loss"]) - float(two[key]["final_loss"])) <= 1e-5 * abs(float(one[key]["final_loss"])), key
+assert "# A tiny transfer experiment" in open(sys.argv[3]).read()
+PY
   sed 's/"epochs": 1/"epochs": 2/' "$work/sims/tiny.json" >"$work/tiny2.json"
   "$geomsim" experiment --definition "$work/tiny2.json" --out "$work/exp" >/dev/null 2>"$work/err.txt"
   [ $? -eq 2 ] && grep -qF "epochs = 2" "$work/err.txt" && grep -qF "epochs = 1" "$work/err.txt" && cmp -s "$work/exp/tiny.csv" "$work/tiny-before.csv" &&
@@ -655,6 +672,19 @@ for text in ("# A tiny robustness experiment", "Labels each method saw", "± ", 
              "88.6 (Waterbirds)", "THANOS beats ERM's worst group [dataset spurious]", "Measured wall time"):
     assert text in page, text
 assert any(v in page for v in ("**holds**", "**does not hold**", "**within noise**")), page
+PY
+  # Two data-parallel ranks: the same runs (the end models' batches split unevenly among them), to
+  # one test image of a group of 20 (weights that differ in their last digits may flip one).
+  "$geomsim" experiment --definition "$work/rsims/rob.json" --out "$work/rob-ranks" --nproc-per-node 2 2>"$work/rob-err.txt" &&
+    python3 - "$work/rob/rob.csv" "$work/rob-ranks/rob.csv" <<'PY' && pass || fail "robustness experiment on two ranks: $(tail -3 "$work/rob-err.txt")"
+import csv, sys
+one = {(r["method"], r["seed"]): r for r in csv.DictReader(open(sys.argv[1]))}
+two = {(r["method"], r["seed"]): r for r in csv.DictReader(open(sys.argv[2]))}
+assert one.keys() == two.keys(), (one.keys(), two.keys())
+for key in one:
+    assert one[key]["world_size"] == "1" and two[key]["world_size"] == "2", key
+    for metric in ("worst_group", "average"):
+        assert abs(float(one[key][metric]) - float(two[key][metric])) <= 0.0501, (key, metric, one[key][metric], two[key][metric])
 PY
   cp "$work/rob/rob.csv" "$work/rob-before.csv"
   expect_cached_rerun "$work/rsims/rob.json" "$work/rob" "$work/rob/rob.csv" "$work/rob-before.csv" "4 runs, 4 cached"

@@ -63,9 +63,12 @@ struct ExperimentOptions {
   std::string device = "auto";  // ExperimentContext::device
   bool device_given = false;
   int64_t sync_every = 50;
+  double distributed_timeout = 300.0;  // as TrainRunOptions::distributed_timeout
+  int nproc_per_node = 1;              // the CLI's launcher (cli/local_ranks.hpp)
 };
-// Loads the definition (name, title, kind, parameters, smoke), checks its paths, and runs its
-// kind. Throws InvalidArgument("definition") for a malformed definition or an unknown kind.
+// Loads the definition (name, title, kind, parameters, smoke), checks its paths, joins the
+// launch environment's data-parallel job (ExperimentContext::job), and runs its kind. Throws
+// InvalidArgument("definition") for a malformed definition or an unknown kind.
 void run_experiment(const ExperimentOptions& options);
 
 }  // namespace geomsim::train_experiments

@@ -14,8 +14,9 @@ namespace geomsim::train_experiments {
 class ExperimentProgress {
  public:
   // `planned_samples`: the training samples of all runs this invocation will train.
-  ExperimentProgress(std::string name, std::size_t runs_to_train, double planned_samples);
-  // Whether lines are shown (stderr is a terminal).
+  // shown: this process reports (rank 0 of a data-parallel job).
+  ExperimentProgress(std::string name, std::size_t runs_to_train, double planned_samples, bool shown = true);
+  // Whether lines are shown (shown, and stderr is a terminal).
   bool enabled() const { return enabled_; }
   void start_run(const std::string& label, double samples);
   // After an optimisation step of the current run.

@@ -8,6 +8,7 @@
 // (the runner's hook adds metrics to the row), appends the row and rewrites the cache
 // atomically, so an interrupted experiment loses at most the run in progress.
 #include <functional>
+#include <ostream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -31,8 +32,19 @@ struct ExperimentContext {
   std::string device = "auto";
   bool device_given = false;
   int64_t sync_every = 50;
+  // The data-parallel job the experiment runs as (data_parallel_job.hpp; one process by
+  // default), on `device`: every rank walks the same plan and trains every run with the others,
+  // rank 0 alone measures, caches, prints, draws and writes the page. Like the device, the
+  // number of ranks is not a parameter of the rows (a run on W ranks equals one process up to
+  // the order of its sums); each row records it in its "world_size" cell.
+  train::DistributedContext job;
   // The options of a run of the plan, on this context's device.
   TrainRunOptions on_device(TrainRunOptions options) const;
+  // Which runs of a plan to train, as rank 0 decided from its reading of the cache (and the
+  // checkpoints): `mine` is this rank's decision, the result rank 0's, on every rank.
+  std::vector<bool> agreed_runs(const std::vector<bool>& mine) const;
+  // std::cerr on rank 0; a stream that prints nothing on the other ranks.
+  std::ostream& log() const;
   std::string stem() const;     // out_dir/name
   // "geomsim report --sims DIR --out DIR --only NAME [--smoke]", for the page.
   std::string regenerate_command() const;

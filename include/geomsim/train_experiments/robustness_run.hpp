@@ -9,6 +9,7 @@
 
 #include "geomsim/train/data/robustness_data.hpp"
 #include "geomsim/train/robustness/robustness_methods.hpp"
+#include "geomsim/train_experiments/data_parallel_job.hpp"
 
 namespace geomsim::train_experiments {
 
@@ -32,6 +33,8 @@ struct RobustnessRunOptions {
   std::string device = "auto";  // as TrainRunOptions::device
   bool device_given = false;
   int64_t sync_every = 50;
+  double distributed_timeout = 300.0;  // as TrainRunOptions::distributed_timeout
+  int nproc_per_node = 1;              // the CLI's launcher (cli/local_ranks.hpp)
   std::string checkpoint, json_path;
   int64_t stop_after = 0;
   bool quiet = false;
@@ -47,7 +50,10 @@ RobustnessRunOptions robustness_options_from_parameters(const nlohmann::json& pa
 train::RobustnessOptions robustness_library_options(const RobustnessRunOptions& options);
 
 // The run as the JSON object `geomsim robustness --json` writes (for other commands too, e.g.
-// an experiment definition's runner). Validates everything before any work.
-nlohmann::json robustness_run(const RobustnessRunOptions& options);
+// an experiment definition's runner). Validates everything before any work. On a data-parallel
+// job (data_parallel_job.hpp; its device must be the run's) every stage trains as its ranks
+// (train::RobustnessOptions::distributed) and every rank returns the same object; only rank 0
+// prints progress, and the caller writes what rank 0 returns. --threads 0 is set_rank_threads'.
+nlohmann::json robustness_run(const RobustnessRunOptions& options, const train::DistributedContext& job);
 
 }  // namespace geomsim::train_experiments

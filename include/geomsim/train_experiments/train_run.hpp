@@ -12,6 +12,7 @@
 #include "geomsim/train/training/evaluation.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
 #include "geomsim/train/training/trainer.hpp"
+#include "geomsim/train_experiments/data_parallel_job.hpp"
 #include "geomsim/train_experiments/image_data.hpp"
 
 namespace geomsim::train_experiments {
@@ -79,19 +80,17 @@ struct TrainedRun {
   double seconds = 0.0;        // loading, training and evaluation
 };
 // Throws InvalidArgument naming the option for bad options. `on_step` (optional) sees every
-// optimisation step. Run as a rank of a data-parallel job (the environment says so: RANK and
-// WORLD_SIZE, or SLURM_PROCID and SLURM_NTASKS), it trains as train::TrainOptions::distributed
-// says; rank 0 alone then embeds and evaluates (the others return with evaluated false), and
-// --threads 0 means the cores shared out among the job's ranks on this machine.
+// optimisation step. On a data-parallel job of several ranks (data_parallel_job.hpp) it trains
+// as train::TrainOptions::distributed says; rank 0 alone then embeds and evaluates (the others
+// return with evaluated false). The job's device must be the run's.
+TrainedRun train_run(const TrainRunOptions& options, const train::DistributedContext& job,
+                     const std::function<void(const train::StepReport&)>& on_step = {});
+// The same on the job of the launch environment, joined for this run (join_data_parallel_job
+// with the run's distributed_timeout and device). Either way --threads 0 is set_rank_threads'.
 TrainedRun train_run(const TrainRunOptions& options, const std::function<void(const train::StepReport&)>& on_step = {});
 
 // The run as the JSON object `geomsim train --json` writes: its parameters, device, epochs and
 // evaluation.
 nlohmann::json train_run_json(const TrainRunOptions& options, const TrainedRun& run);
-
-// Refuses (InvalidArgument("nproc-per-node")) to run `what` as a rank of a data-parallel job:
-// only `geomsim train` trains as one. The experiments, the robustness methods and train-sweep run
-// in one process each (a grid of them is a job array: one process per run).
-void require_one_process(const std::string& what);
 
 }  // namespace geomsim::train_experiments

@@ -20,10 +20,8 @@ namespace {
 // where index_add's is an index_select, which it has not in libtorch 1.13); the counts a sum of
 // ones (exact, as bincount's, which has no meta kernel).
 torch::Tensor group_means(const torch::Tensor& losses, const torch::Tensor& groups, int64_t num_groups) {
-  const auto g = groups.to(torch::kLong);
-  const auto sums = torch::zeros({num_groups}, losses.options()).scatter_add(0, g, losses);
-  const auto counts = torch::zeros({num_groups}, losses.options()).scatter_add(0, g, torch::ones_like(losses));
-  return sums / counts.clamp_min(1);
+  const GroupTotals totals = group_totals(losses, groups, num_groups);
+  return totals.sums / totals.counts.clamp_min(1);
 }
 
 // log(sum(exp(x))) of a vector, in the steps of torch::logsumexp (the maximum, set to 0 where it
@@ -37,6 +35,12 @@ torch::Tensor log_sum_exp(const torch::Tensor& x) {
 }
 
 }  // namespace
+
+GroupTotals group_totals(const torch::Tensor& losses, const torch::Tensor& groups, int64_t num_groups) {
+  const auto g = groups.to(torch::kLong);
+  return {torch::zeros({num_groups}, losses.options()).scatter_add(0, g, losses),
+          torch::zeros({num_groups}, losses.options()).scatter_add(0, g, torch::ones_like(losses))};
+}
 
 torch::Tensor group_mean_losses(const torch::Tensor& losses, const torch::Tensor& groups, int64_t num_groups) {
   if (losses.dim() != 1 || groups.dim() != 1 || losses.size(0) != groups.size(0)) {
@@ -67,16 +71,22 @@ torch::Tensor GroupDro::robust_loss(const torch::Tensor& losses, const torch::Te
   if (!groups_checked) group_mean_losses(losses.detach(), groups, num_groups());  // the checks alone
   if (losses.dim() != 1 || groups.dim() != 1 || losses.size(0) != groups.size(0)) throw InvalidArgument("groups", "need one group per loss");
   const auto group_losses = group_means(losses, groups, num_groups());
+  return (update_weights(group_losses) * group_losses).sum();
+}
+
+torch::Tensor GroupDro::update_weights(const torch::Tensor& group_losses) {
+  if (group_losses.dim() != 1 || group_losses.size(0) != num_groups()) {
+    throw InvalidArgument("groups", "need one mean loss per group (" + std::to_string(num_groups()) + ")");
+  }
   // q lives on the losses' device: the update needs no copy to the host and back.
-  if (log_weights_.device() != losses.device()) {
-    log_weights_ = log_weights_.to(losses.device());
-    adjustment_ = adjustment_.to(losses.device());
+  if (log_weights_.device() != group_losses.device()) {
+    log_weights_ = log_weights_.to(group_losses.device());
+    adjustment_ = adjustment_.to(group_losses.device());
   }
   const auto adjusted = group_losses.detach().to(torch::kDouble) + adjustment_;
   log_weights_ = log_weights_ + options_.step_size * adjusted;
   log_weights_ = log_weights_ - log_sum_exp(log_weights_);
-  const auto q = weights().to(group_losses.scalar_type());
-  return (q * group_losses).sum();
+  return weights().to(group_losses.scalar_type());
 }
 
 void GroupDro::set_log_weights(const torch::Tensor& log_weights) {

@@ -6,9 +6,10 @@
 
 namespace geomsim::train {
 
-std::vector<int64_t> error_set(Classifier& model, const torch::Tensor& images, const torch::Tensor& labels) {
+std::vector<int64_t> error_set(Classifier& model, const torch::Tensor& images, const torch::Tensor& labels,
+                               const DistributedContext& job) {
   if (images.size(0) != labels.size(0)) throw InvalidArgument("labels", "need one label per image");
-  const auto wrong = predict(model, images).ne(labels.to(torch::kCPU).to(torch::kLong)).nonzero().flatten().contiguous();
+  const auto wrong = predict(model, images, job).ne(labels.to(torch::kCPU).to(torch::kLong)).nonzero().flatten().contiguous();
   return std::vector<int64_t>(wrong.data_ptr<int64_t>(), wrong.data_ptr<int64_t>() + wrong.numel());
 }
 

@@ -13,6 +13,7 @@
 #include "geomsim/train/checkpoints/run_checkpoint.hpp"
 #include "geomsim/train/data/device.hpp"
 #include "geomsim/train/data/tensor_points.hpp"
+#include "geomsim/train/distributed/data_parallel.hpp"
 #include "geomsim/train/training/epoch_loop.hpp"
 
 namespace geomsim::train {
@@ -27,8 +28,8 @@ void check_rows(const torch::Tensor& images, const torch::Tensor& labels, const 
   }
 }
 
-GroupAccuracy validation_accuracy(Classifier& model, const EndModelData& d) {
-  return group_accuracy(to_ints(predict(model, d.validation_images)), to_ints(d.validation_labels), to_ints(d.validation_groups),
+GroupAccuracy validation_accuracy(Classifier& model, const EndModelData& d, const DistributedContext& job) {
+  return group_accuracy(to_ints(predict(model, d.validation_images, job)), to_ints(d.validation_labels), to_ints(d.validation_groups),
                         static_cast<int>(d.validation_num_groups));
 }
 
@@ -96,6 +97,13 @@ torch::Tensor predict(Classifier& model, const torch::Tensor& images, int64_t ba
     parts.push_back(model->forward(images.narrow(0, start, count).to(device)).argmax(1).to(torch::kCPU));
   }
   return torch::cat(parts);
+}
+
+torch::Tensor predict(Classifier& model, const torch::Tensor& images, const DistributedContext& job) {
+  if (!job.distributed() || images.size(0) == 0) return predict(model, images);
+  return gather_row_shards(job, images.size(0), [&](int64_t first, int64_t count) {
+           return predict(model, images.narrow(0, first, count));
+         }).to(torch::kCPU);
 }
 
 void validate(const EndModelOptions& o) {
@@ -177,17 +185,44 @@ class EndModelTask : public EpochTask {
 
   torch::Tensor loss(int64_t, int64_t step) override {
     const int64_t first = step * o_.batch_size;
-    const auto idx = order_.narrow(0, first, std::min(o_.batch_size, order_.size(0) - first));
+    auto idx = order_.narrow(0, first, std::min(o_.batch_size, order_.size(0) - first));
+    const auto& job = o_.distributed;
+    const int64_t rows = idx.size(0);  // the global batch's
+    if (job.distributed()) {
+      const RowRange mine = uneven_shard(job, rows);
+      idx = idx.narrow(0, mine.first, mine.count);
+    }
     // index() gathers as index_select does (the same values), and has a meta kernel.
     const auto x = batch_to_device(images_.index({idx}), o_.device);
     const auto y = batch_to_device(labels_.index({idx}), o_.device);
     const auto g = group_dro_ ? batch_to_device(groups_.index({idx}), o_.device) : torch::Tensor();
-    return end_model_loss(model_, x, y, g, group_dro_);
+    if (!job.distributed()) return end_model_loss(model_, x, y, g, group_dro_);
+    // This rank's share of the global batch's loss (its gradients are summed over the ranks in
+    // update()), valued as the global batch's loss on every rank.
+    const auto losses = torch::nn::functional::cross_entropy(
+        model_->forward(x), y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone));
+    if (!group_dro_) {
+      const auto local = losses.sum() / static_cast<double>(rows);
+      auto global = local.detach().clone();
+      job.all_reduce_(global, ReduceOperation::sum, "all-reduce of the step's loss");
+      return global_value_local_gradient(global, local);
+    }
+    // Group DRO: the global batch's group sums and counts, so that q moves as in one process.
+    const int64_t groups = group_dro_->num_groups();
+    const GroupTotals mine = group_totals(losses, g, groups);
+    auto totals = torch::cat({mine.sums.detach(), mine.counts});
+    job.all_reduce_(totals, ReduceOperation::sum, "all-reduce of Group DRO's group losses");
+    const auto counts = totals.narrow(0, groups, groups).clamp_min(1);
+    const auto means = totals.narrow(0, 0, groups) / counts;
+    const auto q = group_dro_->update_weights(means);
+    return global_value_local_gradient((q * means).sum(), (q * (mine.sums / counts)).sum());
   }
 
   void update(const torch::Tensor& loss) override {
     optimizer_.zero_grad();
     loss.backward();
+    // Each rank's gradient is its share of the global batch's: their sum (nothing with one rank).
+    all_reduce_gradients(o_.distributed, *model_, {GradientReduction::sum});
     optimizer_.step();
   }
 
@@ -252,7 +287,7 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
       throw InvalidArgument("checkpoint", o.checkpoint + " is not a checkpoint of a robustness end model");
     }
     require_same_run(stored.toStringRef(), o.run_description, o.checkpoint);
-    require_same_options(archive, record, device, o.device_explicit, o.checkpoint);
+    require_same_options(archive, record, device, o.device_explicit, o.checkpoint, o.distributed.world_size());
     try {
       torch::serialize::InputArchive part;
       archive.read("model", part);
@@ -282,6 +317,9 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
   move_module(*model, device);
   move_optimizer_state(optimizer, device);
   for (auto& b : best) b = b.to(device);
+  // Every rank built the model from the same seed (or loaded the same checkpoint): rank 0's
+  // weights everywhere all the same, so that the ranks cannot start apart.
+  broadcast_parameters(o.distributed, *model);
 
   // The training data once on the device when it fits (data/device.hpp), else on the CPU.
   const auto data = place_training_data({d.images, d.labels.to(torch::kLong), groups, draw_weights}, device);
@@ -300,7 +338,7 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
 
   // Model selection: the epoch with the best worst-group validation accuracy, the earliest on ties.
   FunctionCallback selection([&](const EpochSummary& e) {
-    const GroupAccuracy validation = validation_accuracy(model, d);
+    const GroupAccuracy validation = validation_accuracy(model, d, o.distributed);  // the same on every rank
     if (validation.worst > best_worst) {
       best_worst = validation.worst;
       best = copy_parameters(model);
@@ -320,7 +358,7 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
     return LoopControl::proceed();
   });
   FunctionCallback checkpoint([&](const EpochSummary&) {
-    if (o.checkpoint.empty()) return LoopControl::proceed();
+    if (o.checkpoint.empty() || !o.distributed.is_main()) return LoopControl::proceed();  // rank 0 writes
     torch::serialize::OutputArchive archive, model_part, optimizer_part;
     model->save(model_part);
     optimizer.save(optimizer_part);
@@ -340,7 +378,7 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
     for (std::size_t i = 0; i < best.size(); ++i) archive.write("best_" + std::to_string(i), best[i]);
     write_generator_states(archive, device);
     archive.write(kOptionsKey, c10::IValue(o.run_description));
-    write_options_record(archive, record, device);
+    write_options_record(archive, record, device, o.distributed.world_size());
     save_run_checkpoint(archive, o.checkpoint);
     return LoopControl::proceed();
   });
@@ -351,6 +389,7 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
     const auto q = group_dro.weights().to(torch::kCPU).contiguous();
     result.group_weights.assign(q.data_ptr<double>(), q.data_ptr<double>() + q.numel());
   }
+  require_identical_weights(o.distributed, *model, "end model");
   if (!o.keep_last) load_parameters(model, best);
   model->eval();
   return result;

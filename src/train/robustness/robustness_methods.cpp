@@ -8,6 +8,7 @@
 #include "geomsim/train/robustness/just_train_twice.hpp"
 #include "geomsim/train/checkpoints/model_checkpoint.hpp"
 #include "geomsim/train/data/tensor_points.hpp"
+#include "geomsim/train/distributed/data_parallel.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -42,6 +43,7 @@ EndModelOptions stage_options(const RobustnessOptions& o, const std::string& obj
   e.device = o.device;
   e.device_explicit = o.device_explicit;
   e.sync_every = o.sync_every;
+  e.distributed = o.distributed;
   return e;
 }
 
@@ -62,6 +64,30 @@ std::string contrastive_loss(const std::string& method) {
 
 torch::Tensor pseudo_group_tensor(const std::vector<int>& groups) {
   return torch::tensor(std::vector<int64_t>(groups.begin(), groups.end()), torch::kLong);
+}
+
+// The embeddings of `images` (embed), computed in shards over the job's ranks and gathered:
+// every rank gets them all, on the CPU.
+torch::Tensor embed_on_ranks(const DistributedContext& job, Encoder& encoder, const torch::Tensor& images,
+                             const Autoencoder& autoencoder = Autoencoder(nullptr)) {
+  return gather_row_shards(job, images.size(0), [&](int64_t first, int64_t count) {
+           return embed(encoder, images.narrow(0, first, count), 1024, autoencoder);
+         }).to(torch::kCPU);
+}
+
+// Rank 0's clusters on every rank. Every rank clusters the same gathered embeddings with the
+// same seed, which on a CPU gives the same clusters; this makes it so wherever the clustering's
+// arithmetic could differ between processes, so that the ranks' Group DRO steps line up.
+void use_rank0_clusters(const DistributedContext& job, RobustnessResult& r) {
+  std::vector<int64_t> values(r.train_pseudo_groups.begin(), r.train_pseudo_groups.end());
+  values.insert(values.end(), r.validation_pseudo_groups.begin(), r.validation_pseudo_groups.end());
+  values.push_back(r.clusters->total);
+  values = values_of_rank0(job, values, "broadcast of the pseudo-groups");
+  const auto n = static_cast<std::ptrdiff_t>(r.train_pseudo_groups.size());
+  const auto m = static_cast<std::ptrdiff_t>(r.validation_pseudo_groups.size());
+  std::copy(values.begin(), values.begin() + n, r.train_pseudo_groups.begin());
+  std::copy(values.begin() + n, values.begin() + n + m, r.validation_pseudo_groups.begin());
+  r.clusters->total = static_cast<int>(values.back());
 }
 
 }  // namespace
@@ -92,6 +118,15 @@ bool uses_clusters(const std::string& method) {
   return method == "george" || method == "supcon" || method == "thanos" || method == "cclk-fair";
 }
 
+bool trains_encoder(const std::string& method) { return uses_clusters(method) && method != "george"; }
+
+void require_encoder_batch_divides(const std::string& method, int64_t encoder_batch_size, int world_size) {
+  if (!trains_encoder(method) || encoder_batch_size % world_size == 0) return;
+  throw InvalidArgument("encoder-batch-size", "must divide among the " + std::to_string(world_size) +
+                                                  " data-parallel ranks (each takes an equal share of every encoder batch), got " +
+                                                  std::to_string(encoder_batch_size));
+}
+
 void validate(const RobustnessOptions& o, bool data_has_attribute) {
   const auto& names = robustness_method_names();
   if (std::find(names.begin(), names.end(), o.method) == names.end()) {
@@ -104,6 +139,7 @@ void validate(const RobustnessOptions& o, bool data_has_attribute) {
   require_at_least("jtt-upweight", o.jtt_upweight, 1);
   require_at_least("stop-after", o.stop_after, 0);
   require_at_least("sync-every", o.sync_every, 1);
+  require_encoder_batch_divides(o.method, o.encoder.batch_size, o.distributed.world_size());
   EndModelOptions end = o.end;
   end.run_description = o.run_description;
   validate(end);
@@ -117,7 +153,7 @@ void validate(const RobustnessOptions& o, bool data_has_attribute) {
 
 RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o, const Progress& progress) {
   validate(o, d.has_attribute());
-  if (uses_clusters(o.method) && o.method != "george" && d.train.images.size(0) < o.encoder.batch_size) {
+  if (trains_encoder(o.method) && d.train.images.size(0) < o.encoder.batch_size) {
     throw InvalidArgument("encoder-batch-size", "must be at most the number of training images (" +
                                                     std::to_string(d.train.images.size(0)) + ")");
   }
@@ -131,7 +167,7 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
   int64_t first_epochs = 0;
   if (o.method == "jtt") first_epochs = o.jtt_epochs;
   if (o.method == "george") first_epochs = o.end.epochs;
-  if (uses_clusters(o.method) && o.method != "george") first_epochs = o.encoder.epochs;
+  if (trains_encoder(o.method)) first_epochs = o.encoder.epochs;
   const int64_t first_stop = o.stop_after > 0 ? std::min(o.stop_after, first_epochs) : 0;
   const int64_t end_stop = o.stop_after > 0 ? o.stop_after - first_epochs : 0;
 
@@ -153,12 +189,13 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
     first_options.keep_last = true;
     r.first_model = train_end_model(first, d.num_classes(), end_model_data(d), first_options, prefixed(progress, "JTT first model"));
     if (!r.first_model->finished) return r;
-    const std::vector<int64_t> errors = error_set(first, d.train.images, d.train.labels);
+    const std::vector<int64_t> errors = error_set(first, d.train.images, d.train.labels, o.distributed);
     r.error_set_size = static_cast<int64_t>(errors.size());
     end_data.repeats = upsampling_repeats(d.train.images.size(0), errors, o.jtt_upweight);
     // Pseudo-groups: 2 class + (the first model errs).
-    const auto train_wrong = to_ints(predict(first, d.train.images).ne(d.train.labels));
-    const auto validation_wrong = to_ints(predict(first, d.validation.images).ne(d.validation.labels));
+    std::vector<int> train_wrong(train_labels.size(), 0);
+    for (const int64_t i : errors) train_wrong[static_cast<std::size_t>(i)] = 1;
+    const auto validation_wrong = to_ints(predict(first, d.validation.images, o.distributed).ne(d.validation.labels));
     for (std::size_t i = 0; i < train_labels.size(); ++i) r.train_pseudo_groups.push_back(2 * train_labels[i] + train_wrong[i]);
     for (std::size_t i = 0; i < validation_labels.size(); ++i) {
       r.validation_pseudo_groups.push_back(2 * validation_labels[i] + validation_wrong[i]);
@@ -172,8 +209,8 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
       Classifier first = erm_model(d, options, first_checkpoint, first_stop, first_result, prefixed(progress, "ERM model"));
       r.first_model = first_result;
       if (!first_result.finished) return r;
-      train_z = embed(first->encoder, d.train.images);
-      validation_z = embed(first->encoder, d.validation.images);
+      train_z = embed_on_ranks(o.distributed, first->encoder, d.train.images);
+      validation_z = embed_on_ranks(o.distributed, first->encoder, d.validation.images);
     } else {
       TrainOptions t = options.encoder;
       t.loss = contrastive_loss(o.method);
@@ -184,6 +221,7 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
       t.device = o.device;
       t.device_explicit = o.device_explicit;
       t.sync_every = o.sync_every;
+      t.distributed = o.distributed;
       if (!first_checkpoint.empty() && std::filesystem::exists(first_checkpoint)) {
         require_same_run(load_checkpoint_model(first_checkpoint).description.run, o.run_description, first_checkpoint);
       }
@@ -203,14 +241,15 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
       r.encoder_stage = train_encoder(encoder, d.train.images, conditioning, std::max<int64_t>(values, 2), t, options.augmentation,
                                       prefixed(progress, "encoder (" + t.loss + ")"), autoencoder);
       if (static_cast<int64_t>(r.encoder_stage->epochs.size()) < t.epochs) return r;
-      train_z = embed(encoder, d.train.images, 1024, autoencoder);
-      validation_z = embed(encoder, d.validation.images, 1024, autoencoder);
+      train_z = embed_on_ranks(o.distributed, encoder, d.train.images, autoencoder);
+      validation_z = embed_on_ranks(o.distributed, encoder, d.validation.images, autoencoder);
     }
     ClusterSelectionOptions c = o.clustering;
     c.seed = o.seed;
     r.clusters = select_clusters_within_classes(to_points(train_z), train_labels, c);
     r.train_pseudo_groups = r.clusters->clusters;
     r.validation_pseudo_groups = r.clusters->assign(to_points(validation_z), validation_labels);
+    use_rank0_clusters(o.distributed, r);
     if (progress) {
       std::string ks;
       for (const auto& s : r.clusters->per_class) ks += (ks.empty() ? "" : ", ") + std::to_string(s.k);
@@ -233,8 +272,8 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
                                 stage_options(options, objective, o.checkpoint, o.end.epochs, std::max<int64_t>(end_stop, 0)),
                                 prefixed(progress, "end model (" + objective + ")"));
   if (!r.end_model->finished) return r;
-  const auto test_predicted = to_ints(predict(model, d.test.images));
-  const auto validation_predicted = to_ints(predict(model, d.validation.images));
+  const auto test_predicted = to_ints(predict(model, d.test.images, o.distributed));
+  const auto validation_predicted = to_ints(predict(model, d.validation.images, o.distributed));
   r.test = group_accuracy(test_predicted, to_ints(d.test.labels), to_ints(d.test.groups), static_cast<int>(d.num_groups()));
   r.validation = group_accuracy(validation_predicted, validation_labels, to_ints(d.validation.groups), static_cast<int>(d.num_groups()));
   r.finished = true;

@@ -1,7 +1,7 @@
-// geomsim train as two data-parallel ranks (Gloo over 127.0.0.1), end to end through the CLI:
-// the run equals one process on the same global batches, a two-rank resume is bitwise, and a
-// killed rank ends the other with an error. Each run is a few seconds of an MLP on 256
-// Fashion-MNIST images; every process started is waited for or killed by its pid.
+// geomsim train and geomsim robustness as two data-parallel ranks (Gloo over 127.0.0.1), end to
+// end through the CLI: the run equals one process on the same global batches, a two-rank resume
+// is bitwise, and a killed rank ends the other with an error. Each run is a few seconds of an MLP
+// on a few hundred Fashion-MNIST images; every process started is waited for or killed by its pid.
 #include "train/catch_with_torch.hpp"  // torch before Catch2 (glog's CHECK)
 
 #include <fcntl.h>
@@ -19,7 +19,11 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "geomsim/train/checkpoints/model_checkpoint.hpp"
+#include "geomsim/train/checkpoints/run_checkpoint.hpp"
+#include "geomsim/train/robustness/robust_training.hpp"
 #include "geomsim/train/distributed/local_launcher.hpp"
 #include "scratch_folder.hpp"
 
@@ -87,9 +91,7 @@ struct Difference {
   bool bitwise = true;
 };
 
-Difference compare(const std::string& a, const std::string& b) {
-  const auto x = load_checkpoint_model(a), y = load_checkpoint_model(b);
-  const auto p = x.encoder->parameters(), q = y.encoder->parameters();
+Difference compare(const std::vector<torch::Tensor>& p, const std::vector<torch::Tensor>& q) {
   REQUIRE(p.size() == q.size());
   Difference d;
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -99,6 +101,35 @@ Difference compare(const std::string& a, const std::string& b) {
   }
   return d;
 }
+
+Difference compare(const std::string& a, const std::string& b) {
+  return compare(load_checkpoint_model(a).encoder->parameters(), load_checkpoint_model(b).encoder->parameters());
+}
+
+// A robustness run: an MLP end model of 3 epochs, global batch 25 (13 and 12 rows per rank; the
+// last batch of an epoch is smaller), on the undersampled set of 20 images per label.
+std::vector<std::string> tiny_robustness(const std::string& method, const std::string& checkpoint, const std::string& json) {
+  return {"robustness", "--dataset", "undersampled", "--method", method, "--train-per-subclass", "20", "--validation-per-subclass",
+          "10", "--test-per-subclass", "10", "--model", "mlp", "--width", "32", "--embedding-dim", "8", "--epochs", "3",
+          "--batch-size", "25", "--jtt-epochs", "2", "--encoder-epochs", "2", "--encoder-batch-size", "64", "--threads", "1",
+          "--device", "cpu", "--checkpoint", checkpoint, "--json", json, "-q"};
+}
+
+// The end model a robustness checkpoint holds (the last epoch's weights).
+std::vector<torch::Tensor> end_model_weights(const std::string& checkpoint, int64_t classes) {
+  EncoderOptions options;
+  options.kind = "mlp";
+  options.width = 32;
+  options.embedding_dim = 8;
+  Classifier model = make_classifier(options, classes, 0);
+  auto archive = open_run_checkpoint(checkpoint, "robustness checkpoint");
+  torch::serialize::InputArchive part;
+  archive.read("model", part);
+  model->load(part);
+  return model->parameters();
+}
+
+nlohmann::json json_of(const std::string& path) { return nlohmann::json::parse(text_of(path)); }
 
 }  // namespace
 
@@ -166,4 +197,62 @@ TEST_CASE("A killed rank ends the other rank of geomsim train with an error, not
   CHECK(status == 3);  // a DistributedFailure: a computation that could not go on
   CHECK(seconds < 20);  // within the timeout (it fails as soon as rank 1's connections close)
   CHECK_THAT(text_of(scratch("rank0.log")), Catch::Contains("rank 1"));
+}
+
+TEST_CASE("geomsim robustness on two ranks ends where one process ends, every stage, and resumes bitwise",
+          "[distributed][engine]") {
+  const ScratchFolder scratch("data-parallel-robustness");
+  // Group DRO (the group sums and counts all-reduced before q moves), and SupCon (an encoder on
+  // the global batch, its embeddings gathered for the clustering, then Group DRO on the clusters).
+  for (const std::string method : {"groupdro-oracle", "supcon"}) {
+    CAPTURE(method);
+    const std::string one = scratch(method + "-one.pt"), two = scratch(method + "-two.pt");
+    REQUIRE(run(tiny_robustness(method, one, one + ".json"), scratch(method + "-one.log")) == 0);
+    auto ranks = tiny_robustness(method, two, two + ".json");
+    ranks.insert(ranks.end(), {"--nproc-per-node", "2"});
+    INFO(text_of(scratch(method + "-two.log")));
+    REQUIRE(run(ranks, scratch(method + "-two.log")) == 0);  // includes the engine's check that both ranks hold the same bits
+    const auto a = json_of(one + ".json"), b = json_of(two + ".json");
+    CHECK(a.at("world_size") == 1);
+    CHECK(b.at("world_size") == 2);
+    const auto classes = static_cast<int64_t>(a.at("dataset").at("classes").size());
+    const Difference d = compare(end_model_weights(one, classes), end_model_weights(two, classes));
+    CAPTURE(d.max_abs, d.max_weight);
+    // float32, 3 epochs of 8 SGD steps (momentum 0.9): each rank sums its rows' losses and the
+    // all-reduce adds the two sums, where one process sums all rows in one order; SGD moves the
+    // weights by lr (0.01) times gradients that differ by a few float32 epsilons.
+    CHECK(d.max_abs <= 1e-6 * std::max(1.0, d.max_weight));
+    const auto& q1 = a.at("stages").at("end_model").at("group_dro_weights");
+    const auto& q2 = b.at("stages").at("end_model").at("group_dro_weights");
+    REQUIRE(q1.size() == q2.size());
+    for (std::size_t g = 0; g < q1.size(); ++g) CHECK(std::abs(q1[g].get<double>() - q2[g].get<double>()) <= 1e-6);
+    CHECK(a.at("stages").at("end_model").at("best_epoch") == b.at("stages").at("end_model").at("best_epoch"));
+    if (method == "supcon") {  // the same clusters (their silhouettes differ in the last digits, as the embeddings do)
+      CHECK(a.at("clusters").at("total") == b.at("clusters").at("total"));
+      for (std::size_t y = 0; y < a.at("clusters").at("per_class").size(); ++y) {
+        CHECK(a.at("clusters").at("per_class")[y].at("sizes") == b.at("clusters").at("per_class")[y].at("sizes"));
+      }
+      CHECK(a.at("subgroup_f1") == b.at("subgroup_f1"));
+    }
+  }
+
+  // JTT on two ranks (its first model, its error set, then the upsampled end model), stopped
+  // after the first model and resumed: the same bits as the uninterrupted two-rank run.
+  const std::string whole = scratch("jtt-two.pt"), resumed = scratch("jtt-resumed.pt");
+  auto uninterrupted = tiny_robustness("jtt", whole, whole + ".json");
+  uninterrupted.insert(uninterrupted.end(), {"--nproc-per-node", "2"});
+  REQUIRE(run(uninterrupted, scratch("jtt-two.log")) == 0);
+  auto first = tiny_robustness("jtt", resumed, resumed + ".json");
+  first.insert(first.end(), {"--nproc-per-node", "2", "--stop-after", "3"});
+  REQUIRE(run(first, scratch("jtt-first.log")) == 0);
+  auto second = tiny_robustness("jtt", resumed, resumed + ".json");
+  second.insert(second.end(), {"--nproc-per-node", "2"});
+  REQUIRE(run(second, scratch("jtt-second.log")) == 0);
+  const auto classes = static_cast<int64_t>(json_of(whole + ".json").at("dataset").at("classes").size());
+  CHECK(compare(end_model_weights(whole, classes), end_model_weights(resumed, classes)).bitwise);
+  CHECK(json_of(whole + ".json").at("test") == json_of(resumed + ".json").at("test"));
+
+  // A resume with another number of ranks is refused by name, before any training.
+  CHECK(run(tiny_robustness("jtt", resumed, scratch("refused.json")), scratch("refused.log")) == 2);
+  CHECK_THAT(text_of(scratch("refused.log")), Catch::Contains("--nproc-per-node (the number of data-parallel ranks) is 1"));
 }

@@ -24,6 +24,15 @@ void validate(const GroupDroOptions& options);
 // num_groups, differentiable in the losses. groups in 0..num_groups-1.
 torch::Tensor group_mean_losses(const torch::Tensor& losses, const torch::Tensor& groups, int64_t num_groups);
 
+// The sums of `losses` over each group's examples and the number of examples of each group,
+// [num_groups] each (the sums differentiable, the counts in the losses' dtype), without checks:
+// nothing is read back from the device. The group means are sums / max(counts, 1); a
+// data-parallel step adds both up over the ranks first (robust_training.cpp).
+struct GroupTotals {
+  torch::Tensor sums, counts;
+};
+GroupTotals group_totals(const torch::Tensor& losses, const torch::Tensor& groups, int64_t num_groups);
+
 class GroupDro {
  public:
   // group_counts: n_g >= 1 for every group of the training set.
@@ -33,6 +42,10 @@ class GroupDro {
   // once that every group is in 0..num_groups-1 (train_end_model does), so the step reads
   // nothing back from the device; otherwise they are checked here (InvalidArgument("groups")).
   torch::Tensor robust_loss(const torch::Tensor& losses, const torch::Tensor& groups, bool groups_checked = false);
+  // The update of q alone, from the batch's group mean losses L_g ([num_groups], no gradient
+  // needed): returns the new q in their dtype, on their device. robust_loss is this on the
+  // batch's means, then sum_g q_g L_g.
+  torch::Tensor update_weights(const torch::Tensor& group_losses);
   // q (float64, one entry per group, on the device of the last batch).
   torch::Tensor weights() const { return log_weights_.exp(); }
   // log q, and setting it back (a checkpoint stores log q, so a resume continues bitwise; it

@@ -10,8 +10,10 @@
 
 namespace geomsim::train {
 
-// The indices (ascending) of the examples `model` misclassifies.
-std::vector<int64_t> error_set(Classifier& model, const torch::Tensor& images, const torch::Tensor& labels);
+// The indices (ascending) of the examples `model` misclassifies. With a data-parallel job, the
+// predictions are sharded over its ranks (predict) and every rank gets the whole set.
+std::vector<int64_t> error_set(Classifier& model, const torch::Tensor& images, const torch::Tensor& labels,
+                               const DistributedContext& job = DistributedContext());
 
 // Each example's copies per epoch for EndModelData::repeats: upweight for the examples of the
 // error set, 1 for the others. Throws InvalidArgument("jtt-upweight") unless upweight >= 1, and

@@ -27,6 +27,7 @@
 #include <torch/torch.h>
 #include <vector>
 
+#include "geomsim/train/distributed/distributed_context.hpp"
 #include "geomsim/train/models/encoders.hpp"
 #include "geomsim/train/robustness/group_dro.hpp"
 
@@ -48,7 +49,10 @@ TORCH_MODULE(Classifier);
 Classifier make_classifier(const EncoderOptions& encoder, int64_t num_classes, uint64_t seed);
 
 // Predicted classes (int64, on the CPU), in evaluation mode without gradients, in batches.
+// With a data-parallel job, each rank predicts its shard of the images and every rank gets all
+// the predictions (gather_row_shards: a collective, every rank must call it).
 torch::Tensor predict(Classifier& model, const torch::Tensor& images, int64_t batch_size = 1024);
+torch::Tensor predict(Classifier& model, const torch::Tensor& images, const DistributedContext& job);
 
 struct EndModelOptions {
   std::string objective = "erm";  // "erm" or "groupdro"
@@ -70,6 +74,15 @@ struct EndModelOptions {
   bool device_explicit = false;
   // Read the step losses back every this many steps and at the end of each epoch (epoch_loop.hpp).
   int64_t sync_every = 50;
+  // The data-parallel job this process is a rank of (distributed_context.hpp); one process by
+  // default. Every rank draws the same epoch order and takes its rows of each global batch of
+  // batch_size (uneven_shard: the last batch need not divide); the loss is the global batch's
+  // (Group DRO's group means and q from the group sums and counts all-reduced over the ranks),
+  // so W ranks train as one process would, up to the order of the sums. Validation is sharded
+  // (predict), model selection agrees on every rank, rank 0 writes the checkpoint (which
+  // records the world size: a resume with another is refused), and the run ends by checking
+  // that every rank holds the same weights.
+  DistributedContext distributed;
 };
 // Throws InvalidArgument naming the option.
 void validate(const EndModelOptions& options);

@@ -67,6 +67,11 @@ struct RobustnessOptions {
   torch::Device device = torch::kCPU;
   bool device_explicit = false;
   int64_t sync_every = 50;
+  // The data-parallel job every stage runs on (EndModelOptions::distributed and
+  // TrainOptions::distributed): the encoders' global batch (encoder.batch_size) divides among
+  // the ranks, the end models' batches need not; the embeddings that are clustered and every
+  // prediction are computed in shards and gathered, and every rank uses rank 0's pseudo-groups.
+  DistributedContext distributed;
 };
 
 // Throws InvalidArgument naming the option (method; cclk-fair on a data set without the
@@ -76,6 +81,11 @@ void validate(const RobustnessOptions& options, bool data_has_attribute);
 // The first stage's checkpoint file for an end-model checkpoint path.
 std::string first_stage_checkpoint(const std::string& checkpoint);
 bool uses_clusters(const std::string& method);
+// Whether the method's first stage trains a contrastive encoder (supcon, thanos, cclk-fair).
+bool trains_encoder(const std::string& method);
+// Refuses (InvalidArgument("encoder-batch-size")) an encoder batch that does not divide among
+// `world_size` data-parallel ranks, for a method that trains an encoder.
+void require_encoder_batch_divides(const std::string& method, int64_t encoder_batch_size, int world_size);
 
 struct RobustnessResult {
   bool finished = false;

@@ -1,0 +1,33 @@
+#pragma once
+// The data-parallel job a training command runs in: `geomsim train`, `geomsim robustness` and
+// `geomsim experiment` each join it once, from the launch environment (torchrun, srun, or the
+// CLI's --nproc-per-node, which starts the ranks; launch_environment.hpp), and hand it to every
+// run they train. One process (no RANK or SLURM_PROCID): world size 1, no process group, and
+// every collective is free. Only rank 0 writes results, checkpoints, caches and pages, and
+// prints progress. Built only with libtorch.
+#include <string>
+
+#include <torch/torch.h>
+
+#include "geomsim/train/distributed/distributed_context.hpp"
+
+namespace geomsim::train_experiments {
+
+// Forms the job's process group on `device` (Gloo on the CPU, NCCL on CUDA) with a rendezvous
+// and collectives bounded by timeout_seconds (InvalidArgument("distributed-timeout") unless
+// > 0). Throws DistributedFailure when the rendezvous fails.
+train::DistributedContext join_data_parallel_job(double timeout_seconds, const torch::Device& device);
+
+// Refuses (InvalidArgument("device")) a run on another device than its job's collectives.
+void require_job_device(const train::DistributedContext& job, const torch::Device& device);
+
+// libtorch's threads for this process: `threads` (InvalidArgument("threads") beyond the cores),
+// where 0 means all cores, or, for each of a job's ranks on this machine, the cores shared out
+// among them (all cores for each would oversubscribe the machine).
+void set_rank_threads(int threads);
+
+// Refuses (InvalidArgument("nproc-per-node")) to run `what` as a rank of a data-parallel job.
+// geomsim train-sweep runs in one process (a grid of runs is a job array: one process per run).
+void require_one_process(const std::string& what);
+
+}  // namespace geomsim::train_experiments
