@@ -16,6 +16,10 @@ void add_experiment_options(CLI::App& c, ExperimentCommandOptions& o) {
   c.add_flag("--smoke", o.smoke, "apply the definition's \"smoke\" overrides (a tiny grid, for CI)");
   add_device_options(c, o.device, o.device_given, o.sync_every);
   add_data_parallel_options(c, o.nproc_per_node, o.distributed_timeout);
+  c.add_option("--shard", o.shard,
+               "train only shard i of n of the runs (those whose index in the plan is i mod n) into the shared cache, and "
+               "write no page; slurm: this job array task's shard (SLURM_ARRAY_TASK_ID, ..._COUNT)")
+      ->capture_default_str();
 }
 
 int run_experiment_command(const ExperimentCommandOptions& options) {

@@ -8,6 +8,7 @@
 #include "cli_support.hpp"
 #include "training_program.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/distributed/launch_environment.hpp"
 #include "geomsim/train/distributed/local_launcher.hpp"
 
 namespace geomsim::cli {
@@ -53,9 +54,9 @@ void add_data_parallel_options(CLI::App& c, int& processes, double& timeout_seco
 std::optional<int> run_as_local_ranks(int processes, double timeout_seconds) {
   require_positive("distributed-timeout", timeout_seconds);
   if (processes <= 1) return std::nullopt;
-  if (std::getenv("RANK") != nullptr || std::getenv("SLURM_PROCID") != nullptr) {
-    throw InvalidArgument("nproc-per-node", "is for starting a job's ranks; this process already is one (RANK or SLURM_PROCID is "
-                                            "set: torchrun or srun started it), so leave --nproc-per-node out");
+  if (train::read_launch_environment().launcher != "none") {
+    throw InvalidArgument("nproc-per-node", "is for starting a job's ranks; this process already is one (RANK, or srun's SLURM_PROCID "
+                                            "in a job step, is set: torchrun or srun started it), so leave --nproc-per-node out");
   }
   train::LocalLaunchOptions options;
   options.processes = processes;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli_support.hpp"
+#include "geomsim/experiments/shard.hpp"
 #include "geomsim/figures/sim_figures.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
@@ -29,6 +30,9 @@ void add_report_options(CLI::App& command, ReportOptions& o) {
   command.add_option("--out", o.out, "folder for the report (created if missing)")->capture_default_str();
   command.add_option("--only", o.only, "run only these definitions (by name)");
   command.add_flag("--smoke", o.smoke, "use each definition's tiny smoke grid (seconds; for CI)");
+  command.add_option("--shard", o.shard,
+                     "train only shard i/n of each training definition's runs (or slurm: this job array task's), writing no "
+                     "page: a job array's tasks share the cache, and a report without --shard writes the pages");
   command.footer(
       "Simulation kinds run here. Training kinds (" + training_kind_list() +
       ") run in geomsim-torch (`geomsim experiment`), which caches every finished run in OUT/NAME.csv: a rerun trains "
@@ -68,6 +72,7 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
       const auto started = std::chrono::steady_clock::now();
       std::vector<std::string> arguments = {"experiment", "--definition", def.path, "--out", o.out};
       if (o.smoke) arguments.emplace_back("--smoke");
+      if (!o.shard.empty()) arguments.insert(arguments.end(), {"--shard", o.shard});
       const int status = run_training_program_and_wait(arguments, "definition " + def.name);
       if (status != 0) {
         std::cerr << "geomsim: error: definition " << def.name << " (" << def.path << ") failed with exit status " << status
@@ -98,8 +103,8 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   index << "\nWall time of the whole regeneration: " << fixed(seconds, 3) << " s.\n";
-  // The index lists every figure: a partial run (--only) leaves it as it is.
-  if (o.only.empty()) {
+  // The index lists every figure: a partial run (--only, --shard) leaves it as it is.
+  if (o.only.empty() && o.shard.empty()) {
     OutputTransaction out;
     out.stage((fs::path(o.out) / "README.md").string(), index.str(), "out");
     out.commit();
@@ -140,6 +145,15 @@ int run_report(const ReportOptions& o) {
     }
   }
   if (definitions.empty()) throw InvalidArgument("sims", "holds no *.json definitions: " + o.sims);
+  if (!o.shard.empty()) {
+    (void)parse_shard(o.shard);  // refused here, before any definition runs
+    for (const auto& def : definitions) {
+      if (!is_training_experiment_kind(def.kind)) {
+        throw InvalidArgument("shard", "splits the runs of training definitions; " + def.name + " is a simulation (" + def.kind +
+                                           "): leave it out with --only, or run the report without --shard");
+      }
+    }
+  }
   // A folder this run creates is removed again when the run fails before anything lands in it.
   const bool created = !fs::exists(o.out, ec);
   if (created) {

@@ -13,6 +13,7 @@ struct ReportOptions {
   std::string out = "notebooks-export";
   std::vector<std::string> only;  // definition names; empty: all
   bool smoke = false;             // each definition's tiny "smoke" grid (CI)
+  std::string shard;              // empty: every run; else `geomsim experiment --shard` (training definitions only)
 };
 
 void add_report_options(CLI::App& command, ReportOptions& options);

@@ -36,7 +36,7 @@ void add_sweep_options(CLI::App& command, SweepOptions& o) {
   command.add_option("--solver", o.solver, "slsqp, rlbfgs, rtr or auto (as for the main command)")->capture_default_str();
   command.add_option("--restarts", o.restarts, restarts_help() + " (per point)")->check(at_least(0));
   command.add_option("--cluster-tol", o.cluster_tolerance, "atom tolerance of the geometry summary")->capture_default_str();
-  command.add_option("--shard", o.shard, "run only shard i of n (points whose grid index is i mod n), e.g. 0/4")
+  command.add_option("--shard", o.shard, "run only shard i of n (points whose grid index is i mod n), e.g. 0/4; slurm: this job array task's")
       ->capture_default_str();
   command.add_option("--out", o.out, "the CSV to write; if it exists, its points are skipped (resume: it must hold the same "
                                      "--seeds, --solver, --restarts and --cluster-tol)")->required();

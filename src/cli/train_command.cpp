@@ -133,7 +133,7 @@ int run_train(const TrainRunOptions& o) {
   }
   if (const auto status = run_as_local_ranks(o.nproc_per_node, o.distributed_timeout)) return *status;
   const TrainedRun run = train_run(o);
-  if (!run.evaluated) return 0;  // a rank other than 0 of a data-parallel job: rank 0 writes and prints
+  if (run.rank != 0) return 0;  // a rank other than 0 of a data-parallel job: rank 0 writes and prints
   const json out = train_run_json(o, run);
   OutputTransaction outputs;
   if (!o.json_path.empty()) outputs.stage(o.json_path, out.dump(2) + "\n", "json");

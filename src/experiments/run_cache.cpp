@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/file_lock.hpp"
 #include "geomsim/support/errors.hpp"
 
 namespace geomsim {
@@ -64,8 +65,13 @@ std::optional<double> RunRow::number(const std::string& column) const {
 RunCache::RunCache(std::string path, std::vector<std::string> key_columns, std::string argument)
     : path_(std::move(path)), key_columns_(std::move(key_columns)), argument_(std::move(argument)) {
   if (key_columns_.empty()) throw std::logic_error("RunCache: no key columns");
+  rows_ = read_rows();
+}
+
+std::vector<RunRow> RunCache::read_rows() const {
+  std::vector<RunRow> rows;
   std::error_code ec;
-  if (!std::filesystem::exists(path_, ec)) return;
+  if (!std::filesystem::exists(path_, ec)) return rows;
   const std::string text = read_whole_file(path_, argument_);
   std::istringstream in(text);
   std::string line;
@@ -96,11 +102,12 @@ RunCache::RunCache(std::string path, std::vector<std::string> key_columns, std::
       row.set(header[i], cells[i]);
     }
     const auto key = key_of(row);
-    for (const auto& other : rows_) {
+    for (const auto& other : rows) {
       if (key_of(other) == key) refuse("two rows are the run " + key_text(row));
     }
-    rows_.push_back(std::move(row));
+    rows.push_back(std::move(row));
   }
+  return rows;
 }
 
 std::vector<std::string> RunCache::key_of(const RunRow& row) const {
@@ -137,6 +144,10 @@ void RunCache::add(const RunRow& row) {
   for (const auto& column : key_columns_) {
     if (!row.text(column)) throw InvalidArgument("definition", "a run lacks the key column " + column);
   }
+  // Other processes may have added runs since this one read the file (the tasks of a job array
+  // on one definition): under the lock, the file as it is now, with this run added.
+  const FileLock lock(path_, argument_);
+  rows_ = read_rows();
   const auto key = key_of(row);
   const auto same = std::find_if(rows_.begin(), rows_.end(), [&](const RunRow& r) { return key_of(r) == key; });
   if (same != rows_.end()) {

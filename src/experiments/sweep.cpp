@@ -122,21 +122,6 @@ std::vector<SweepPoint> sweep_points(const SweepGrid& grid) {
   return points;
 }
 
-Shard parse_shard(const std::string& text) {
-  const auto slash = text.find('/');
-  Shard shard;
-  const auto parse = [&](const std::string& part, int& value) {
-    const auto result = std::from_chars(part.data(), part.data() + part.size(), value);
-    return result.ec == std::errc() && result.ptr == part.data() + part.size();
-  };
-  if (slash == std::string::npos || !parse(text.substr(0, slash), shard.index) ||
-      !parse(text.substr(slash + 1), shard.count) || shard.count < 1 || shard.index < 0 ||
-      shard.index >= shard.count) {
-    throw InvalidArgument("shard", "must be i/n with 0 <= i < n, e.g. 0/4, got '" + text + "'");
-  }
-  return shard;
-}
-
 std::vector<SweepPoint> shard_points(const std::vector<SweepPoint>& points, const Shard& shard) {
   std::vector<SweepPoint> out;
   for (std::size_t i = static_cast<std::size_t>(shard.index); i < points.size(); i += static_cast<std::size_t>(shard.count)) {

@@ -25,6 +25,7 @@ const std::vector<ExperimentKindEntry>& experiment_kind_registry() {
 void run_experiment(const ExperimentOptions& o) {
   const torch::Device device = train::resolve_device(o.device);  // refused before anything is read or created
   require_positive("distributed-timeout", o.distributed_timeout);
+  const Shard shard = parse_shard(o.shard);
   namespace fs = std::filesystem;
   json definition;
   try {
@@ -48,6 +49,7 @@ void run_experiment(const ExperimentOptions& o) {
   context.device = o.device;
   context.device_given = o.device_given;
   context.sync_every = o.sync_every;
+  context.shard = shard;
   if (context.name.empty() || context.name.find_first_of("/\\ .") != std::string::npos) {
     throw InvalidArgument("definition", o.definition + ": \"name\" must be a plain file stem");
   }

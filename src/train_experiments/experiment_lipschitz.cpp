@@ -138,16 +138,17 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
     const bool had_checkpoint = std::filesystem::exists(options.checkpoint, ec);
     (had_checkpoint ? loaded : to_train) += 1;
     TrainedRun trained = train_run(options, context.job);
-    if (!trained.evaluated) continue;  // a rank other than 0: it trained; rank 0 measures and writes
     add_transfer_metrics(trained, row);
+    // Every rank measures, so that the ranks reach the next run's collectives together; rank 0 writes.
     add_lipschitz_metrics(trained.encoder, trained.autoencoder, trained.test, options.seed, e, row);
     row.set("lipschitz_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (!context.job.is_main()) continue;
     cache.add(row);
     context.log() << "geomsim experiment " << context.name << ": " << run.label << (had_checkpoint ? " (checkpoint)" : " (trained again)")
               << " done\n";
     rows.push_back(std::move(row));
   }
-  if (!context.job.is_main()) return;
+  if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
   const RunTable table(rows, kAxes);
 
   ExperimentPage page = begin_page(definition, context);

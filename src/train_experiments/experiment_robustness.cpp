@@ -224,8 +224,7 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
   }
   chosen = context.agreed_runs(chosen);
   const auto to_train = static_cast<std::size_t>(std::count(chosen.begin(), chosen.end(), true));
-  context.log() << "geomsim experiment " << context.name << ": " << plan.size() << " runs, " << (plan.size() - to_train) << " cached in "
-            << cache.path() << ", " << to_train << " to train\n";
+  context.log_plan(plan.size(), cached_and_kept(cached, chosen), to_train, cache.path());
   std::vector<RunRow> rows;
   std::size_t trained = 0;
   double trained_seconds = 0.0;
@@ -252,7 +251,7 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
               << format_number(std::round(row.number("worst_group").value_or(0) * 1000) / 1000) << ", ETA " << clock_text(eta) << "\n";
     rows.push_back(std::move(row));
   }
-  if (!context.job.is_main()) return;
+  if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
   const RunTable table(rows, kAxes);
 
   ExperimentPage page = begin_page(definition, context);

@@ -27,8 +27,22 @@ TrainRunOptions ExperimentContext::on_device(TrainRunOptions options) const {
 }
 
 std::vector<bool> ExperimentContext::agreed_runs(const std::vector<bool>& mine) const {
-  const auto shared = train::values_of_rank0(job, std::vector<int64_t>(mine.begin(), mine.end()), "the runs to train");
+  std::vector<int64_t> chosen(mine.size());
+  for (std::size_t i = 0; i < mine.size(); ++i) chosen[i] = mine[i] && shard.contains(i);
+  const auto shared = train::values_of_rank0(job, chosen, "the runs to train");
   return std::vector<bool>(shared.begin(), shared.end());
+}
+
+std::size_t cached_and_kept(const std::vector<std::optional<RunRow>>& cached, const std::vector<bool>& chosen) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < cached.size(); ++i) count += cached[i] && !chosen[i] ? 1 : 0;
+  return count;
+}
+
+void ExperimentContext::log_plan(std::size_t runs, std::size_t cached, std::size_t to_train, const std::string& cache_path) const {
+  log() << "geomsim experiment " << name << ": " << runs << " runs, " << cached << " cached in " << cache_path << ", " << to_train
+        << " to train" << (shard.whole() ? "" : " in shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count))
+        << "\n";
 }
 
 std::ostream& ExperimentContext::log() const {
@@ -260,8 +274,7 @@ std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cach
     ++to_train;
     samples += static_cast<double>(plan[i].options.epochs) * static_cast<double>(plan[i].options.train_samples);
   }
-  context.log() << "geomsim experiment " << context.name << ": " << plan.size() << " runs, " << (plan.size() - to_train)
-            << " cached in " << cache.path() << ", " << to_train << " to train\n";
+  context.log_plan(plan.size(), cached_and_kept(cached, chosen), to_train, cache.path());
   ExperimentProgress progress(context.name, to_train, samples, context.job.is_main());
   std::vector<RunRow> rows;
   for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -276,10 +289,12 @@ std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cach
     TrainedRun trained = train_run(options, context.job, [&](const train::StepReport& s) {
       progress.step(s.epoch, s.epochs, s.step, s.steps_per_epoch, s.batch_size, s.loss);
     });
-    if (!trained.evaluated) continue;  // a rank other than 0: it trained; rank 0 measures and writes
     RunRow row = run.parameters;
     add_transfer_metrics(trained, row);
+    // Every rank measures, so that the ranks reach the next run's collectives together; rank 0
+    // writes.
     if (measure) measure(run, trained, row);
+    if (!context.job.is_main()) continue;
     if (!run.heatmap_stem.empty()) write_heatmap(trained, run, context);
     progress.finish_run();
     cache.add(row);

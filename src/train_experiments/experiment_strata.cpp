@@ -132,7 +132,7 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
   const std::vector<RunRow> rows = run_plan(plan, cache, context, [](const PlannedRun&, TrainedRun& run, RunRow& row) {
     add_strata_metrics(run, row);
   });
-  if (!context.job.is_main()) return;  // the other ranks only train
+  if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
   const RunTable table(rows, kAxes);
   const std::string full = format_number(*std::max_element(fractions.begin(), fractions.end()));
 

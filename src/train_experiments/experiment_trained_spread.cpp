@@ -65,7 +65,7 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
   const auto heatmaps = plan_heatmaps(definition, plan, context);
   RunCache cache(context.stem() + ".csv", kKey);
   const std::vector<RunRow> rows = run_plan(plan, cache, context);
-  if (!context.job.is_main()) return;  // the other ranks only train
+  if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
   const RunTable table(rows, kAxes);
 
   // The simulated optimum at the same K, d and tau.

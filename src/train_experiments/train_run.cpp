@@ -128,13 +128,10 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   run.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
   if (t.distributed.distributed()) run.communication = t.distributed.communication_times();
   if (o.loss == "autoencoder") run.encoder = train::Encoder{nullptr};  // the embedding is the autoencoder's alone
-  if (!t.distributed.is_main()) {  // rank 0 evaluates the weights every rank holds
-    run.evaluated = false;
-    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return run;
-  }
-  run.train_embeddings = train::embed(run.encoder, run.training.images, 1024, run.autoencoder);
-  run.test_embeddings = train::embed(run.encoder, run.test.images, 1024, run.autoencoder);
+  // Every rank embeds its shard and evaluates the weights every rank holds, so that the ranks
+  // stay in step for what the caller does next (an experiment's next run); rank 0 reports.
+  run.train_embeddings = train::embed(run.encoder, run.training.images, job, run.autoencoder);
+  run.test_embeddings = train::embed(run.encoder, run.test.images, job, run.autoencoder);
   run.evaluation = train::evaluate_transfer(run.train_embeddings, run.training.coarse, run.training.fine, run.test_embeddings,
                                             run.test.coarse, run.test.fine, o.seed, o.gamma);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

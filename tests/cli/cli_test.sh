@@ -626,6 +626,22 @@ for key in one:
     assert abs(float(one[key]["final_loss"]) - float(two[key]["final_loss"])) <= 1e-5 * abs(float(one[key]["final_loss"])), key
 assert "# A tiny transfer experiment" in open(sys.argv[3]).read()
 PY
+  # Two shards at once on one cache (as a job array's tasks run): every run lands once, neither
+  # shard writes the page, and the experiment without --shard then trains nothing and writes it.
+  "$geomsim" experiment --definition "$work/sims/tiny.json" --out "$work/exp-shards" --shard 0/2 2>"$work/shard0.txt" &
+  shard0=$!
+  "$geomsim" experiment --definition "$work/sims/tiny.json" --out "$work/exp-shards" --shard 1/2 2>"$work/shard1.txt" &
+  shard1=$!
+  wait "$shard0" && wait "$shard1" && [ ! -e "$work/exp-shards/tiny.md" ] && grep -qF "2 to train in shard 0/2" "$work/shard0.txt" &&
+    grep -qF "2 to train in shard 1/2" "$work/shard1.txt" &&
+    "$geomsim" experiment --definition "$work/sims/tiny.json" --out "$work/exp-shards" 2>"$work/shards.txt" &&
+    grep -qF "4 runs, 4 cached" "$work/shards.txt" && [ -s "$work/exp-shards/tiny.md" ] &&
+    python3 - "$work/exp/tiny.csv" "$work/exp-shards/tiny.csv" <<'PY' && pass || fail "two shards at once on one cache: $(cat "$work/shard0.txt" "$work/shard1.txt" "$work/shards.txt")"
+import csv, sys
+one = sorted((r["method"], r["seed"]) for r in csv.DictReader(open(sys.argv[1])))
+shards = sorted((r["method"], r["seed"]) for r in csv.DictReader(open(sys.argv[2])))
+assert one == shards and len(shards) == 4, (one, shards)
+PY
   sed 's/"epochs": 1/"epochs": 2/' "$work/sims/tiny.json" >"$work/tiny2.json"
   "$geomsim" experiment --definition "$work/tiny2.json" --out "$work/exp" >/dev/null 2>"$work/err.txt"
   [ $? -eq 2 ] && grep -qF "epochs = 2" "$work/err.txt" && grep -qF "epochs = 1" "$work/err.txt" && cmp -s "$work/exp/tiny.csv" "$work/tiny-before.csv" &&

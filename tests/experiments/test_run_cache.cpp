@@ -1,5 +1,9 @@
 // The run cache of the training experiments and the statistics of their pages.
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <vector>
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -77,8 +81,53 @@ TEST_CASE("The run cache keeps every finished run and finds it again after a res
   again.add(finished("supcon", 0, 3, 0.71));
   CHECK(RunCache(path, {"method", "seed"}).find(planned("supcon", 0, 3))->number("fine_probe") == 0.71);
   CHECK(RunCache(path, {"method", "seed"}).rows().size() == 3);
-  // No temporary is left beside it.
-  CHECK(std::distance(fs::directory_iterator(folder.path), fs::directory_iterator{}) == 1);
+  // No temporary is left beside it: the file and its lock (empty, kept for the next writer).
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(folder.path)) files.push_back(entry.path().filename().string());
+  std::sort(files.begin(), files.end());
+  CHECK(files == std::vector<std::string>{"runs.csv", "runs.csv.lock"});
+  CHECK(fs::file_size(folder.path / "runs.csv.lock") == 0);
+}
+
+TEST_CASE("Processes that add runs to one cache at once lose none of them", "[experiments][run_cache]") {
+  // Four processes (the tasks of a job array), each having read the cache when it was empty,
+  // each add 25 runs as fast as they can. Without the lock and the re-read under it, each
+  // rewrite would hold only its own process's runs (measured once without them: 29 of the 101 survived).
+  TemporaryFolder folder;
+  const std::string path = (folder.path / "runs.csv").string();
+  RunCache(path, {"method", "seed"}).add(finished("erm", -1, 1, 0.5));  // one run before they start
+  constexpr int kWriters = 4, kRuns = 25;
+  std::vector<pid_t> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      int status = 0;
+      try {
+        RunCache cache(path, {"method", "seed"});
+        for (int i = 0; i < kRuns; ++i) cache.add(finished("writer" + std::to_string(w), i, 1, 0.25 * w + 0.001 * i));
+      } catch (...) {
+        status = 1;
+      }
+      _exit(status);
+    }
+    writers.push_back(pid);
+  }
+  for (const pid_t pid : writers) {
+    int status = -1;
+    waitpid(pid, &status, 0);
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  }
+  const RunCache cache(path, {"method", "seed"});
+  CHECK(cache.rows().size() == 1 + kWriters * kRuns);  // every run once (a key twice is refused on reading)
+  for (int w = 0; w < kWriters; ++w) {
+    for (int i = 0; i < kRuns; ++i) {
+      const auto row = cache.find(planned("writer" + std::to_string(w), i, 1));
+      REQUIRE(row);
+      CHECK(row->number("fine_probe") == 0.25 * w + 0.001 * i);
+    }
+  }
+  CHECK(cache.find(planned("erm", -1, 1)));
 }
 
 TEST_CASE("The run cache refuses files it did not write, and bad cells", "[experiments][run_cache]") {

@@ -1,5 +1,6 @@
 // Sweeps: grid order, shards, resume, CSV round trip, merge, and thread-count independence.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <set>
 
 #include "geomsim/experiments/sweep.hpp"
@@ -37,6 +38,36 @@ std::string without_seconds(std::string csv) {
   return out;
 }
 }  // namespace
+
+TEST_CASE("A shard is i/n, or a Slurm array task's, and refuses what does not fit by name", "[sweep][shard]") {
+  const Shard two = parse_shard("2/5");
+  CHECK((two.index == 2 && two.count == 5));
+  CHECK((two.contains(7) && !two.contains(8) && !two.whole()));
+  CHECK(parse_shard("0/1").whole());
+  for (const char* bad : {"5/5", "-1/4", "1/0", "1/", "/4", "1/4x", "x", "", "0/1000001"}) {
+    CAPTURE(bad);
+    CHECK_THROWS_WITH(parse_shard(bad), Catch::Contains("shard must be i/n with 0 <= i < n"));
+  }
+  // The array variables as sbatch --array=3-9:2 sets them for its task 7: the third of 4 tasks.
+  const char* names[] = {"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP"};
+  for (const char* name : names) unsetenv(name);
+  CHECK_THROWS_WITH(parse_shard("slurm"), Catch::Contains("SLURM_ARRAY_TASK_ID, which is not set"));
+  setenv("SLURM_ARRAY_TASK_ID", "7", 1);
+  setenv("SLURM_ARRAY_TASK_COUNT", "4", 1);
+  setenv("SLURM_ARRAY_TASK_MIN", "3", 1);
+  setenv("SLURM_ARRAY_TASK_STEP", "2", 1);
+  const Shard task = parse_shard("slurm");
+  CHECK((task.index == 2 && task.count == 4));
+  setenv("SLURM_ARRAY_TASK_ID", "8", 1);  // not a task of that range
+  CHECK_THROWS_WITH(parse_shard("slurm"), Catch::Contains("is not one of its range's tasks"));
+  setenv("SLURM_ARRAY_TASK_ID", "seven", 1);
+  CHECK_THROWS_WITH(parse_shard("slurm"), Catch::Contains("SLURM_ARRAY_TASK_ID must be a whole number, got 'seven'"));
+  unsetenv("SLURM_ARRAY_TASK_STEP");  // --array=0-3 sets no step
+  setenv("SLURM_ARRAY_TASK_ID", "3", 1);
+  setenv("SLURM_ARRAY_TASK_MIN", "0", 1);
+  CHECK(parse_shard("slurm").index == 3);
+  for (const char* name : names) unsetenv(name);
+}
 
 TEST_CASE("Sweep points come in grid order and shards partition them", "[sweep]") {
   const auto points = sweep_points(small_grid());

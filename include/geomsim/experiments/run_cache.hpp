@@ -10,8 +10,9 @@
 //
 // The file is rewritten atomically after every finished run (OutputTransaction), so an
 // interrupted experiment loses at most the run in progress, and a rerun finds the finished
-// ones. Rows whose key the definition no longer asks for are kept (a finished run is never
-// thrown away by editing a grid) and ignored by the page.
+// ones; several processes may add to one file (add). Rows whose key the definition no longer
+// asks for are kept (a finished run is never thrown away by editing a grid) and ignored by the
+// page.
 //
 // Cells are plain text without commas, quotes or line breaks (parameter values are checked
 // when a row is added); metrics are finite numbers in shortest round-trip form, and an empty
@@ -52,8 +53,13 @@ class RunCache {
   // cached row differs in another parameter of `planned`, or lacks it.
   std::optional<RunRow> find(const RunRow& planned) const;
 
-  // Adds (or replaces, by key) a finished run and rewrites the file atomically. Throws
-  // InvalidArgument("definition") when the row lacks a key column.
+  // Adds (or replaces, by key) a finished run and rewrites the file atomically. Several
+  // processes may share one cache (the tasks of a job array, each training its shard of a
+  // definition's runs): under a lock between them (FileLock, on path + ".lock"), the file is
+  // read again, the run added to what it holds now, and the whole rewritten, so every finished
+  // run of every process lands exactly once; a reader sees the old file or the new one, never
+  // part of one. rows() is then the file's rows. Throws InvalidArgument("definition") when the
+  // row lacks a key column, and InvalidArgument(argument) when the file has become unreadable.
   void add(const RunRow& row);
 
   const std::vector<RunRow>& rows() const { return rows_; }
@@ -66,6 +72,7 @@ class RunCache {
 
  private:
   std::vector<std::string> key_of(const RunRow& row) const;
+  std::vector<RunRow> read_rows() const;  // the file's rows (none when it does not exist)
   std::string path_;
   std::vector<std::string> key_columns_;
   std::string argument_;

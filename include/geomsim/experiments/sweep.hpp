@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "geomsim/experiments/shard.hpp"
 #include "geomsim/experiments/spread_problem.hpp"
 
 namespace geomsim {
@@ -41,12 +42,7 @@ void require_sweep_size(const SweepGrid& grid);
 // larger than kMaxSweepPoints.
 std::vector<SweepPoint> sweep_points(const SweepGrid& grid);
 
-// Shard i of n (0 <= i < n): the points whose grid index is i mod n.
-struct Shard {
-  int index = 0, count = 1;
-};
-// Parses "i/n". Throws InvalidArgument("shard") otherwise.
-Shard parse_shard(const std::string& text);
+// Shard i of n (shard.hpp): the points whose grid index is i mod n.
 std::vector<SweepPoint> shard_points(const std::vector<SweepPoint>& points, const Shard& shard);
 
 // What the theory predicts at a point: "collapsed" at or below alpha = K/(2K-1) (any d >= K);

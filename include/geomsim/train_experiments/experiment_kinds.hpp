@@ -65,6 +65,7 @@ struct ExperimentOptions {
   int64_t sync_every = 50;
   double distributed_timeout = 300.0;  // as TrainRunOptions::distributed_timeout
   int nproc_per_node = 1;              // the CLI's launcher (cli/local_ranks.hpp)
+  std::string shard = "0/1";           // ExperimentContext::shard, as parse_shard reads it
 };
 // Loads the definition (name, title, kind, parameters, smoke), checks its paths, joins the
 // launch environment's data-parallel job (ExperimentContext::job), and runs its kind. Throws

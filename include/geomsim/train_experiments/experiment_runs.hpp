@@ -8,6 +8,7 @@
 // (the runner's hook adds metrics to the row), appends the row and rewrites the cache
 // atomically, so an interrupted experiment loses at most the run in progress.
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -16,9 +17,13 @@
 #include "geomsim/train_experiments/experiment_claims.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/experiments/run_cache.hpp"
+#include "geomsim/experiments/shard.hpp"
 #include "geomsim/train_experiments/train_run.hpp"
 
 namespace geomsim::train_experiments {
+
+// The runs of a plan that are cached and not trained again: cached[i] set and chosen[i] false.
+std::size_t cached_and_kept(const std::vector<std::optional<RunRow>>& cached, const std::vector<bool>& chosen);
 
 struct ExperimentContext {
   std::string definition_path;  // sims/NAME.json as given
@@ -33,16 +38,28 @@ struct ExperimentContext {
   bool device_given = false;
   int64_t sync_every = 50;
   // The data-parallel job the experiment runs as (data_parallel_job.hpp; one process by
-  // default), on `device`: every rank walks the same plan and trains every run with the others,
-  // rank 0 alone measures, caches, prints, draws and writes the page. Like the device, the
+  // default), on `device`: every rank walks the same plan, trains and measures every run with
+  // the others (so that they reach each run's collectives together), and rank 0 alone caches,
+  // prints, draws and writes the page. Like the device, the
   // number of ranks is not a parameter of the rows (a run on W ranks equals one process up to
   // the order of its sums); each row records it in its "world_size" cell.
   train::DistributedContext job;
   // The options of a run of the plan, on this context's device.
   TrainRunOptions on_device(TrainRunOptions options) const;
-  // Which runs of a plan to train, as rank 0 decided from its reading of the cache (and the
-  // checkpoints): `mine` is this rank's decision, the result rank 0's, on every rank.
+  // The shard of the definition's runs this process trains (--shard; the whole plan by
+  // default): a job array's tasks share the plan, each trains the runs whose index in the
+  // plan is its shard's, into the one cache they share (RunCache::add), and none writes the
+  // page, which `geomsim report --only NAME` (or the experiment without --shard) writes from the
+  // cache once every shard has finished.
+  Shard shard;
+  // Which runs of a plan to train: those of this process's shard that rank 0 decided to train
+  // from its reading of the cache. `mine` is this rank's decision for
+  // every run of the plan; the result is the same on every rank.
   std::vector<bool> agreed_runs(const std::vector<bool>& mine) const;
+  // "geomsim experiment NAME: R runs, C cached in FILE, T to train[ in shard i/n]\n" on log().
+  void log_plan(std::size_t runs, std::size_t cached, std::size_t to_train, const std::string& cache_path) const;
+  // Whether this process writes the page: rank 0 of the whole plan.
+  bool writes_page() const { return job.is_main() && shard.whole(); }
   // std::cerr on rank 0; a stream that prints nothing on the other ranks.
   std::ostream& log() const;
   std::string stem() const;     // out_dir/name

@@ -52,8 +52,9 @@ train::RobustnessOptions robustness_library_options(const RobustnessRunOptions& 
 // The run as the JSON object `geomsim robustness --json` writes (for other commands too, e.g.
 // an experiment definition's runner). Validates everything before any work. On a data-parallel
 // job (data_parallel_job.hpp; its device must be the run's) every stage trains as its ranks
-// (train::RobustnessOptions::distributed) and every rank returns the same object; only rank 0
-// prints progress, and the caller writes what rank 0 returns. --threads 0 is set_rank_threads'.
+// (train::RobustnessOptions::distributed) and every rank returns the run's object (the same
+// accuracies, clusters and groups; its timings, silhouettes and cluster details are each rank's
+// own); only rank 0 prints progress, and the caller writes what rank 0 returns. --threads 0 is set_rank_threads'.
 nlohmann::json robustness_run(const RobustnessRunOptions& options, const train::DistributedContext& job);
 
 }  // namespace geomsim::train_experiments

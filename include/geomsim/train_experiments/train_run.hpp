@@ -73,7 +73,6 @@ struct TrainedRun {
   torch::Tensor train_embeddings, test_embeddings;
   train::TransferEvaluation evaluation;
   int rank = 0, world_size = 1;  // this process in the data-parallel job (one process: 0 of 1)
-  bool evaluated = true;         // false on ranks other than 0, which only train
   // Seconds this rank spent in each kind of collective while training (empty with one process).
   std::vector<train::CollectiveTime> communication;
   double train_seconds = 0.0;  // training only
@@ -81,8 +80,9 @@ struct TrainedRun {
 };
 // Throws InvalidArgument naming the option for bad options. `on_step` (optional) sees every
 // optimisation step. On a data-parallel job of several ranks (data_parallel_job.hpp) it trains
-// as train::TrainOptions::distributed says; rank 0 alone then embeds and evaluates (the others
-// return with evaluated false). The job's device must be the run's.
+// as train::TrainOptions::distributed says, then every rank embeds its shard of the images (all
+// gathered on every rank) and evaluates, so that the ranks leave together; rank 0's result is
+// the one to report. The job's device must be the run's.
 TrainedRun train_run(const TrainRunOptions& options, const train::DistributedContext& job,
                      const std::function<void(const train::StepReport&)>& on_step = {});
 // The same on the job of the launch environment, joined for this run (join_data_parallel_job

@@ -56,8 +56,13 @@ void write_options_record(torch::serialize::OutputArchive& archive, const std::s
   archive.write(kOptionsRecordKey, c10::IValue(record.dump()));
 }
 
+bool finished_run(torch::serialize::InputArchive& archive, int64_t epochs) {
+  torch::Tensor history;
+  return archive.try_read("history", history) && history.dim() == 2 && history.size(0) >= epochs;
+}
+
 void require_same_options(torch::serialize::InputArchive& archive, const std::string& options, const c10::Device& device,
-                          bool device_explicit, const std::string& path, int world_size) {
+                          bool device_explicit, const std::string& path, int world_size, bool finished) {
   c10::IValue stored_text;
   if (!archive.try_read(kOptionsRecordKey, stored_text) || !stored_text.isString()) {
     throw InvalidArgument("checkpoint", path + " does not record the options it was trained with (written by an older geomsim), "
@@ -80,6 +85,7 @@ void require_same_options(torch::serialize::InputArchive& archive, const std::st
                                         "; resume with the options it was trained with, or start another --checkpoint");
     }
   }
+  if (finished) return;  // nothing left to train: the ranks and the device no longer matter
   const nlohmann::json ranks = stored.value("world-size", nlohmann::json(1));
   if (ranks != nlohmann::json(world_size)) {
     throw InvalidArgument("nproc-per-node", "(the number of data-parallel ranks) is " + std::to_string(world_size) + " but " + path +

@@ -108,7 +108,9 @@ LaunchEnvironment read_launch_environment(const EnvironmentLookup& lookup) {
     if (!value_of(lookup, "RANK") && world && *world == "1") return {};  // WORLD_SIZE=1 alone: one process
     return from_torchrun(lookup);
   }
-  if (value_of(lookup, "SLURM_PROCID")) return from_slurm(lookup);
+  // srun's tasks, not the batch script (SLURM_PROCID 0 and SLURM_NTASKS n, but no step): that is
+  // one process, e.g. a job array's task, whatever the allocation's tasks.
+  if (value_of(lookup, "SLURM_PROCID") && value_of(lookup, "SLURM_STEP_ID")) return from_slurm(lookup);
   return {};
 }
 

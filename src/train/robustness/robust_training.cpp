@@ -287,7 +287,8 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
       throw InvalidArgument("checkpoint", o.checkpoint + " is not a checkpoint of a robustness end model");
     }
     require_same_run(stored.toStringRef(), o.run_description, o.checkpoint);
-    require_same_options(archive, record, device, o.device_explicit, o.checkpoint, o.distributed.world_size());
+    require_same_options(archive, record, device, o.device_explicit, o.checkpoint, o.distributed.world_size(),
+                         finished_run(archive, o.epochs));
     try {
       torch::serialize::InputArchive part;
       archive.read("model", part);

@@ -66,15 +66,6 @@ torch::Tensor pseudo_group_tensor(const std::vector<int>& groups) {
   return torch::tensor(std::vector<int64_t>(groups.begin(), groups.end()), torch::kLong);
 }
 
-// The embeddings of `images` (embed), computed in shards over the job's ranks and gathered:
-// every rank gets them all, on the CPU.
-torch::Tensor embed_on_ranks(const DistributedContext& job, Encoder& encoder, const torch::Tensor& images,
-                             const Autoencoder& autoencoder = Autoencoder(nullptr)) {
-  return gather_row_shards(job, images.size(0), [&](int64_t first, int64_t count) {
-           return embed(encoder, images.narrow(0, first, count), 1024, autoencoder);
-         }).to(torch::kCPU);
-}
-
 // Rank 0's clusters on every rank. Every rank clusters the same gathered embeddings with the
 // same seed, which on a CPU gives the same clusters; this makes it so wherever the clustering's
 // arithmetic could differ between processes, so that the ranks' Group DRO steps line up.
@@ -209,8 +200,8 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
       Classifier first = erm_model(d, options, first_checkpoint, first_stop, first_result, prefixed(progress, "ERM model"));
       r.first_model = first_result;
       if (!first_result.finished) return r;
-      train_z = embed_on_ranks(o.distributed, first->encoder, d.train.images);
-      validation_z = embed_on_ranks(o.distributed, first->encoder, d.validation.images);
+      train_z = embed(first->encoder, d.train.images, o.distributed);
+      validation_z = embed(first->encoder, d.validation.images, o.distributed);
     } else {
       TrainOptions t = options.encoder;
       t.loss = contrastive_loss(o.method);
@@ -241,8 +232,8 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
       r.encoder_stage = train_encoder(encoder, d.train.images, conditioning, std::max<int64_t>(values, 2), t, options.augmentation,
                                       prefixed(progress, "encoder (" + t.loss + ")"), autoencoder);
       if (static_cast<int64_t>(r.encoder_stage->epochs.size()) < t.epochs) return r;
-      train_z = embed_on_ranks(o.distributed, encoder, d.train.images, autoencoder);
-      validation_z = embed_on_ranks(o.distributed, encoder, d.validation.images, autoencoder);
+      train_z = embed(encoder, d.train.images, o.distributed, autoencoder);
+      validation_z = embed(encoder, d.validation.images, o.distributed, autoencoder);
     }
     ClusterSelectionOptions c = o.clustering;
     c.seed = o.seed;

@@ -1,3 +1,4 @@
+#include "geomsim/train/distributed/data_parallel.hpp"
 #include "geomsim/train/training/evaluation.hpp"
 
 #include <algorithm>
@@ -42,6 +43,13 @@ torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, int64_t batch
     parts.push_back(z.to(torch::kCPU));
   }
   return torch::cat(parts);
+}
+
+torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, const DistributedContext& job, Autoencoder autoencoder) {
+  if (!job.distributed() || images.size(0) == 0) return embed(encoder, images, 1024, autoencoder);
+  return gather_row_shards(job, images.size(0), [&](int64_t first, int64_t count) {
+           return embed(encoder, images.narrow(0, first, count), 1024, autoencoder);
+         }).to(torch::kCPU);
 }
 
 double linear_probe_accuracy(const torch::Tensor& train_x, const torch::Tensor& train_y, const torch::Tensor& test_x,

@@ -237,7 +237,8 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   const std::string record = training_record(o, encoder->options(), with_autoencoder ? autoencoder : Autoencoder(nullptr)).dump();
   if (!o.checkpoint.empty() && std::filesystem::exists(o.checkpoint)) {
     auto archive = open_run_checkpoint(o.checkpoint, "geomsim checkpoint for this model");
-    require_same_options(archive, record, device, o.device_explicit, o.checkpoint, o.distributed.world_size());
+    require_same_options(archive, record, device, o.device_explicit, o.checkpoint, o.distributed.world_size(),
+                         finished_run(archive, o.epochs));
     try {
       load_module(*encoder, archive, "encoder", o.checkpoint, "checkpoint");
       load_module(*classifier, archive, "classifier", o.checkpoint, "checkpoint");

@@ -94,7 +94,7 @@ TEST_CASE("The launch environment is read as torchrun and srun set it, and bad v
   }
   SECTION("srun: Slurm's variables, MASTER_ADDR 127.0.0.1 on one node only") {
     std::map<std::string, std::string> slurm{{"SLURM_PROCID", "1"}, {"SLURM_NTASKS", "2"}, {"SLURM_LOCALID", "1"},
-                                             {"SLURM_NNODES", "1"}, {"MASTER_PORT", "12345"}};
+                                             {"SLURM_NNODES", "1"}, {"MASTER_PORT", "12345"}, {"SLURM_STEP_ID", "0"}};
     const auto env = parse(slurm);
     CHECK(env.launcher == "slurm");
     CHECK(env.rank == 1);
@@ -140,9 +140,12 @@ TEST_CASE("The launch environment is read as torchrun and srun set it, and bad v
     CHECK(without("MASTER_ADDR") == "MASTER_ADDR");
     CHECK(without("WORLD_SIZE") == "WORLD_SIZE");
     CHECK(without("RANK") == "RANK");
-    CHECK(refused_variable({{"SLURM_PROCID", "2"}, {"SLURM_NTASKS", "2"}}) == "SLURM_PROCID");
-    CHECK(refused_variable({{"SLURM_PROCID", "0"}}) == "SLURM_NTASKS");
-    CHECK(refused_variable({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "2"}}) == "MASTER_PORT");
+    CHECK(refused_variable({{"SLURM_PROCID", "2"}, {"SLURM_NTASKS", "2"}, {"SLURM_STEP_ID", "0"}}) == "SLURM_PROCID");
+    CHECK(refused_variable({{"SLURM_PROCID", "0"}, {"SLURM_STEP_ID", "0"}}) == "SLURM_NTASKS");
+    CHECK(refused_variable({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "2"}, {"SLURM_STEP_ID", "0"}}) == "MASTER_PORT");
+    // A batch script (a job array's task) is in no job step: one process, whatever its job's tasks.
+    CHECK(parse({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "2"}, {"SLURM_LOCALID", "0"}}).world_size == 1);
+    CHECK(parse({{"SLURM_PROCID", "0"}}).launcher == "none");
     try {
       parse({{"RANK", "one"}, {"WORLD_SIZE", "2"}});
       FAIL("no error");

@@ -46,9 +46,13 @@ void write_options_record(torch::serialize::OutputArchive& archive, const std::s
 // cannot be checked); one whose record has no device (written before devices were recorded)
 // is not checked for it. A resume with another number of data-parallel ranks is refused too
 // (InvalidArgument("nproc-per-node")): each rank's share of a batch, and so the run, would change
-// (a record without "world-size" was written by one process).
+// (a record without "world-size" was written by one process). A finished run (`finished`:
+// nothing left to train, see finished_run) is checked for its options only: the ranks and the
+// device decide how a run goes on, and it does not (its weights are read, e.g. to be measured).
 void require_same_options(torch::serialize::InputArchive& archive, const std::string& options, const c10::Device& device,
-                          bool device_explicit, const std::string& path, int world_size = 1);
+                          bool device_explicit, const std::string& path, int world_size = 1, bool finished = false);
+// Whether the run checkpointed in `archive` has all `epochs` epochs in its history.
+bool finished_run(torch::serialize::InputArchive& archive, int64_t epochs);
 
 // The generators' states: "rng" (the CPU's) always, "rng_cuda" when `device` is a CUDA device.
 void write_generator_states(torch::serialize::OutputArchive& archive, const c10::Device& device);

@@ -8,7 +8,7 @@
 //       RANK, WORLD_SIZE            required together (RANK alone, or WORLD_SIZE > 1 alone, is an error)
 //       LOCAL_RANK                  optional; absent: RANK (a one-node job)
 //       MASTER_ADDR, MASTER_PORT    required when WORLD_SIZE > 1
-//   srun (Slurm), when RANK is not set
+//   srun (Slurm), when RANK is not set and SLURM_STEP_ID is (a task of a job step)
 //       SLURM_PROCID, SLURM_NTASKS  rank and world size
 //       SLURM_LOCALID               local rank; absent: SLURM_PROCID (a one-node job)
 //       MASTER_ADDR                 optional on one node (SLURM_NNODES or SLURM_JOB_NUM_NODES = 1,
@@ -16,11 +16,11 @@
 //                                   (e.g. the first of `scontrol show hostnames $SLURM_JOB_NODELIST`)
 //       MASTER_PORT                 required when SLURM_NTASKS > 1
 //   neither: world size 1 (launcher "none"), whatever MASTER_ADDR and MASTER_PORT say.
+//   A Slurm batch script itself (a job array's task, say) runs with SLURM_PROCID = 0, and with
+//   SLURM_NTASKS = n when the job asked for n tasks, but in no job step: it is one process. To
+//   train as the job's n ranks, start the program through srun (examples/slurm/).
 // Every error is an InvalidArgument naming the variable ("RANK must be an integer in [0, 2)
 // (WORLD_SIZE = 2), got \"one\"").
-//
-// Caveat (Slurm): a batch script itself runs with SLURM_PROCID = 0 and SLURM_NTASKS = n; run the
-// training through srun, or it waits for n - 1 ranks that never come (and fails after the timeout).
 #include <functional>
 #include <string>
 

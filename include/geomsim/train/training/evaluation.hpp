@@ -8,6 +8,7 @@
 
 #include "geomsim/metrics/embedding_geometry.hpp"
 #include "geomsim/train/models/autoencoder.hpp"
+#include "geomsim/train/distributed/distributed_context.hpp"
 #include "geomsim/train/models/encoders.hpp"
 
 namespace geomsim::train {
@@ -18,6 +19,9 @@ namespace geomsim::train {
 // autoencoder alone: cAuto, gAuto), the unit f_AE embedding.
 torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, int64_t batch_size = 1024,
                     Autoencoder autoencoder = nullptr);
+// The same, spread over a data-parallel job's ranks: each embeds its shard of the images and
+// every rank gets all N rows (gather_row_shards: a collective, every rank must call it).
+torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, const DistributedContext& job, Autoencoder autoencoder = nullptr);
 
 // Multinomial logistic regression on frozen embeddings, full batch, Adam for `steps` steps;
 // returns the accuracy on the test embeddings.
