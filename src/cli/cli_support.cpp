@@ -41,12 +41,7 @@ std::string restarts_help() {
          " (about a millisecond each), 0 beyond; 0: the paper's best of the seeds";
 }
 
-std::string fixed(double value, int digits) {
-  if (!std::isfinite(value)) throw std::logic_error("geomsim: refusing to print a non-finite result");
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value == 0.0 ? 0.0 : value);  // no "-0"
-  return buffer;
-}
+std::string fixed(double value, int digits) { return format_significant(value, digits); }
 
 int report_parse_error(const CLI::App& app, const CLI::ParseError& error) {
   if (error.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {  // --help

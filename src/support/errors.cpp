@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <stdexcept>
 #include <utility>
 
 namespace geomsim {
@@ -10,6 +12,13 @@ InvalidArgument::InvalidArgument(std::string argument, std::string requirement)
     : std::invalid_argument(argument + " " + requirement),
       argument_(std::move(argument)),
       requirement_(std::move(requirement)) {}
+
+std::string format_significant(double value, int digits) {
+  if (!std::isfinite(value)) throw std::logic_error("geomsim: refusing to print a non-finite result");
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value == 0.0 ? 0.0 : value);  // no "-0"
+  return buffer;
+}
 
 std::string format_number(double value) {
   if (std::isnan(value)) return "nan";

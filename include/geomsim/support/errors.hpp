@@ -33,6 +33,9 @@ class ComputationFailed : public std::runtime_error {
 
 // Formats a double for messages: shortest round-trip form ("0.5", "nan", "inf").
 std::string format_number(double value);
+// `value` with `digits` significant digits (printf's %.*g; never "-0"), for printed results.
+// Throws std::logic_error for a non-finite value: a result is checked before it is printed.
+std::string format_significant(double value, int digits);
 
 void require_finite(const char* name, double value);
 // value in [lo, hi] and finite.

@@ -8,10 +8,10 @@
 
 #include "geomsim/manifold/sphere.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 
-// The files --out STEM writes: STEM.csv, STEM.png, STEM.svg, STEM.gp.
-std::vector<std::string> heatmap_files(const std::string& stem);
+// The files a figure with --out STEM writes: STEM.csv, STEM.png, STEM.svg, STEM.gp.
+std::vector<std::string> figure_files(const std::string& stem);
 
 // The cosine-similarity matrix of at most `max_points` of the points (a seeded uniform sample
 // when there are more), sorted by class, then subclass: STEM.csv (index, class, subclass, then
@@ -20,4 +20,4 @@ std::vector<std::string> heatmap_files(const std::string& stem);
 Index write_cosine_heatmap(const std::string& stem, const Matrix& points, const std::vector<int>& labels,
                            const std::vector<int>& subclasses, Index max_points, std::uint64_t seed, const std::string& title);
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments

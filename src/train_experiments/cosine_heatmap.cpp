@@ -1,11 +1,10 @@
-#include "measure_output.hpp"
+#include "geomsim/train_experiments/cosine_heatmap.hpp"
 
 #include <algorithm>
 #include <iomanip>
 #include <limits>
 #include <sstream>
 
-#include "cli_support.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/metrics/cosine_similarity.hpp"
 #include "geomsim/support/atomic_output.hpp"
@@ -13,11 +12,11 @@
 #include "geomsim/support/memory_budget.hpp"
 #include "geomsim/support/random.hpp"
 
-namespace geomsim::cli {
+namespace geomsim::train_experiments {
 
 using nlohmann::json;
 
-std::vector<std::string> heatmap_files(const std::string& stem) { return {stem + ".csv", stem + ".png", stem + ".svg", stem + ".gp"}; }
+std::vector<std::string> figure_files(const std::string& stem) { return {stem + ".csv", stem + ".png", stem + ".svg", stem + ".gp"}; }
 
 Index write_cosine_heatmap(const std::string& stem, const Matrix& points, const std::vector<int>& labels,
                            const std::vector<int>& subclasses, Index max_points, std::uint64_t seed, const std::string& title) {
@@ -85,4 +84,4 @@ Index write_cosine_heatmap(const std::string& stem, const Matrix& points, const 
   return n;
 }
 
-}  // namespace geomsim::cli
+}  // namespace geomsim::train_experiments
