@@ -74,10 +74,19 @@ torch::Tensor erm_epoch_order(const std::vector<int64_t>& repeats, int64_t n, co
   return list.index_select(0, torch::randperm(list.size(0), options));
 }
 
+namespace {
+
+// The cross-entropy of each example: what every end-model objective is made of.
+torch::Tensor example_losses(Classifier& model, const torch::Tensor& images, const torch::Tensor& labels) {
+  return torch::nn::functional::cross_entropy(model->forward(images), labels,
+                                              torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone));
+}
+
+}  // namespace
+
 torch::Tensor end_model_loss(Classifier& model, const torch::Tensor& images, const torch::Tensor& labels, const torch::Tensor& groups,
                              GroupDro* group_dro) {
-  const auto losses = torch::nn::functional::cross_entropy(
-      model->forward(images), labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone));
+  const auto losses = example_losses(model, images, labels);
   return group_dro ? group_dro->robust_loss(losses, groups, /*groups_checked=*/true) : losses.mean();
 }
 
@@ -199,8 +208,7 @@ class EndModelTask : public EpochTask {
     if (!job.distributed()) return end_model_loss(model_, x, y, g, group_dro_);
     // This rank's share of the global batch's loss (its gradients are summed over the ranks in
     // update()), valued as the global batch's loss on every rank.
-    const auto losses = torch::nn::functional::cross_entropy(
-        model_->forward(x), y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone));
+    const auto losses = example_losses(model_, x, y);
     if (!group_dro_) {
       const auto local = losses.sum() / static_cast<double>(rows);
       auto global = local.detach().clone();
