@@ -2,6 +2,8 @@
 // dispatches; every computation lives in the core library. It links no libtorch: the
 // training commands are run by geomsim-torch (training_program.hpp).
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cli_support.hpp"
 #include "geomsim/support/errors.hpp"
@@ -54,6 +56,15 @@ int main(int argc, char** argv) {
     if (report->parsed()) return geomsim::cli::run_report(report_options);
     for (CLI::App* command : training) {
       if (command->parsed()) return geomsim::cli::run_training_program(command->get_name(), command->remaining());
+    }
+    // On a GPU the solve runs in geomsim-torch, whose objective is libtorch's (device_solve.hpp).
+    if (solve.device != "cpu") {
+      if (!geomsim::cli::has_training_program()) {
+        throw geomsim::InvalidArgument("device", "is " + solve.device + ", but this build of geomsim has no training "
+                                                 "module (geomsim-torch, built when CMake finds libtorch): only cpu");
+      }
+      return geomsim::cli::run_training_program(geomsim::cli::kDeviceSolveCommand,
+                                                std::vector<std::string>(argv + 1, argv + argc));
     }
     return geomsim::cli::run_solve(solve);
   } catch (const geomsim::InvalidArgument& error) {

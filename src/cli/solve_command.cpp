@@ -68,6 +68,7 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
                        {"seeds", s.settings.seeds},
                        {"restarts", count_starts(s.runs) - s.seed_runs},
                        {"solver", o.solver},
+                       {"device", s.settings.device},
                        {"cluster_tol", s.settings.cluster_tolerance}};
   out["solver"] = {{"name", s.solver},
                    {"restart_solver", s.restart_solver.empty() ? json(nullptr) : json(s.restart_solver)},
@@ -147,7 +148,7 @@ void print_report(std::ostream& out, const SpreadSolution& s) {
   line("solver", s.solver + ", best of seeds " + format_seed_list(s.settings.seeds) +
                      (restarts > 0 ? " and " + std::to_string(restarts) + " restarts (" + s.restart_solver + ")"
                                    : std::string()) +
-                     ": " +
+                     (s.settings.device != "cpu" ? " on " + s.settings.device : std::string()) + ": " +
                      std::to_string(count_starts(s.runs)) + " starts (seed " + std::to_string(best.seed) +
                      (best.restart >= 0 ? ", restart " + std::to_string(best.restart) : std::string()) +
                      (best.polish ? " polished by " + s.solver : std::string()) + " wins)");
@@ -230,11 +231,18 @@ void add_solve_options(CLI::App& app, SolveOptions& o) {
   app.add_option("--points", o.points_path, "write the optimal points as CSV (x1..xd, class) to FILE");
   app.add_option("--cosines", o.cosines_path, "write the cosine-similarity matrix, sorted by class, as CSV to FILE");
   app.add_flag("--quiet,-q", o.quiet, "print nothing on stdout (use with --json)");
+  app.add_option("--device", o.device,
+                 "where the solvers evaluate the objective: cpu (the default: the core, Eigen and OpenMP), or cuda, "
+                 "cuda:N, auto (libtorch's tensors on that GPU, streamed in tiles; needs geomsim-torch built against "
+                 "a CUDA libtorch). The reported loss is always recomputed by the core on the CPU")
+      ->capture_default_str();
 }
 
-int run_solve(const SolveOptions& o) {
+int run_solve(const SolveOptions& o, const ObjectiveFactory& objective) {
   o.problem.validate();
   SolveSettings settings;
+  settings.objective = objective;
+  settings.device = o.device;
   settings.seeds = parse_seed_list(o.seeds, "seeds");
   settings.solver = o.solver;
   settings.cluster_tolerance = o.cluster_tolerance;

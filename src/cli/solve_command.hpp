@@ -20,12 +20,14 @@ struct SolveOptions {
   std::string points_path;
   std::string cosines_path;
   bool quiet = false;
+  std::string device = "cpu";  // anything else: geomsim hands the solve to geomsim-torch
 };
 
 // Registers the solve options on `app` (the top-level command).
 void add_solve_options(CLI::App& app, SolveOptions& options);
 
-// Runs the solve; returns the exit status. Throws InvalidArgument for bad input.
-int run_solve(const SolveOptions& options);
+// Runs the solve; returns the exit status. Throws InvalidArgument for bad input. `objective`
+// (geomsim-torch's, for --device) replaces the core's objective in the solvers.
+int run_solve(const SolveOptions& options, const ObjectiveFactory& objective = {});
 
 }  // namespace geomsim::cli

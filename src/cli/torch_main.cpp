@@ -10,6 +10,7 @@
 
 #include "checkpoint_commands.hpp"
 #include "cli_support.hpp"
+#include "device_solve.hpp"
 #include "experiment_command.hpp"
 #include "local_ranks.hpp"
 #include "robustness_command.hpp"
@@ -58,6 +59,11 @@ int main(int argc, char** argv) {
     CLI::App* sub = app.add_subcommand(command.name, command.description);
     commands.emplace_back(sub, add_training_command(command.name, *sub));
   }
+  // Hidden (no group): geomsim runs it for `geomsim --device cuda ...`, with geomsim's options.
+  CLI::App* device_solve = app.add_subcommand(geomsim::cli::kDeviceSolveCommand,
+                                              "the main solve with the objective on a device (geomsim --device)");
+  device_solve->group("");
+  commands.emplace_back(device_solve, bind(*device_solve, geomsim::cli::add_solve_options, geomsim::cli::run_device_solve));
   app.require_subcommand(1, 1);
   geomsim::cli::refuse_empty_values(app);
 

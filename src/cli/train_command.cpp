@@ -103,6 +103,10 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
   c.add_option("--seed", o.seed, "seed of everything random (>= 0)")->capture_default_str()->check(non_negative_integer());
   c.add_option("--threads", o.threads, "CPU threads for libtorch, from 0 (all cores) to the number of cores")->capture_default_str();
   add_device_options(c, o.device, o.device_given, o.sync_every);
+  c.add_option("--precision", o.precision,
+               "float32, or bf16: the encoder's forward pass under bfloat16 autocast (for a GPU; on the CPU it runs, "
+               "slower), the losses and the weights in float32")
+      ->capture_default_str();
   add_data_parallel_options(c, o.nproc_per_node, o.distributed_timeout);
   c.add_option("--train-samples", o.train_samples, "use this many training images (0: all 60000)")->capture_default_str();
   c.add_option("--test-samples", o.test_samples, "evaluate on this many test images (0: all 10000)")->capture_default_str();

@@ -19,6 +19,10 @@ struct TrainingCommand {
 // Every command of geomsim-torch, in the order `geomsim --help` lists them.
 const std::vector<TrainingCommand>& training_commands();
 
+// geomsim-torch's hidden command for `geomsim --device cuda ...`: the main solve with the
+// objective on a GPU (device_solve.hpp). geomsim passes its whole command line after it.
+inline constexpr const char* kDeviceSolveCommand = "solve-on-device";
+
 // Registers each training command on `app` as a subcommand that takes its arguments
 // unparsed (geomsim-torch parses them, and prints their help).
 std::vector<CLI::App*> add_training_commands(CLI::App& app);

@@ -37,7 +37,10 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   MultiStartOptions options;
   options.restarts = settings.restarts_for(loss.num_points(), dim);
   options.restart_solver = restart_solver.get();
-  MultiStartResult best = multi_start(*solver, loss, dim, settings.seeds, options);
+  const std::unique_ptr<Objective> given =
+      settings.objective ? settings.objective(labels, problem.alpha, problem.tau) : nullptr;
+  MultiStartResult best = multi_start(*solver, given ? *given : static_cast<const Objective&>(loss), dim,
+                                      settings.seeds, options);
 
   SpreadSolution out;
   out.problem = problem;

@@ -1,8 +1,11 @@
 #include "geomsim/train_experiments/robustness_run.hpp"
 #include "geomsim/train_experiments/train_run.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <limits>

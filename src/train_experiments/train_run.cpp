@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 
 #include "geomsim/support/atomic_output.hpp"
@@ -44,6 +45,7 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   t.device = train::resolve_device(o.device);
   t.device_explicit = o.device_given;
   t.sync_every = o.sync_every;
+  t.precision = o.precision;
   t.reconstruction_weight = o.reconstruction_weight;
   t.loss_options.kernel_lambda = o.kernel_lambda;
   t.loss_options.kernel_bandwidth = o.kernel_bandwidth;
@@ -166,7 +168,8 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
                 {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"epochs", o.epochs},
                 {"batch_size", t.batch_size}, {"lr", t.learning_rate}, {"weight_decay", t.weight_decay},
                 {"embedding_dim", o.embedding_dim}, {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()},
-                {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}, {"sync_every", o.sync_every}}},
+                {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}, {"sync_every", o.sync_every},
+                {"precision", o.precision}}},
               {"device", result.device},
               {"world_size", run.world_size},
               {"train_seconds", run.train_seconds},

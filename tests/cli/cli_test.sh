@@ -31,7 +31,7 @@ import csv, json, math, sys
 run = json.load(open(sys.argv[1]))
 p = run["parameters"]
 assert p == {"K": 2, "ny": 6, "d": 3, "N": 12, "alpha": 0.7, "tau": 0.5, "seeds": [0, 1, 2],
-             "restarts": 100, "solver": "auto", "cluster_tol": 0.001}, p
+             "restarts": 100, "solver": "auto", "device": "cpu", "cluster_tol": 0.001}, p
 assert run["solver"]["name"] == "rlbfgs" and run["solver"]["restart_solver"] == "rlbfgs", run["solver"]
 assert run["solver"]["restart_gradient_tolerance"] == 1e-4, run["solver"]
 r = run["result"]
@@ -269,6 +269,17 @@ sed 's/"solver": "slsqp", "restarts": 0/"solver": "slsqp", "restarts": -1/' "$so
 
 # --- geomsim train (when built with libtorch): a tiny run, resume, bad input -------------
 if "$geomsim" train --help >/dev/null 2>&1; then
+  # The main solve with libtorch's objective (--device auto: the CPU here, a GPU where there is
+  # one) reaches the core's optimum: the same loss to 1e-9, the same geometry, the device named.
+  "$geomsim" --K 3 --ny 6 --d 3 --alpha 0.7 --tau 0.5 --seeds 0:2 --restarts 0 --json "$work/solve-core.json" -q &&
+    "$geomsim" --K 3 --ny 6 --d 3 --alpha 0.7 --tau 0.5 --seeds 0:2 --restarts 0 --device auto --json "$work/solve-device.json" -q &&
+    python3 - "$work/solve-core.json" "$work/solve-device.json" <<'PY' && pass || fail "--device auto did not reach the core's optimum"
+import json, sys
+core, device = (json.load(open(f)) for f in sys.argv[1:])
+assert core["parameters"]["device"] == "cpu" and device["parameters"]["device"] in ("cpu", "cuda:0"), device["parameters"]
+assert abs(core["result"]["loss"] - device["result"]["loss"]) <= 1e-9, (core["result"]["loss"], device["result"]["loss"])
+assert core["result"]["geometry"]["description"] == device["result"]["geometry"]["description"]
+PY
   train_args=(--train-samples 256 --test-samples 200 --batch-size 64 --epochs 2 --width 32 --embedding-dim 16)
   "$geomsim" train --model mlp "${train_args[@]}" --stop-after 1 --checkpoint "$work/run.pt" --json "$work/train1.json" -q && pass ||
     fail "train exited non-zero"

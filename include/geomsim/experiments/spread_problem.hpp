@@ -3,6 +3,8 @@
 // S^{d-1}, minimise L_spread(alpha, tau) (seed 004, eq. 39-40) from one random start
 // per seed, keep the best run, and measure its geometry.
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +41,11 @@ struct SpreadProblem {
   void validate() const;
 };
 
+// Builds the objective the solvers minimise for labels, alpha and tau: geomsim-torch passes one
+// that evaluates L_spread with libtorch on a GPU (train/losses/tensor_spread_objective.hpp).
+using ObjectiveFactory =
+    std::function<std::unique_ptr<Objective>(const std::vector<int>& labels, double alpha, double tau)>;
+
 struct SolveSettings {
   std::vector<std::uint64_t> seeds{0, 1, 2, 3, 4};  // the paper's seeds 0-4
   std::string solver = "auto";
@@ -52,6 +59,11 @@ struct SolveSettings {
   // by the seeds' solver (make_restart_solver, solvers/solver_registry.hpp).
   int restarts = -1;
   int restarts_for(Index num_points, Index dim) const;
+  // The solvers' objective; empty: the core's SpreadLoss. Whatever it is, the reported loss, its
+  // components, the collapsed simplex's loss and the certificate come from the core's SpreadLoss
+  // at the solution (an independent evaluation on the CPU).
+  ObjectiveFactory objective;
+  std::string device = "cpu";  // where `objective` evaluates, for the reports
 };
 // Why so many: at K = 2, n_y = 8, d = 2, alpha = 0.81 only 4 % of random starts reach the lowest
 // basin (8 of 200), at d = 5, alpha = 0.82 6 %, so the paper's 5 starts miss it most of the

@@ -49,6 +49,7 @@ struct TrainRunOptions {
   std::string device = "auto";
   bool device_given = false;
   int64_t sync_every = 50;  // read the step losses back every this many steps (epoch_loop.hpp)
+  std::string precision = "float32";  // or bf16: the encoder under autocast (train::TrainOptions)
   // Data-parallel runs: the ranks' job comes from the environment (torchrun, srun, or the CLI's
   // --nproc-per-node, which starts the ranks); this bounds its rendezvous and collectives.
   double distributed_timeout = 300.0;

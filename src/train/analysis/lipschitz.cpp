@@ -1,5 +1,7 @@
 #include "geomsim/train/analysis/lipschitz.hpp"
 
+#include <torch/fft.h>
+
 #include <cmath>
 #include <map>
 
@@ -184,7 +186,7 @@ double circular_convolution_bound(const torch::Tensor& kernel, int64_t height, i
   // Per frequency, the C_out x C_in transfer matrix; its singular values over all frequencies
   // are those of the (unitarily block-diagonalised) circular operator.
   const auto transfer = torch::fft::fft2(grid).permute({2, 3, 0, 1});
-  return torch::linalg::svdvals(transfer, c10::nullopt).max().item<double>();
+  return torch::linalg_svdvals(transfer).max().item<double>();
 }
 
 UpperBound layer_product_bound(EmbeddingModel& model, const torch::Tensor& example, int max_iterations, double tolerance) {
@@ -201,7 +203,7 @@ UpperBound layer_product_bound(EmbeddingModel& model, const torch::Tensor& examp
     LayerConstant c;
     c.name = layer.name;
     if (layer.weight) {
-      c.constant = torch::linalg::svdvals(layer.weight->detach().to(torch::kDouble), c10::nullopt).max().item<double>();
+      c.constant = torch::linalg_svdvals(layer.weight->detach().to(torch::kDouble)).max().item<double>();
       c.method = "svd";
     } else if (layer.conv_kernel && x.dim() == 4) {
       c.constant = circular_convolution_bound(*layer.conv_kernel, x.size(2), x.size(3), layer.conv_dilation);

@@ -44,6 +44,9 @@ std::string to_json_text(const ModelDescription& d) {
               {"autoencoder", nullptr},
               {"embedding", d.autoencoder_only ? "autoencoder" : (d.autoencoder ? "concatenated" : "encoder")},
               {"run", json::parse(d.run)}};
+  const EncoderOptions defaults;
+  if (d.encoder.vit_layers != defaults.vit_layers) out["encoder"]["vit_layers"] = d.encoder.vit_layers;
+  if (d.encoder.vit_heads != defaults.vit_heads) out["encoder"]["vit_heads"] = d.encoder.vit_heads;
   if (d.autoencoder) {
     const AutoencoderOptions& a = *d.autoencoder;
     out["autoencoder"] = {{"classes", a.classes},       {"mode", a.mode},
@@ -85,6 +88,8 @@ ModelDescription model_description_from_json(const std::string& text, const std:
     d.encoder.image_size = whole(e, "image_size");
     d.encoder.embedding_dim = whole(e, "embedding_dim");
     d.encoder.width = whole(e, "width");
+    if (e.contains("vit_layers")) d.encoder.vit_layers = whole(e, "vit_layers");
+    if (e.contains("vit_heads")) d.encoder.vit_heads = whole(e, "vit_heads");
     try {
       validate(d.encoder);
     } catch (const InvalidArgument& error) {

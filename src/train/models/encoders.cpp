@@ -13,7 +13,11 @@ void validate(const EncoderOptions& o) {
   if (o.image_size % 4 != 0) throw InvalidArgument("image_size", "must be a multiple of 4 (pooling and 4 x 4 patches)");
   require_at_least("embedding_dim", o.embedding_dim, 2);
   require_at_least("width", o.width, 4);
-  if (o.kind == "vit" && o.width % 4 != 0) throw InvalidArgument("width", "must be a multiple of 4 (attention heads) for vit");
+  require_at_least("vit_layers", o.vit_layers, 1);
+  require_at_least("vit_heads", o.vit_heads, 1);
+  if (o.kind == "vit" && o.width % o.vit_heads != 0) {
+    throw InvalidArgument("width", "must be a multiple of the attention heads (" + std::to_string(o.vit_heads) + ") for vit");
+  }
 }
 
 double parameter_count(const EncoderOptions& o) {
@@ -24,7 +28,7 @@ double parameter_count(const EncoderOptions& o) {
   if (o.kind == "cnn") return (c * 32 * 9 + 32) + (32 * 64 * 9 + 64) + (64 * (s / 4) * (s / 4) * w + w) + head;
   const double tokens = (s / 4) * (s / 4);
   const double layer = (3 * w * w + 3 * w) + (w * w + w) + (w * 2 * w + 2 * w) + (2 * w * w + w) + 4 * w;  // attention, MLP, 2 norms
-  return (c * 16 * w + w) + tokens * w + 2 * layer + 2 * w + head;
+  return (c * 16 * w + w) + tokens * w + static_cast<double>(o.vit_layers) * layer + 2 * w + head;
 }
 
 double training_memory_bytes(const EncoderOptions& o, int64_t batch_size) {
@@ -33,7 +37,10 @@ double training_memory_bytes(const EncoderOptions& o, int64_t batch_size) {
   double per_view = 0;  // activations of one view, in floats
   if (o.kind == "mlp") per_view = c * s * s + 4 * w + 2 * d;
   else if (o.kind == "cnn") per_view = c * s * s + 3 * 32 * s * s / 1 + 3 * 64 * s * s / 4 + 2 * w + 2 * d;
-  else per_view = c * s * s + (s / 4) * (s / 4) * (12 * w + 8 * (s / 4) * (s / 4)) + 2 * d;
+  else {  // per layer and token: about 6 width-sized activations and one attention row per head
+    const double tokens = (s / 4) * (s / 4);
+    per_view = c * s * s + tokens * static_cast<double>(o.vit_layers) * (6 * w + static_cast<double>(o.vit_heads) * tokens) + 2 * d;
+  }
   const double views = 2.0 * static_cast<double>(batch_size);
   return 4.0 * (4.0 * parameter_count(o) + 2.0 * views * per_view);
 }
@@ -67,8 +74,8 @@ EncoderImpl::EncoderImpl(const EncoderOptions& o) : options_(o) {
     const int64_t tokens = (o.image_size / 4) * (o.image_size / 4);
     patch_ = register_module("patch", nn::Conv2d(nn::Conv2dOptions(o.channels, o.width, 4).stride(4)));
     position_ = register_parameter("position", 0.02 * torch::randn({1, tokens, o.width}));
-    auto layer = nn::TransformerEncoderLayerOptions(o.width, 4).dim_feedforward(2 * o.width).dropout(0.0);
-    transformer_ = register_module("transformer", nn::TransformerEncoder(nn::TransformerEncoderOptions(layer, 2)));
+    auto layer = nn::TransformerEncoderLayerOptions(o.width, o.vit_heads).dim_feedforward(2 * o.width).dropout(0.0);
+    transformer_ = register_module("transformer", nn::TransformerEncoder(nn::TransformerEncoderOptions(layer, o.vit_layers)));
     norm_ = register_module("norm", nn::LayerNorm(nn::LayerNormOptions({o.width})));
     head_ = register_module("head", nn::Linear(o.width, o.embedding_dim));
   }

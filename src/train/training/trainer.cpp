@@ -8,9 +8,11 @@
 
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/checkpoints/run_checkpoint.hpp"
+#include "geomsim/train/data/cuda_runtime.hpp"
 #include "geomsim/train/distributed/data_parallel.hpp"
 #include "geomsim/train/losses/contrastive_losses.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
+#include "geomsim/train/training/autocast.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -51,6 +53,10 @@ nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& enco
                            {"autoencoder", autoencoder ? autoencoder->options().mode : std::string("none")},
                            {"autoencoder-dropout", autoencoder ? autoencoder->options().dropout : 0.0},
                            {"label-smoothing", autoencoder ? autoencoder->options().label_smoothing : 0.0}};
+  const EncoderOptions defaults;  // named only off their defaults: older checkpoints resume unchanged
+  if (o.precision != "float32") record["precision"] = o.precision;
+  if (encoder.vit_layers != defaults.vit_layers) record["vit-layers"] = encoder.vit_layers;
+  if (encoder.vit_heads != defaults.vit_heads) record["vit-heads"] = encoder.vit_heads;
   // The caller's run description (the data, the hierarchy, the number of training images).
   const nlohmann::json run = nlohmann::json::parse(o.run_description);
   for (const auto& [key, value] : run.items()) {
@@ -65,6 +71,7 @@ nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& enco
 
 void validate(const TrainOptions& o) {
   loss_entry(o.loss);  // InvalidArgument("loss") for an unknown name
+  uses_bf16(o.precision);  // InvalidArgument("precision")
   validate(o.loss_options);
   try {
     if (!nlohmann::json::parse(o.run_description).is_object()) throw InvalidArgument("run_description", "must be a JSON object");
@@ -154,9 +161,9 @@ class EncoderTask : public EpochTask {
       if (job.distributed()) {
         const int64_t b = local_batch_, B = o_.batch_size, first = job.rank() * b;
         const auto local = torch::cat({views.narrow(0, first, b), views.narrow(0, B + first, b)});
-        z = gather_views_with_grad(job, encoder_->forward(local), 2);  // [2B x d], one process's rows
+        z = gather_views_with_grad(job, embed(local), 2);  // [2B x d], one process's rows
       } else {
-        z = encoder_->forward(views);
+        z = embed(views);
       }
       loss = batch_loss(o_.loss, {z, y, partner_, num_classes_}, o_.loss_options);
     }
@@ -174,6 +181,16 @@ class EncoderTask : public EpochTask {
       loss = global_value_local_gradient(total / job.world_size(), loss);
     }
     return loss;
+  }
+
+  // The encoder's embeddings, in float32 whatever the precision of its forward pass.
+  torch::Tensor embed(const torch::Tensor& views) {
+    torch::Tensor z;
+    {
+      const EncoderAutocast autocast(o_.device, bf16_);
+      z = encoder_->forward(views);
+    }
+    return bf16_ ? z.to(torch::kFloat) : z;
   }
 
   void update(const torch::Tensor& loss) override {
@@ -194,6 +211,7 @@ class EncoderTask : public EpochTask {
   torch::Tensor images_, labels_;
   int64_t num_classes_, local_batch_, steps_per_epoch_, period_;
   torch::Tensor partner_, order_;
+  bool bf16_ = uses_bf16(o_.precision);
 };
 
 }  // namespace
@@ -217,6 +235,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   }
 
   const torch::Device device = o.device;
+  use_deterministic_cuda_libraries(device);  // a resume on CUDA repeats the run's arithmetic
   torch::manual_seed(o.seed);
   // The networks move to the run's device after a resume has loaded them (on the CPU).
   torch::nn::Linear classifier(encoder->options().embedding_dim, num_classes);  // used by "ce" only

@@ -41,7 +41,7 @@ torch::Tensor dense_matrix(const std::function<torch::Tensor(const torch::Tensor
   return (map(basis) - map(torch::zeros_like(example))).flatten(1).t();
 }
 
-double spectral_norm(const torch::Tensor& matrix) { return torch::linalg::svdvals(matrix, c10::nullopt).max().item<double>(); }
+double spectral_norm(const torch::Tensor& matrix) { return torch::linalg_svdvals(matrix).max().item<double>(); }
 
 }  // namespace
 
@@ -58,7 +58,7 @@ TEST_CASE("A linear map: the ratio, the Jacobian and the layer bound give its sp
   // The pair (v, 0) along the top right singular vector attains it.
   const LayerChain chain = model.layer_chain();
   REQUIRE(chain.layers.size() == 1);
-  const auto svd = torch::linalg::svd(chain.layers[0].weight->to(torch::kDouble), false, c10::nullopt);
+  const auto svd = torch::linalg_svd(chain.layers[0].weight->to(torch::kDouble), false);
   const auto v = std::get<2>(svd)[0].unsqueeze(0);
   CHECK(encoder_ratio_estimate(model, v, torch::zeros_like(v)).constant == Approx(sigma).epsilon(1e-12));
 

@@ -345,3 +345,28 @@ TEST_CASE("Recipes, the cosine period and the augmentation switch", "[train][tra
   CHECK(identical(train(0), train(2)));
   CHECK_FALSE(identical(train(0), train(1)));
 }
+
+TEST_CASE("bf16 precision runs the encoder under autocast, the loss and the weights in float32", "[train][trainer]") {
+  const Small data = small_fashion(128);
+  TrainOptions o;
+  o.batch_size = 32;
+  o.seed = 4;
+  const auto run = [&](const std::string& precision) {
+    TrainOptions options = o;
+    options.precision = precision;
+    torch::manual_seed(4);
+    Encoder e(testing::tiny_encoder("mlp", 8, 16));
+    const TrainResult r = train_encoder(e, data.images, data.coarse, 2, options, AugmentationOptions{});
+    return std::make_pair(weights(e), r);
+  };
+  const auto [plain, plain_result] = run("float32");
+  const auto [mixed, mixed_result] = run("bf16");
+  CHECK(std::isfinite(mixed_result.epochs.back().loss));
+  for (const auto& w : mixed) CHECK(w.scalar_type() == torch::kFloat);
+  // The products ran in bfloat16 (8 bits of mantissa): the same run ends elsewhere, not far.
+  CHECK_FALSE(identical(plain, mixed));
+  CHECK(std::abs(mixed_result.epochs.back().loss - plain_result.epochs.back().loss) < 0.1 * std::abs(plain_result.epochs.back().loss));
+  TrainOptions bad = o;
+  bad.precision = "fp16";
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("precision must be float32 or bf16"));
+}

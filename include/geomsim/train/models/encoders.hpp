@@ -17,6 +17,12 @@ struct EncoderOptions {
   int64_t image_size = 28;    // a multiple of 4
   int64_t embedding_dim = 128;
   int64_t width = 128;
+  // vit only: transformer layers and attention heads (width must be a multiple of heads). The
+  // defaults are geomsim's small ViT; seed 004 Appendix F.2's is 7 layers, 8 heads, width 128.
+  // Checkpoints and run records name them only when they differ from the defaults, so that
+  // those written before they existed read and resume as they did.
+  int64_t vit_layers = 2;
+  int64_t vit_heads = 4;
 };
 
 class EncoderImpl : public torch::nn::Module {

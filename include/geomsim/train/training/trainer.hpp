@@ -56,6 +56,9 @@ struct TrainOptions {
   // and the augmentations' draws are there. Chosen by the caller, never here; recorded in the
   // checkpoint.
   torch::Device device = torch::kCPU;
+  // "float32", or "bf16": the encoder's forward pass under bfloat16 autocast (autocast.hpp), its
+  // embeddings cast back to float32 for the loss. Contrastive losses only (not ce, autoencoder).
+  std::string precision = "float32";
   // The caller chose the device explicitly (--device given): a resume on another kind of device
   // than the checkpoint's is then allowed; otherwise it is refused, naming --device.
   bool device_explicit = false;

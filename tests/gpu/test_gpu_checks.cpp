@@ -1,0 +1,170 @@
+// The checks that need a CUDA device (ctest label gpu; run by tests/gpu/gpu_check.sh on a machine
+// with a GPU). Without one the program exits 77, which ctest reports as skipped.
+//   - every deterministic registered loss: value and gradient on CUDA against the CPU in float32;
+//   - the simulator's objective on CUDA against the core's on the CPU, to 1e-12 in float64;
+//   - a tiny deterministic training run reaches the same coarse accuracy on both devices;
+//   - a resume on CUDA ends with the same weights, bit for bit, as the uninterrupted run.
+#define CATCH_CONFIG_RUNNER
+#include "train/catch_with_torch.hpp"  // torch before Catch2 (glog's CHECK)
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "geomsim/objectives/spread_loss.hpp"
+#include "geomsim/support/random.hpp"
+#include "geomsim/train/data/cuda_runtime.hpp"
+#include "geomsim/train/losses/contrastive_losses.hpp"
+#include "geomsim/train/losses/loss_registry.hpp"
+#include "geomsim/train/losses/tensor_spread_objective.hpp"
+#include "geomsim/train/training/evaluation.hpp"
+#include "geomsim/train/training/trainer.hpp"
+#include "train/tiny_models.hpp"
+
+using namespace geomsim::train;
+namespace fs = std::filesystem;
+
+namespace {
+
+const torch::Device kCuda(torch::kCUDA, 0);
+
+// Synthetic 28 x 28 images of 4 classes, each a bright 10 x 10 square in its own quadrant on
+// uniform noise: learnable in a few epochs by any encoder, drawn on the CPU from a seed.
+struct Squares {
+  torch::Tensor images, labels;
+};
+Squares squares(int64_t n, uint64_t seed) {
+  torch::manual_seed(seed);
+  Squares s;
+  s.labels = torch::remainder(torch::arange(n, torch::kLong), 4);
+  s.images = 0.5 * torch::rand({n, 1, 28, 28});
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t y = s.labels[i].item<int64_t>(), r = 2 + 14 * (y / 2), c = 2 + 14 * (y % 2);
+    s.images[i].narrow(1, r, 10).narrow(2, c, 10).add_(0.5);
+  }
+  return s;
+}
+
+std::vector<torch::Tensor> weights(Encoder& e) {
+  std::vector<torch::Tensor> out;
+  for (const auto& p : e->parameters()) out.push_back(p.detach().to(torch::kCPU).clone());
+  return out;
+}
+
+double max_abs(const geomsim::Matrix& m) { return m.cwiseAbs().maxCoeff(); }
+
+}  // namespace
+
+TEST_CASE("Every deterministic registered loss gives the CPU's value and gradient on CUDA in float32", "[gpu]") {
+  for (const LossEntry& entry : loss_registry()) {
+    if (entry.batch == nullptr || entry.needs.random) continue;  // random draws differ between the devices' generators
+    CAPTURE(entry.name);
+    const int64_t B = 48, classes = 4;
+    torch::manual_seed(7);
+    const auto z0 = torch::nn::functional::normalize(torch::randn({2 * B, 16}), torch::nn::functional::NormalizeFuncOptions().dim(1));
+    const auto labels = torch::remainder(torch::arange(B, torch::kLong) * 5, classes);
+    const auto partner = two_view_partners(B);
+    const auto run = [&](const torch::Device& device) {
+      auto z = z0.to(device, /*non_blocking=*/false, /*copy=*/true).requires_grad_(true);  // a leaf on each device
+      const auto loss = batch_loss(entry.name, {z, labels.to(device), partner.to(device), classes}, LossOptions{});
+      loss.backward();
+      return std::make_pair(loss.detach().to(torch::kCPU).item<double>(), z.grad().to(torch::kCPU));
+    };
+    const auto [cpu_value, cpu_gradient] = run(torch::Device(torch::kCPU));
+    const auto [cuda_value, cuda_gradient] = run(kCuda);
+    // float32 sums of a few hundred terms of size O(1 / tau): agreement to ~1e-5 relative.
+    CHECK(std::abs(cuda_value - cpu_value) <= 1e-4 * std::max(1.0, std::abs(cpu_value)));
+    const double scale = cpu_gradient.abs().max().item<double>();
+    CHECK((cuda_gradient - cpu_gradient).abs().max().item<double>() <= 1e-4 * std::max(scale, 1e-3));
+  }
+}
+
+TEST_CASE("The spread objective on CUDA equals the core's on the CPU to 1e-12 in float64", "[gpu]") {
+  for (const auto& [per_class, d] : std::vector<std::pair<int, int>>{{256, 32}, {410, 128}}) {
+    std::vector<int> labels;
+    for (int y = 0; y < 10; ++y) labels.insert(labels.end(), static_cast<std::size_t>(per_class), y);
+    geomsim::Rng rng(3);
+    rng.shuffle(labels);
+    const auto N = static_cast<geomsim::Index>(labels.size());
+    CAPTURE(N, d);
+    const geomsim::Matrix U = geomsim::random_uniform_sphere(d, N, 4);
+    const geomsim::SpreadLoss core(labels, 0.64, 0.5);
+    // Tiles that cut classes and do not divide N, and the GPU's default.
+    for (const TensorSpreadTiles tiles : {TensorSpreadTiles{}, TensorSpreadTiles{1000, 777}}) {
+      const TensorSpreadObjective on_gpu(labels, 0.64, 0.5, kCuda, tiles);
+      geomsim::Matrix g_core(d, N), g_gpu(d, N);
+      const double f_core = core.evaluate_with_gradient(U, g_core), f_gpu = on_gpu.evaluate_with_gradient(U, g_gpu);
+      CHECK(std::abs(f_gpu - f_core) <= 1e-12 * std::max(1.0, std::abs(f_core)));
+      CHECK(max_abs(g_gpu - g_core) <= 1e-12 * max_abs(g_core));
+    }
+  }
+}
+
+TEST_CASE("A tiny deterministic training run reaches the same coarse accuracy on CUDA as on the CPU", "[gpu]") {
+  const Squares train = squares(512, 1), test = squares(256, 2);
+  const auto accuracy = [&](const torch::Device& device) {
+    TrainOptions o;
+    o.epochs = 3;
+    o.batch_size = 64;
+    o.seed = 5;
+    o.device = device;
+    torch::manual_seed(5);  // the same initial weights on both (drawn on the CPU)
+    Encoder e(testing::tiny_encoder("cnn", 16, 32));
+    train_encoder(e, train.images, train.labels, 4, o, AugmentationOptions{});
+    e->to(torch::kCPU);
+    return mean_classifier_accuracy(embed(e, train.images), train.labels, embed(e, test.images), test.labels);
+  };
+  const double cpu = accuracy(torch::Device(torch::kCPU)), cuda = accuracy(kCuda);
+  std::cout << "coarse accuracy (mean classifier, 256 test images): CPU " << cpu << ", CUDA " << cuda << "\n";
+  // The augmentations draw from each device's own generator, so the trajectories differ: the
+  // claim is the accuracy, within 5 points, and that both learn the task (chance is 25 %).
+  CHECK(cpu >= 0.9);
+  CHECK(cuda >= 0.9);
+  CHECK(std::abs(cpu - cuda) <= 0.05);
+}
+
+TEST_CASE("A resumed run on CUDA ends with the weights of the uninterrupted run, bit for bit", "[gpu]") {
+  const Squares data = squares(256, 3);
+  use_deterministic_cuda_libraries(kCuda);
+  for (const std::string kind : {"cnn", "vit"}) {
+    CAPTURE(kind);
+    TrainOptions o;
+    o.epochs = 2;
+    o.batch_size = 64;
+    o.seed = 9;
+    o.device = kCuda;
+    const auto run = [&](const TrainOptions& options) {
+      torch::manual_seed(options.seed);
+      Encoder e(testing::tiny_encoder(kind, 16, 32));
+      const TrainResult r = train_encoder(e, data.images, data.labels, 4, options, AugmentationOptions{});
+      return std::make_pair(weights(e), r);
+    };
+    const auto [straight, result] = run(o);
+    CHECK(result.device == "cuda:0");
+    const fs::path checkpoint = fs::temp_directory_path() / ("geomsim-gpu-" + std::to_string(::getpid()) + "-" + kind + ".pt");
+    TrainOptions first = o;
+    first.stop_after = 1;
+    first.checkpoint = checkpoint.string();
+    run(first);
+    TrainOptions rest = o;
+    rest.checkpoint = checkpoint.string();
+    const auto [resumed, resumed_result] = run(rest);
+    CHECK(resumed_result.resumed_epochs == 1);
+    REQUIRE(resumed.size() == straight.size());
+    for (std::size_t k = 0; k < straight.size(); ++k) CHECK(torch::equal(resumed[k], straight[k]));
+    fs::remove(checkpoint);
+  }
+}
+
+int main(int argc, char** argv) {
+  if (!torch::cuda::is_available()) {
+    std::cout << "geomsim_gpu_tests: no CUDA device (" << (built_with_cuda() ? "none visible" : "libtorch without CUDA")
+              << "): skipped\n";
+    return 77;
+  }
+  return Catch::Session().run(argc, argv);
+}
