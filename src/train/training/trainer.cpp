@@ -71,7 +71,10 @@ nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& enco
 
 void validate(const TrainOptions& o) {
   loss_entry(o.loss);  // InvalidArgument("loss") for an unknown name
-  uses_bf16(o.precision);  // InvalidArgument("precision")
+  if (uses_bf16(o.precision) && (o.loss == "ce" || o.loss == "autoencoder")) {  // InvalidArgument("precision") too
+    throw InvalidArgument("precision", "bf16 applies to the encoder of the contrastive losses; " + o.loss +
+                                           " trains in float32 (use --precision float32)");
+  }
   validate(o.loss_options);
   try {
     if (!nlohmann::json::parse(o.run_description).is_object()) throw InvalidArgument("run_description", "must be a JSON object");

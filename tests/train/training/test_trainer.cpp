@@ -369,4 +369,7 @@ TEST_CASE("bf16 precision runs the encoder under autocast, the loss and the weig
   TrainOptions bad = o;
   bad.precision = "fp16";
   CHECK_THROWS_WITH(validate(bad), Catch::Contains("precision must be float32 or bf16"));
+  bad.precision = "bf16";
+  bad.loss = "ce";
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("precision bf16 applies to the encoder of the contrastive losses; ce"));
 }
