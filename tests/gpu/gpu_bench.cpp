@@ -1,9 +1,10 @@
 // geomsim_gpu_bench: the GPU measurements of the GPU check (tests/gpu/gpu_check.sh), as one JSON
 // object. Each timing is against a peer measured in the same run on the same machine.
 //   training: samples/s of geomsim's training step (two augmented views, encoder, L_spread,
-//     AdamW) for the CNN, geomsim's ViT and seed 004's ViT size (Appendix F.2: 7 layers, 8 heads,
-//     width 128), at batch 256 and 1024, in float32 and with the encoder under bf16 autocast
-//     (the loss in float32); the second of two epochs, so that start-up costs are not counted;
+//     AdamW) for the CNN, geomsim's ViT and seed 004's ViT size (Appendix F.2: "7 multi-head
+//     attention layers with 8 attention heads and hidden MLP size of 256": width 128), at batch
+//     256 and 1024, in float32 and with the encoder under bf16 autocast (the loss in float32);
+//     the second of two epochs, so that start-up costs are not counted;
 //   epoch: one full Fashion-MNIST training epoch (60 000 images; the real images when
 //     --fashion-mnist names their folder, else random images of the same shape), CNN, batch 256;
 //   objective: L_spread and its gradient (train::TensorSpreadObjective) at N = 10^5, d = 128 in

@@ -18,7 +18,9 @@ struct EncoderOptions {
   int64_t embedding_dim = 128;
   int64_t width = 128;
   // vit only: transformer layers and attention heads (width must be a multiple of heads). The
-  // defaults are geomsim's small ViT; seed 004 Appendix F.2's is 7 layers, 8 heads, width 128.
+  // defaults are geomsim's small ViT. Seed 004 Appendix F.2: "4 x 4 patch size, 7 multi-head
+  // attention layers with 8 attention heads and hidden MLP size of 256, final embedding size of
+  // 128": vit_layers 7, vit_heads 8, width 128 (the MLP is 2 x width), embedding_dim 128.
   // Checkpoints and run records name them only when they differ from the defaults, so that
   // those written before they existed read and resume as they did.
   int64_t vit_layers = 2;
