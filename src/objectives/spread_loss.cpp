@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "geomsim/manifold/pairwise_kernels.hpp"
+#include "geomsim/objectives/point_shapes.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/memory_budget.hpp"
 #include "geomsim/support/parallel_rows.hpp"
@@ -39,13 +40,7 @@ SpreadLoss::SpreadLoss(std::vector<int> labels, double alpha, double tau, PairEv
   }
 }
 
-void SpreadLoss::check_shape(const Eigen::Ref<const Matrix>& U) const {
-  if (U.cols() != num_points()) {
-    throw InvalidArgument("points", "must have one column per label (" + std::to_string(num_points()) +
-                                        "), got " + std::to_string(U.cols()));
-  }
-  if (U.rows() < 1) throw InvalidArgument("points", "must have at least one row (d >= 1)");
-}
+void SpreadLoss::check_shape(const Eigen::Ref<const Matrix>& U) const { require_point_columns(U, num_points()); }
 
 PairEvaluation SpreadLoss::path_for(PairEvaluation requested, Index num_points, Index dim) {
   if (requested != PairEvaluation::kAuto) return requested;
@@ -131,10 +126,7 @@ SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eige
   const double inv2t = 0.5 / tau_;
   const double K = num_classes_;
   const bool want_gradient = gradient != nullptr;
-  if (want_gradient && (gradient->rows() != U.rows() || gradient->cols() != N)) {
-    throw InvalidArgument("gradient", "must have the shape of the points (" + std::to_string(U.rows()) + " x " +
-                                          std::to_string(N) + ")");
-  }
+  if (want_gradient) require_shape_of_points("gradient", gradient->rows(), gradient->cols(), U.rows(), N);
 
   const Matrix Us = class_order_->gather(U);
   if (path_for(evaluation_, N, U.rows()) == PairEvaluation::kStreamed) {
@@ -207,10 +199,7 @@ class SpreadLossHessian final : public HessianOperator {
 
   Matrix apply(const Matrix& V_input) const override {
     const Index N = U_.cols();
-    if (V_input.rows() != U_.rows() || V_input.cols() != N) {
-      throw InvalidArgument("direction", "must have the shape of the points (" + std::to_string(U_.rows()) + " x " +
-                                             std::to_string(N) + ")");
-    }
+    require_shape_of_points("direction", V_input.rows(), V_input.cols(), U_.rows(), N);
     const Matrix V = order_->gather(V_input);
     Matrix T;
     cross_product(U_, V, T);

@@ -49,12 +49,6 @@ Squares squares(int64_t n, uint64_t seed) {
   return s;
 }
 
-std::vector<torch::Tensor> weights(Encoder& e) {
-  std::vector<torch::Tensor> out;
-  for (const auto& p : e->parameters()) out.push_back(p.detach().to(torch::kCPU).clone());
-  return out;
-}
-
 double max_abs(const geomsim::Matrix& m) { return m.cwiseAbs().maxCoeff(); }
 
 }  // namespace
@@ -141,18 +135,12 @@ TEST_CASE("A resumed run on CUDA ends with the weights of the uninterrupted run,
       torch::manual_seed(options.seed);
       Encoder e(testing::tiny_encoder(kind, 16, 32));
       const TrainResult r = train_encoder(e, data.images, data.labels, 4, options, AugmentationOptions{});
-      return std::make_pair(weights(e), r);
+      return std::make_pair(testing::weights(e), r);
     };
     const auto [straight, result] = run(o);
     CHECK(result.device == "cuda:0");
     const fs::path checkpoint = fs::temp_directory_path() / ("geomsim-gpu-" + std::to_string(::getpid()) + "-" + kind + ".pt");
-    TrainOptions first = o;
-    first.stop_after = 1;
-    first.checkpoint = checkpoint.string();
-    run(first);
-    TrainOptions rest = o;
-    rest.checkpoint = checkpoint.string();
-    const auto [resumed, resumed_result] = run(rest);
+    const auto [resumed, resumed_result] = testing::resumed_after_first_epoch(o, checkpoint.string(), run);
     CHECK(resumed_result.resumed_epochs == 1);
     REQUIRE(resumed.size() == straight.size());
     for (std::size_t k = 0; k < straight.size(); ++k) CHECK(torch::equal(resumed[k], straight[k]));

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "geomsim/manifold/sphere.hpp"
+#include "geomsim/objectives/point_shapes.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/data/device_memory.hpp"
 
@@ -105,15 +106,8 @@ SpreadLossComponents TensorSpreadObjective::components(const Eigen::Ref<const Ma
 SpreadLossComponents TensorSpreadObjective::compute(const Eigen::Ref<const Matrix>& U,
                                                     Eigen::Ref<Matrix>* gradient) const {
   const auto N = static_cast<std::int64_t>(labels_.size());
-  if (U.cols() != N) {
-    throw InvalidArgument("points", "must have one column per label (" + std::to_string(N) + "), got " +
-                                        std::to_string(U.cols()));
-  }
-  if (U.rows() < 1) throw InvalidArgument("points", "must have at least one row (d >= 1)");
-  if (gradient != nullptr && (gradient->rows() != U.rows() || gradient->cols() != N)) {
-    throw InvalidArgument("gradient", "must have the shape of the points (" + std::to_string(U.rows()) + " x " +
-                                          std::to_string(N) + ")");
-  }
+  require_point_columns(U, N);
+  if (gradient != nullptr) require_shape_of_points("gradient", gradient->rows(), gradient->cols(), U.rows(), N);
   // The d x N column-major matrix is the N x d row-major tensor (row i = point i, outer stride
   // between rows); copied to the device, never written.
   const torch::Tensor host = torch::from_blob(const_cast<double*>(U.data()), {N, static_cast<std::int64_t>(U.rows())},

@@ -7,6 +7,7 @@
 
 #include "geomsim/train/models/encoders.hpp"
 #include "geomsim/train/training/trainer.hpp"
+#include "train/tiny_models.hpp"
 
 using namespace geomsim::train;
 namespace fs = std::filesystem;
@@ -83,25 +84,12 @@ TEST_CASE("The channels-last CNN trains deterministically and resumes to the sam
     torch::manual_seed(options.seed);
     Encoder e(model);
     train_encoder(e, images, labels, 2, options, AugmentationOptions{});
-    std::vector<torch::Tensor> w;
-    for (const auto& p : e->parameters()) w.push_back(p.detach().clone());
-    return w;
+    return testing::weights(e);
   };
-  const auto same = [](const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
-    for (std::size_t k = 0; k < a.size(); ++k) {
-      if (!torch::equal(a[k], b[k])) return false;
-    }
-    return a.size() == b.size();
-  };
+  const auto& same = testing::identical;
   const auto straight = run(o);
   CHECK(same(run(o), straight));
   const fs::path checkpoint = fs::temp_directory_path() / ("geomsim-cnn-" + std::to_string(::getpid()) + ".pt");
-  TrainOptions first = o;
-  first.stop_after = 1;
-  first.checkpoint = checkpoint.string();
-  run(first);
-  TrainOptions rest = o;
-  rest.checkpoint = checkpoint.string();
-  CHECK(same(run(rest), straight));
+  CHECK(same(testing::resumed_after_first_epoch(o, checkpoint.string(), run), straight));
   fs::remove(checkpoint);
 }

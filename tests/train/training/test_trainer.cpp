@@ -31,18 +31,8 @@ Small small_fashion(int64_t n) {
   s.coarse = torch::tensor(std::vector<int64_t>(coarse.begin(), coarse.end()), torch::kLong);
   return s;
 }
-std::vector<torch::Tensor> weights(Encoder& e) {
-  std::vector<torch::Tensor> out;
-  for (const auto& p : e->parameters()) out.push_back(p.detach().clone());
-  return out;
-}
-bool identical(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t k = 0; k < a.size(); ++k) {
-    if (!torch::equal(a[k], b[k])) return false;
-  }
-  return true;
-}
+using testing::identical;
+using testing::weights;
 }  // namespace
 
 TEST_CASE("Every encoder gives unit embeddings of the requested size", "[train][models]") {
@@ -248,13 +238,7 @@ TEST_CASE("THANOS trains the autoencoder with the encoder and resumes exactly", 
     return w;
   };
   const auto straight = run(o);
-  TrainOptions first = o;
-  first.stop_after = 1;
-  first.checkpoint = checkpoint.string();
-  run(first);
-  TrainOptions rest = o;
-  rest.checkpoint = checkpoint.string();
-  CHECK(identical(run(rest), straight));
+  CHECK(identical(testing::resumed_after_first_epoch(o, checkpoint.string(), run), straight));
   fs::remove(checkpoint);
   torch::manual_seed(0);
   Encoder e(model);
