@@ -19,6 +19,8 @@ namespace {
 
 using torch::indexing::Slice;
 
+constexpr double kCheckedDeviceBytes = 2.56e8;  // the core's threshold for its N x N matrix
+
 // One class's share of a tile: rows [row_begin, row_end) of the block and columns
 // [column_begin, column_end) of the tile, both relative to the tile.
 struct Rectangle {
@@ -133,9 +135,13 @@ SpreadLossComponents TensorSpreadObjective::evaluate_points(const at::Tensor& po
                                         points.device().str());
   }
   const std::int64_t d = points.size(1);
-  require_device_memory(device_, tensor_spread_bytes(N, d, tiles_),
-                        "the spread objective's tensors for N = " + std::to_string(N) + " points in d = " +
-                            std::to_string(d));
+  // Checked when large, as the core's stored path does (spread_loss.cpp): a solver evaluates
+  // thousands of times, and asking the device or /proc/meminfo costs more than a small evaluation.
+  const double bytes = tensor_spread_bytes(N, d, tiles_);
+  if (bytes > kCheckedDeviceBytes) {
+    require_device_memory(device_, bytes, "the spread objective's tensors for N = " + std::to_string(N) +
+                                              " points in d = " + std::to_string(d));
+  }
   torch::NoGradGuard no_grad;
   const auto f64 = points.options();
   const double inv2t = 0.5 / tau_, n = static_cast<double>(N), K = num_classes_;
