@@ -12,6 +12,7 @@
 #include "cli_support.hpp"
 #include "geomsim/experiments/sweep.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 

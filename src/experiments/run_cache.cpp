@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/file_lock.hpp"
 #include "geomsim/support/errors.hpp"

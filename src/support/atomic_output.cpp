@@ -7,7 +7,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "geomsim/support/errors.hpp"
 
@@ -65,14 +64,6 @@ OutputTransaction::~OutputTransaction() {
   for (const auto& s : staged_) {
     if (!s.temporary.empty()) std::remove(s.temporary.c_str());
   }
-}
-
-std::string read_whole_file(const std::string& path, const std::string& argument) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidArgument(argument, "cannot read " + path);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
 }
 
 }  // namespace geomsim

@@ -1,3 +1,4 @@
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/csv_table.hpp"
 
 #include <algorithm>

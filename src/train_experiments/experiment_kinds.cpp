@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"

@@ -13,6 +13,7 @@
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/experiments/run_cache.hpp"
 #include "geomsim/experiments/seed_statistics.hpp"
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 

@@ -32,10 +32,6 @@ class OutputTransaction {
   std::vector<Staged> staged_;
 };
 
-// The whole file as bytes. Throws InvalidArgument(argument, "cannot read PATH") when it cannot
-// be opened.
-std::string read_whole_file(const std::string& path, const std::string& argument);
-
 // Throws InvalidArgument(argument) unless the directory that would hold `path` exists
 // and is writable, so a long computation does not end in an unwritable output.
 void require_writable_path(const std::string& path, const std::string& argument);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/random.hpp"
