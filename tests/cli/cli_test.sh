@@ -457,9 +457,16 @@ PY
   "$geomsim" measure --embeddings "$work/test_z.npy" --labels "$work/test_labels.csv" --labels-column coarse \
     --subclasses "$work/test_labels.csv" --subclasses-column fine --reference-embeddings "$work/reference_z.npy" \
     --reference-subclasses "$work/reference_fine.npy" --json "$work/m_csv.json" -q && pass || fail "measure --embeddings (CSV labels) exited non-zero"
-  python3 - "$work/m_model.json" "$work/m_npy.json" "$work/m_pt.json" "$work/m_csv.json" "$work/heat.csv" <<'PY' && pass || fail "saved embeddings do not give the model path's numbers to 1e-12"
+  python3 - "$work/m_model.json" "$work/m_npy.json" "$work/m_pt.json" "$work/m_csv.json" "$work/heat.csv" <<'PY' && pass || fail "saved embeddings do not give one another's numbers to 1e-12, or the model path's to float32 rounding"
 import csv, json, sys
 model, *saved = (json.load(open(f))["geometry"] for f in sys.argv[1:5])
+# The three files hold the same float32 embeddings, so they give the same numbers (to 1e-12, the
+# order of double sums). The model path embeds the images itself: its float32 convolutions may be
+# computed by another algorithm than PyTorch's in the script above (oneDNN and the BLAS pick one
+# per CPU, batch and thread count), each embedding coordinate then rounding differently by a few
+# float32 units (6e-8) over sums of some hundred terms. A measure of the embeddings then moves by
+# about that much relative: an AMD EPYC moved .alignment_same_class by 6.6e-9 relative. 1e-5 is
+# float32's rounding over such sums (k u with k ~ 150, u = 6e-8), far below any real difference.
 # Everything but the k-means F1, whose seeding depends on the order of the points (the model
 # path shuffles the test images; the files hold them in file order).
 def numbers(g, prefix=""):
@@ -472,16 +479,19 @@ def numbers(g, prefix=""):
             yield from numbers(v, f"{prefix}[{i}]")
     else:
         yield prefix, g
-reference = dict(numbers(model))
-assert model["subclass_pairs"] == 10 and len(reference) > 100, model
-for g in saved:
+def agree(reference, g, tolerance):
     values = dict(numbers(g))
     assert values.keys() == reference.keys(), set(values) ^ set(reference)
     for key, v in reference.items():
         if isinstance(v, float):
-            assert abs(values[key] - v) <= 1e-12 * max(1.0, abs(v)), (key, values[key], v)
+            assert abs(values[key] - v) <= tolerance * max(1.0, abs(v)), (key, values[key], v, tolerance)
         else:
             assert values[key] == v, (key, values[key], v)
+reference = dict(numbers(model))
+assert model["subclass_pairs"] == 10 and len(reference) > 100, model
+agree(reference, saved[0], 1e-5)
+for g in saved[1:]:
+    agree(dict(numbers(saved[0])), g, 1e-12)
 rows = list(csv.reader(open(sys.argv[5])))
 assert len(rows) == 201 and rows[0][:3] == ["index", "class", "subclass"] and len(rows[1]) == 203
 keys = [(int(r[1]), int(r[2])) for r in rows[1:]]

@@ -138,7 +138,7 @@ TEST_CASE("Uniformity agrees with a long-double pair loop, far apart points incl
   CHECK(uniformity(points) == Approx(expected).epsilon(1e-12));
 }
 
-TEST_CASE("Uniformity is bitwise the same on 1 and 2 threads", "[alignment_uniformity]") {
+TEST_CASE("Uniformity is bitwise the same on 1 and 2 threads", "[alignment_uniformity][determinism]") {
   const Matrix points = random_uniform_sphere(16, 1100, 7);
   const double one = testing::with_threads(1, [&] { return uniformity(points); });
   const double two = testing::with_threads(2, [&] { return uniformity(points); });

@@ -87,7 +87,7 @@ TEST_CASE("Energy parameters are validated", "[pair_energy][errors]") {
   CHECK(std::isinf(RieszEnergy(2, 1.0).evaluate(Matrix::Ones(3, 2))));  // coincident points
 }
 
-TEST_CASE("Blocked energies equal a direct pair loop beyond one block, for any thread count", "[pair_energy]") {
+TEST_CASE("Blocked energies equal a direct pair loop beyond one block, for any thread count", "[pair_energy][determinism]") {
   // N = 700 spans three blocks of kBlock = 256 points (the last one partial).
   const Index N = 700;
   const Matrix U = random_uniform_sphere(3, N, 4);

@@ -203,6 +203,30 @@ class RowKernel {
   Array scratch_, sigmoid_, t_, u_;
 };
 
+// out = a b (b_transposed: a b^T), all row-major, computed in row tiles of a fixed height, each
+// by one thread with Eigen's GEMM (serial: EIGEN_DONT_PARALLELIZE). Every element is then reduced
+// in an order set by the build and the tile alone. torch::mm hands the product to the BLAS, whose
+// runtime kernel (OpenBLAS picks one per CPU, or by OPENBLAS_CORETYPE) may reduce differently on
+// 1 and 2 threads: with the Haswell and Zen kernels the gradient's bits changed with the thread
+// count (issue 33), while this product gives the same bits on any number of threads.
+template <class T>
+void tiled_product(const T* a, int64_t rows, int64_t inner, const T* b, int64_t cols, bool b_transposed, T* out) {
+  using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  constexpr int64_t kTile = 64;
+  const Eigen::Map<const RowMajor> left(a, rows, inner);
+  Eigen::Map<RowMajor> result(out, rows, cols);
+  at::parallel_for(0, (rows + kTile - 1) / kTile, 1, [&](int64_t first_tile, int64_t end_tile) {
+    for (int64_t tile = first_tile; tile < end_tile; ++tile) {
+      const int64_t begin = tile * kTile, height = std::min(kTile, rows - begin);
+      if (b_transposed) {
+        result.middleRows(begin, height).noalias() = left.middleRows(begin, height) * Eigen::Map<const RowMajor>(b, cols, inner).transpose();
+      } else {
+        result.middleRows(begin, height).noalias() = left.middleRows(begin, height) * Eigen::Map<const RowMajor>(b, inner, cols);
+      }
+    }
+  });
+}
+
 // The loss, and C = dL/dS in the sorted order when `coefficients` is given (N x N, allocated).
 template <class T>
 double spread_rows(const torch::Tensor& similarities, const ClassSort& c, double alpha, bool include_partner,
@@ -246,10 +270,14 @@ Forward forward(const torch::Tensor& z, const torch::Tensor& labels, const torch
   Forward f;
   f.order = torch::tensor(c.order, torch::kLong);
   f.sorted = z.detach().index_select(0, f.order).contiguous();
-  const auto similarities = torch::mm(f.sorted, f.sorted.t()).div_(tau);  // as matmul(z, z^T) / tau
+  const int64_t n = f.sorted.size(0), d = f.sorted.size(1);
+  auto similarities = torch::empty({n, n}, f.sorted.options());
   if (with_gradient) f.coefficients = torch::empty_like(similarities);
   double loss = 0.0;
   AT_DISPATCH_FLOATING_TYPES(z.scalar_type(), "fused_spread_loss", [&] {
+    const scalar_t* sorted = f.sorted.data_ptr<scalar_t>();
+    tiled_product(sorted, n, d, sorted, n, /*b_transposed=*/true, similarities.data_ptr<scalar_t>());
+    similarities.div_(tau);  // as matmul(z, z^T) / tau
     loss = spread_rows<scalar_t>(similarities, c, alpha, include_partner, with_gradient ? &f.coefficients : nullptr);
   });
   f.loss = torch::scalar_tensor(loss, z.options().requires_grad(false));
@@ -277,7 +305,14 @@ class SpreadLossFunction : public torch::autograd::Function<SpreadLossFunction> 
     const auto& order = saved[2];
     const double tau = context->saved_data["tau"].toDouble();
     // dL/dz_k = sum_j (C_kj + C_jk) z_j / tau, in the sorted order; then back to the input's.
-    auto gradient_sorted = torch::mm(coefficients + coefficients.t(), sorted).mul_(grad_output[0] / tau);
+    const auto symmetric = (coefficients + coefficients.t()).contiguous();
+    const int64_t n = sorted.size(0), d = sorted.size(1);
+    auto gradient_sorted = torch::empty_like(sorted);
+    AT_DISPATCH_FLOATING_TYPES(sorted.scalar_type(), "fused_spread_loss_backward", [&] {
+      tiled_product(symmetric.data_ptr<scalar_t>(), n, n, sorted.data_ptr<scalar_t>(), d, /*b_transposed=*/false,
+                    gradient_sorted.data_ptr<scalar_t>());
+    });
+    gradient_sorted.mul_(grad_output[0] / tau);
     auto gradient = torch::empty_like(gradient_sorted).index_copy_(0, order, gradient_sorted);
     return {gradient, torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor(), torch::Tensor()};
   }

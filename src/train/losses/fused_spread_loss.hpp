@@ -2,7 +2,9 @@
 // L_spread (contrastive_losses.hpp) on the CPU as one kernel: the similarity matrix from one
 // product, then one pass over its rows that computes each anchor's L_sup and L_cNCE terms and,
 // when a gradient is wanted, the derivative C = dL/dS of the loss in the similarities; the
-// backward pass is then one more product, dL/dz = (C + C^T) z / tau. Compared with the same
+// backward pass is then one more product, dL/dz = (C + C^T) z / tau. Both products run in row
+// tiles of a fixed height with Eigen's GEMM, never through the BLAS, so the loss and the gradient
+// have the same bits on any number of threads whatever BLAS kernel the CPU gets. Compared with the same
 // loss composed of tensor operations it builds no masks, no N x N temporaries for autograd and
 // reads no value back. spread_loss() uses it for float and double CPU tensors with integer
 // labels, and the composed form otherwise.

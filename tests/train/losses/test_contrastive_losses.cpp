@@ -326,7 +326,7 @@ TEST_CASE("The CPU kernel of L_spread in float32 at a small temperature", "[trai
   }
 }
 
-TEST_CASE("The CPU kernel of L_spread gives the same bits on 1 and 2 threads, with or without autograd", "[train][losses]") {
+TEST_CASE("The CPU kernel of L_spread gives the same bits on 1 and 2 threads, with or without autograd", "[train][losses][determinism]") {
   torch::manual_seed(21);
   const int64_t B = 256;
   const auto sample_labels = torch::randint(0, 3, {B}, torch::kLong);

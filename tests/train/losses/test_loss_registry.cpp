@@ -141,7 +141,7 @@ TEST_CASE("Unknown losses and parameters are refused by name", "[train][losses][
   CHECK_THROWS_WITH(batch_loss("autoencoder", batch, o), Catch::Contains("autoencoder has no loss on a batch"));
 }
 
-TEST_CASE("Each registered batch loss is the trainer's former direct call, bit for bit", "[train][losses][registry]") {
+TEST_CASE("Each registered batch loss is the trainer's former direct call, bit for bit", "[train][losses][registry][determinism]") {
   const std::string name = GENERATE(from_range(batch_loss_names()));
   const auto dtype = GENERATE(torch::kFloat, torch::kDouble);
   const int64_t B = GENERATE(6, 40);  // 40 > 25: cdist's matrix-product path in the k-means and kernels

@@ -84,7 +84,7 @@ TEST_CASE("L_spread takes its composed path on any device but the CPU", "[train]
   CHECK_FALSE(gt::detail::fused_spread_loss_applies(torch::zeros({6, 3}, torch::kHalf), torch::zeros({6}, torch::kLong)));
 }
 
-TEST_CASE("The losses' meta-capable operations give torch's own bits on the CPU", "[train][losses][meta]") {
+TEST_CASE("The losses' meta-capable operations give torch's own bits on the CPU", "[train][losses][meta][determinism]") {
   const auto dtype = GENERATE(torch::kFloat, torch::kDouble);
   CAPTURE(dtype);
   torch::manual_seed(5);

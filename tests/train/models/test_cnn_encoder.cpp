@@ -69,7 +69,7 @@ TEST_CASE("The CNN runs channels-last and gives the result of N x C x H x W weig
   CHECK(torch::allclose(e->forward(x), plain->forward(x), 1e-5, 1e-6));
 }
 
-TEST_CASE("The channels-last CNN trains deterministically and resumes to the same weights", "[train][trainer][cnn]") {
+TEST_CASE("The channels-last CNN trains deterministically and resumes to the same weights", "[train][trainer][cnn][determinism]") {
   torch::manual_seed(6);
   const auto images = bordered_images(128);
   const auto labels = torch::randint(0, 2, {128}, torch::kLong);

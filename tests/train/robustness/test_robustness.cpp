@@ -167,7 +167,7 @@ TEST_CASE("JTT upsamples exactly the examples the first model misclassifies", "[
   CHECK_THROWS_AS(upsampling_repeats(6, {6}, 2), InvalidArgument);
 }
 
-TEST_CASE("The end-model trainer resumes bitwise and refuses other options", "[train][robustness]") {
+TEST_CASE("The end-model trainer resumes bitwise and refuses other options", "[train][robustness][determinism]") {
   const Toy train = spurious_toy(400, 0.9, 4), validation = spurious_toy(200, 0.5, 5);
   EndModelData d;
   d.images = train.x;

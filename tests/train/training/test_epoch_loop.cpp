@@ -195,7 +195,7 @@ TEST_CASE("The shift augmentation crops each sample's window exactly, its offset
   CHECK(torch::equal(a, b));
 }
 
-TEST_CASE("The read-back interval changes no result: the same weights, losses and divergence step", "[train][engine][trainer]") {
+TEST_CASE("The read-back interval changes no result: the same weights, losses and divergence step", "[train][engine][trainer][determinism]") {
   const auto images = tiny_images(96);
   const auto labels = torch::arange(96, torch::kLong).remainder(2);
   const auto run = [&](int64_t sync_every, std::vector<StepReport>* reports = nullptr) {

@@ -65,7 +65,7 @@ TEST_CASE("Augmentations keep shape and range, and vanish when switched off", "[
   CHECK_THROWS_WITH(augment(x, none), Catch::Contains("contrast must be in [0, 1]"));
 }
 
-TEST_CASE("Training is deterministic and a resumed run ends with the same weights", "[train][trainer]") {
+TEST_CASE("Training is deterministic and a resumed run ends with the same weights", "[train][trainer][determinism]") {
   const Small data = small_fashion(256);
   const EncoderOptions model = testing::tiny_encoder("mlp", 16, 32);
   TrainOptions o;
@@ -215,7 +215,7 @@ TEST_CASE("The per-class autoencoder routes each class to its decoder", "[train]
                         general->reconstruct(x.narrow(0, 0, 1), torch::tensor({0}, torch::kLong))));
 }
 
-TEST_CASE("THANOS trains the autoencoder with the encoder and resumes exactly", "[train][trainer][thanos]") {
+TEST_CASE("THANOS trains the autoencoder with the encoder and resumes exactly", "[train][trainer][thanos][determinism]") {
   const Small data = small_fashion(128);
   const EncoderOptions model = testing::tiny_encoder("mlp", 8, 16);
   const AutoencoderOptions ae = testing::tiny_autoencoder(16);
