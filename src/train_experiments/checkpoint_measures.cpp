@@ -7,6 +7,7 @@
 #include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"
+#include "geomsim/support/json_input.hpp"
 #include "geomsim/train/analysis/embedding_model.hpp"
 #include "geomsim/train/analysis/lipschitz.hpp"
 #include "geomsim/train/data/device.hpp"
@@ -51,7 +52,7 @@ LoadedModel load_model(const ModelDataOptions& o) {
     const json hierarchy = run.value("hierarchy", json(data_hierarchy(loaded.data)));
     if (!hierarchy.is_string()) {
       throw InvalidArgument("checkpoint", o.checkpoint + " holds a malformed model description (run.hierarchy must be a string, got " +
-                                              hierarchy.dump() + "); give --hierarchy");
+                                              json_excerpt(hierarchy) + "); give --hierarchy");
     }
     loaded.data.hierarchy = hierarchy.get<std::string>();
   }
