@@ -7,6 +7,7 @@
 #include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/json_input.hpp"
 #include "geomsim/train/analysis/embedding_model.hpp"
 #include "geomsim/train/analysis/lipschitz.hpp"
@@ -124,13 +125,21 @@ json measure_embeddings_run(const MeasureOptions& o) {
     for (const auto& f : figure_files(o.out)) outputs.push_back({"out", f});
   }
   // Inputs may share a file (labels and subclasses as two CSV columns); no output may be any of them.
-  for (const NamedPath& input : std::vector<NamedPath>{{"embeddings", o.embeddings}, {"labels", data.labels}, {"subclasses", o.subclasses},
-                                                       {"reference-embeddings", o.reference_embeddings},
-                                                       {"reference-subclasses", o.reference_subclasses},
-                                                       {"predictions", o.predictions}}) {
+  const std::vector<NamedPath> inputs = {{"embeddings", o.embeddings},
+                                         {"labels", data.labels},
+                                         {"subclasses", o.subclasses},
+                                         {"reference-embeddings", o.reference_embeddings},
+                                         {"reference-subclasses", o.reference_subclasses},
+                                         {"predictions", o.predictions}};
+  for (const NamedPath& input : inputs) {
     std::vector<NamedPath> paths = {input};
     paths.insert(paths.end(), outputs.begin(), outputs.end());
     require_distinct_files(paths);
+  }
+  // Every input a regular file, checked before any is opened: a FIFO would block the first read
+  // forever, and /dev/zero never ends.
+  for (const NamedPath& input : inputs) {
+    if (!input.path.empty()) regular_file_size(input.path, input.argument);
   }
   if (!o.common.json_path.empty()) require_writable_path(o.common.json_path, "json");
   if (!o.out.empty()) require_writable_path(o.out + ".csv", "out");
