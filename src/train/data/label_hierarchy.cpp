@@ -200,7 +200,7 @@ LabelHierarchy read_json_hierarchy(const std::string& text, const std::string& p
     }
     return true;
   };
-  const nlohmann::json doc = parse_json_input(text, argument, path, watch_keys);
+  const nlohmann::json doc = parse_json_input(text, argument, path + ":", watch_keys);
   if (!duplicate.empty()) fail("key \"" + duplicate + "\" appears twice (every fine label is mapped once)");
   if (!doc.is_object()) fail("must hold a JSON object (fine label -> coarse label)");
   const bool wrapped = doc.contains("fine_to_coarse");
