@@ -12,7 +12,6 @@
 #include "cli_support.hpp"
 #include "geomsim/experiments/sweep.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
-#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 
@@ -85,7 +84,7 @@ int run_sweep_command(const SweepOptions& o) {
 
   std::vector<SweepRow> done;
   if (std::filesystem::exists(o.out)) {
-    done = parse_sweep_csv(read_whole_file(o.out, "out"), o.out, "out");
+    done = read_sweep_csv(o.out, "out");
     require_same_settings(done, settings, seeds_text, o.out, "out");
   }
   std::set<std::string> done_keys;
@@ -136,7 +135,7 @@ int run_merge_command(const MergeOptions& o) {
   require_distinct_files(files);
   require_writable_path(o.out, "out");
   std::vector<std::vector<SweepRow>> inputs;
-  for (const auto& path : o.inputs) inputs.push_back(parse_sweep_csv(read_whole_file(path, "inputs"), path, "inputs"));
+  for (const auto& path : o.inputs) inputs.push_back(read_sweep_csv(path, "inputs"));
   const auto rows = merge_sweep_rows(inputs);
   write_atomically(o.out, sweep_csv(rows), "out");
   std::cout << "geomsim merge: " << rows.size() << " rows from " << o.inputs.size() << " files written to " << o.out << "\n";

@@ -14,6 +14,7 @@
 #include "geomsim/experiments/solve_memory.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/theory/reference_losses.hpp"
 #include "geomsim/theory/symmetric_split.hpp"
 #include "geomsim/theory/wiener_constant.hpp"
@@ -256,19 +257,34 @@ std::string sweep_csv(const std::vector<SweepRow>& rows) {
   return out.str();
 }
 
+namespace {
+std::string sweep_csv_header() {
+  const auto& names = columns();
+  std::string header;
+  for (std::size_t c = 0; c < names.size(); ++c) header += (c ? "," : "") + names[c];
+  return header;
+}
+}  // namespace
+
 std::vector<SweepRow> parse_sweep_csv(const std::string& text, const std::string& source, const std::string& argument) {
-  std::istringstream in(text);
-  std::string line;
   const auto fail = [&](std::size_t line_number, const std::string& why) {
     throw InvalidArgument(argument, "file " + source + " line " + std::to_string(line_number) + ": " + why);
   };
   const auto& names = columns();
-  std::string header;
-  for (std::size_t c = 0; c < names.size(); ++c) header += (c ? "," : "") + names[c];
-  if (!std::getline(in, line) || line != header) fail(1, "is not a geomsim sweep CSV (wrong header)");
+  // Line by line in place: one line at a time is copied, never the text.
+  std::size_t start = 0;
+  std::string line;
+  const auto next_line = [&] {
+    if (start >= text.size()) return false;
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    line.assign(text, start, end - start);
+    start = end + 1;
+    return true;
+  };
+  if (!next_line() || line != sweep_csv_header()) fail(1, "is not a geomsim sweep CSV (wrong header)");
   std::vector<SweepRow> rows;
   std::size_t line_number = 1;
-  while (std::getline(in, line)) {
+  while (next_line()) {
     ++line_number;
     if (line.empty()) continue;
     if (line.find('"') != std::string::npos) fail(line_number, "has a quoted field, which a geomsim sweep CSV never holds");
@@ -345,6 +361,20 @@ std::vector<SweepRow> parse_sweep_csv(const std::string& text, const std::string
     rows.push_back(std::move(r));
   }
   return rows;
+}
+
+std::vector<SweepRow> read_sweep_csv(const std::string& path, const std::string& argument) {
+  InputFile file = open_regular_file(path, argument, kNoSizeLimit, "sweep CSV");
+  // The header first: a file that is not a sweep CSV is refused after reading its first line.
+  const std::string header = sweep_csv_header() + "\n";
+  std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(file.size, header.size())), '\0');
+  if (!file.stream.read(head.data(), static_cast<std::streamsize>(head.size()))) {
+    throw InvalidArgument(argument, "cannot read " + path + " (it changed while it was read)");
+  }
+  if (head != header && head + "\n" != header) {
+    throw InvalidArgument(argument, "file " + path + " line 1: is not a geomsim sweep CSV (wrong header)");
+  }
+  return parse_sweep_csv(read_whole_file(path, argument, kNoSizeLimit, "sweep CSV"), path, argument);
 }
 
 void require_same_settings(const std::vector<SweepRow>& done, const SolveSettings& settings, const std::string& seeds_text,

@@ -16,6 +16,7 @@
 #include "geomsim/metrics/cosine_similarity.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/json_input.hpp"
 #include "geomsim/support/number_lists.hpp"
 #include "geomsim/theory/symmetric_split.hpp"
 #include "geomsim/theory/two_class_theory.hpp"
@@ -77,7 +78,7 @@ double real(const json& p, const std::string& key) {
 std::string text_parameter(const json& p, const std::string& key, const std::string& fallback, const std::string& example) {
   if (!p.contains(key)) return fallback;
   if (!p.at(key).is_string()) {
-    throw InvalidArgument("sim", "parameter '" + key + "' must be a string such as \"" + example + "\", got " + p.at(key).dump());
+    throw InvalidArgument("sim", "parameter '" + key + "' must be a string such as \"" + example + "\", got " + json_excerpt(p.at(key)));
   }
   return p.at(key).get<std::string>();
 }
@@ -508,14 +509,8 @@ const std::vector<std::string>& simulation_kinds() {
 }
 
 SimDefinition load_sim_definition(const std::string& path, const std::vector<std::string>& other_kinds) {
-  std::ifstream in(path);
-  if (!in) throw InvalidArgument("sim", "cannot read " + path);
-  json j;
-  try {
-    in >> j;
-  } catch (const json::exception& e) {
-    throw InvalidArgument("sim", path + " is not valid JSON: " + e.what());
-  }
+  // A regular file only (a FIFO would block), of a definition's size, its nesting bounded.
+  const json j = read_json_file(path, "sim", kMaxSimDefinitionBytes, "sims definition");
   SimDefinition def;
   def.path = path;
   const auto field = [&](const char* key, bool required) {

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/memory_budget.hpp"
 
 namespace geomsim {
@@ -188,11 +189,12 @@ std::vector<unsigned char> read_data(const std::string& path, const std::string&
                                      const std::string& what) {
   const double bytes = static_cast<double>(h.count()) * static_cast<double>(h.item_size);
   require_memory(argument, bytes + extra_bytes, what + " of " + path);
-  std::ifstream in(path, std::ios::binary);
-  in.seekg(static_cast<std::streamoff>(h.data_offset));
+  InputFile file = open_regular_file(path, argument, kNoSizeLimit, ".npy file");
   std::vector<unsigned char> data(h.count() * h.item_size);
-  if (!data.empty()) in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size()));
-  if (!in) throw InvalidArgument(argument, path + ": cannot read the data");
+  if (file.size != h.data_offset + data.size()) throw InvalidArgument(argument, path + ": changed while it was read");
+  file.stream.seekg(static_cast<std::streamoff>(h.data_offset));
+  if (!data.empty()) file.stream.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size()));
+  if (!file.stream) throw InvalidArgument(argument, path + ": cannot read the data");
   return data;
 }
 
@@ -206,10 +208,10 @@ std::size_t NpyHeader::count() const {
 
 NpyHeader read_npy_header(const std::string& path, const std::string& argument) {
   const auto fail = [&](const std::string& why) { throw InvalidArgument(argument, path + ": " + why); };
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) fail("cannot be read");
-  const auto file_size = static_cast<std::size_t>(in.tellg());
-  in.seekg(0);
+  // A regular file only (a FIFO would block, /dev/zero never ends); its size bounds every read.
+  InputFile file = open_regular_file(path, argument, kNoSizeLimit, ".npy file");
+  std::ifstream& in = file.stream;
+  const auto file_size = static_cast<std::size_t>(file.size);
   unsigned char prefix[12] = {};
   in.read(reinterpret_cast<char*>(prefix), std::min<std::streamsize>(12, static_cast<std::streamsize>(file_size)));
   if (file_size < 10 || std::memcmp(prefix, kMagic, kMagicLength) != 0) fail("is not a .npy file (it must start with \\x93NUMPY)");
@@ -233,19 +235,36 @@ NpyHeader read_npy_header(const std::string& path, const std::string& argument) 
     if (static_cast<unsigned char>(c) > 127 || (c < ' ' && c != '\n')) fail("has a header that is not printable ASCII");
   }
   HeaderParser(text, path, argument).parse(h);
-  // The size the header promises, checked for overflow, against what the file holds.
-  double promised = static_cast<double>(h.item_size);
-  std::size_t count = 1;
-  for (std::size_t s : h.shape) {
-    promised *= static_cast<double>(s);
-    count *= s;
+  // The size the shape states, as NumPy bounds it: the product of its nonzero dimensions and the
+  // item size must fit a signed 64-bit size (an array of shape (0, 2^64 - 1) holds nothing, but
+  // no NumPy makes one, and its dimensions fit no index). Checked exactly, before anything is
+  // allocated, then against what the file holds.
+  std::uint64_t nonzero_bytes = h.item_size;
+  bool empty = false;
+  for (std::size_t dimension : h.shape) {
+    if (dimension == 0) {
+      empty = true;
+      continue;
+    }
+    if (nonzero_bytes > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) / dimension) {
+      fail("has shape " + npy_shape_text(h.shape) + ", whose size overflows (no NumPy array has it)");
+    }
+    nonzero_bytes *= dimension;
   }
+  const std::uint64_t promised = empty ? 0 : nonzero_bytes;
   const std::size_t body = file_size - h.data_offset;
-  if (promised > static_cast<double>(std::numeric_limits<std::size_t>::max() / 2) || promised > static_cast<double>(body) + 0.5) {
-    fail("is truncated: its header promises " + format_number(promised) + " bytes of data, the file holds " + std::to_string(body));
+  if (promised > body) {
+    fail("is truncated: its shape " + npy_shape_text(h.shape) + " needs " + std::to_string(promised) + " bytes of data, the file holds " +
+         std::to_string(body));
   }
-  if (count * h.item_size < body) fail("has " + std::to_string(body - count * h.item_size) + " bytes after the data its header describes");
+  if (promised < body) fail("has " + std::to_string(body - promised) + " bytes after the data its shape " + npy_shape_text(h.shape) + " describes");
   return h;
+}
+
+std::string npy_shape_text(const std::vector<std::size_t>& shape) {
+  std::string out = "(";
+  for (std::size_t k = 0; k < shape.size(); ++k) out += (k ? ", " : "") + std::to_string(shape[k]);
+  return out + (shape.size() == 1 ? ",)" : ")");
 }
 
 std::vector<double> read_npy_floats(const std::string& path, const std::string& argument, NpyHeader& h, const std::string& what) {

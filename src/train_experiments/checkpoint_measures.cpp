@@ -7,6 +7,8 @@
 #include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"
+#include "geomsim/support/input_files.hpp"
+#include "geomsim/support/json_input.hpp"
 #include "geomsim/train/analysis/embedding_model.hpp"
 #include "geomsim/train/analysis/lipschitz.hpp"
 #include "geomsim/train/data/device.hpp"
@@ -51,7 +53,7 @@ LoadedModel load_model(const ModelDataOptions& o) {
     const json hierarchy = run.value("hierarchy", json(data_hierarchy(loaded.data)));
     if (!hierarchy.is_string()) {
       throw InvalidArgument("checkpoint", o.checkpoint + " holds a malformed model description (run.hierarchy must be a string, got " +
-                                              hierarchy.dump() + "); give --hierarchy");
+                                              json_excerpt(hierarchy) + "); give --hierarchy");
     }
     loaded.data.hierarchy = hierarchy.get<std::string>();
   }
@@ -123,13 +125,21 @@ json measure_embeddings_run(const MeasureOptions& o) {
     for (const auto& f : figure_files(o.out)) outputs.push_back({"out", f});
   }
   // Inputs may share a file (labels and subclasses as two CSV columns); no output may be any of them.
-  for (const NamedPath& input : std::vector<NamedPath>{{"embeddings", o.embeddings}, {"labels", data.labels}, {"subclasses", o.subclasses},
-                                                       {"reference-embeddings", o.reference_embeddings},
-                                                       {"reference-subclasses", o.reference_subclasses},
-                                                       {"predictions", o.predictions}}) {
+  const std::vector<NamedPath> inputs = {{"embeddings", o.embeddings},
+                                         {"labels", data.labels},
+                                         {"subclasses", o.subclasses},
+                                         {"reference-embeddings", o.reference_embeddings},
+                                         {"reference-subclasses", o.reference_subclasses},
+                                         {"predictions", o.predictions}};
+  for (const NamedPath& input : inputs) {
     std::vector<NamedPath> paths = {input};
     paths.insert(paths.end(), outputs.begin(), outputs.end());
     require_distinct_files(paths);
+  }
+  // Every input a regular file, checked before any is opened: a FIFO would block the first read
+  // forever, and /dev/zero never ends.
+  for (const NamedPath& input : inputs) {
+    if (!input.path.empty()) regular_file_size(input.path, input.argument);
   }
   if (!o.common.json_path.empty()) require_writable_path(o.common.json_path, "json");
   if (!o.out.empty()) require_writable_path(o.out + ".csv", "out");

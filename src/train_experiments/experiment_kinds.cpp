@@ -3,7 +3,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "geomsim/support/input_files.hpp"
+#include "geomsim/figures/sim_figures.hpp"
+#include "geomsim/support/json_input.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"
@@ -28,12 +29,7 @@ void run_experiment(const ExperimentOptions& o) {
   require_positive("distributed-timeout", o.distributed_timeout);
   const Shard shard = parse_shard(o.shard);
   namespace fs = std::filesystem;
-  json definition;
-  try {
-    definition = json::parse(read_whole_file(o.definition, "definition"));
-  } catch (const json::exception& error) {
-    throw InvalidArgument("definition", o.definition + " is not valid JSON: " + error.what());
-  }
+  json definition = read_json_file(o.definition, "definition", kMaxSimDefinitionBytes, "sims definition");
   if (!definition.is_object()) throw InvalidArgument("definition", o.definition + " must hold a JSON object");
   const auto text = [&](const char* key) {
     if (!definition.contains(key) || !definition.at(key).is_string()) {

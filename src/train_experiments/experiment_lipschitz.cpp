@@ -20,7 +20,8 @@
 #include "geomsim/train_experiments/experiment_kinds.hpp"
 #include "geomsim/train_experiments/experiment_progress.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
-#include "geomsim/support/input_files.hpp"
+#include "geomsim/figures/sim_figures.hpp"
+#include "geomsim/support/json_input.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/analysis/lipschitz.hpp"
@@ -73,12 +74,7 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
   if (source_name.find_first_of("/\\ ") != std::string::npos) throw InvalidArgument("definition", "\"source\" must be a definition's name");
   const std::string source_path =
       (std::filesystem::path(context.definition_path).parent_path() / (source_name + ".json")).string();
-  json source;
-  try {
-    source = json::parse(read_whole_file(source_path, "definition"));
-  } catch (const json::exception& error) {
-    throw InvalidArgument("definition", source_path + " is not valid JSON: " + error.what());
-  }
+  const json source = read_json_file(source_path, "definition", kMaxSimDefinitionBytes, "sims definition");
   if (source.value("kind", std::string()) != "transfer" || !source.contains("parameters")) {
     throw InvalidArgument("definition", "\"source\" must name a transfer definition; " + source_path + " is not one");
   }

@@ -12,6 +12,7 @@
 #include "geomsim/figures/embedding_heatmap.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/json_input.hpp"
 #include "geomsim/support/number_lists.hpp"
 
 namespace geomsim::train_experiments {
@@ -236,7 +237,7 @@ std::vector<std::pair<std::string, std::string>> plan_heatmaps(const json& defin
       if (selects(plan[i].parameters, selector)) hits.push_back(i);
     }
     if (hits.size() != 1) {
-      throw InvalidArgument("definition", "heatmap " + std::to_string(k + 1) + " (" + selector.dump() + ") must name exactly one run, names " +
+      throw InvalidArgument("definition", "heatmap " + std::to_string(k + 1) + " (" + json_excerpt(selector, 160) + ") must name exactly one run, names " +
                                               std::to_string(hits.size()));
     }
     PlannedRun& run = plan[hits.front()];

@@ -13,6 +13,7 @@
 
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/json_input.hpp"
 #include "geomsim/support/file_identity.hpp"
 #include "geomsim/train/data/image_files.hpp"
 #include "geomsim/train/training/torch_threads.hpp"
@@ -35,7 +36,7 @@ template <class T>
 T parameter_value(const char* key, const json& value) {
   if constexpr (std::is_same_v<T, std::string>) {
     if (value.is_string()) return value.get<std::string>();
-    throw InvalidArgument("definition", std::string("parameter '") + key + "' must be a string, got " + value.dump(-1).substr(0, 80));
+    throw InvalidArgument("definition", std::string("parameter '") + key + "' must be a string, got " + json_excerpt(value));
   } else if constexpr (std::is_integral_v<T>) {
     if (value.is_number_integer() && (std::is_signed_v<T> || value.get<long long>() >= 0) &&
         value.get<long double>() >= static_cast<long double>(std::numeric_limits<T>::lowest()) &&
@@ -43,10 +44,10 @@ T parameter_value(const char* key, const json& value) {
       return value.get<T>();
     }
     throw InvalidArgument("definition", std::string("parameter '") + key + "' must be a whole number" +
-                                            (std::is_signed_v<T> ? "" : " >= 0") + ", got " + value.dump(-1).substr(0, 80));
+                                            (std::is_signed_v<T> ? "" : " >= 0") + ", got " + json_excerpt(value));
   } else {
     if (value.is_number()) return value.get<T>();
-    throw InvalidArgument("definition", std::string("parameter '") + key + "' must be a number, got " + value.dump(-1).substr(0, 80));
+    throw InvalidArgument("definition", std::string("parameter '") + key + "' must be a number, got " + json_excerpt(value));
   }
 }
 

@@ -13,6 +13,7 @@
 set -u
 geomsim=${1:?usage: bad_inputs.sh PATH/TO/geomsim SOURCE_DIR [TORCHSCRIPT_FIXTURES_DIR]}
 source_dir=${2:?usage: bad_inputs.sh PATH/TO/geomsim SOURCE_DIR [TORCHSCRIPT_FIXTURES_DIR]}
+source_dir=$(realpath "$source_dir")
 FIX=${3:-}
 [ -n "$FIX" ] && FIX=$(realpath "$FIX")
 geomsim=$(realpath "$geomsim")
@@ -74,6 +75,32 @@ JSON
 {"name": "seeds", "title": "seeds", "kind": "alpha_spread",
  "parameters": {"K": 2, "ny": 2, "d": 2, "tau": 0.5, "alpha": [0.6], "seeds": 5}}
 JSON
+  # Hostile files (issue 33): files that are not files (FIFOs, with no writer), a sparse 2 GB file
+  # of zero bytes, JSON nested 100 000 deep, run caches that cost quadratic time to check, an .npy
+  # whose shape overflows.
+  mkfifo fifo.csv || return 1
+  truncate -s 2G big.csv || return 1
+  mkdir -p sims-fifo sims-deep sims-train cache-duplicate cache-wide
+  mkfifo sims-fifo/fifo.json || return 1
+  cp "$source_dir/sims/figure-2-trained.json" sims-train/ || return 1
+  python3 - <<'PY' || return 1
+deep = "[" * 100000 + "]" * 100000
+open("deep.json", "w").write('{"0": ' + deep + "}")
+open("sims-deep/deep.json", "w").write('{"name": "deep", "title": "deep", "kind": "c_threshold", "parameters": {"tau": ' + deep + "}}")
+# A run cache of figure-2-trained (its key columns) of 20 001 rows, the last repeating a key.
+key = "method,hierarchy,encoder,seed,alpha,tau,augmentation"
+with open("cache-duplicate/figure-2-trained.csv", "w") as f:
+    f.write(key + ",spread\n")
+    for seed in range(20000):
+        f.write("spread,fmnist-2,cnn,%d,0.5,0.5,simclr,0.25\n" % seed)
+    f.write("spread,fmnist-2,cnn,7,0.5,0.5,simclr,0.5\n")
+# A header of 200 004 columns.
+open("cache-wide/figure-2-trained.csv", "w").write(key + "".join(",c%d" % k for k in range(199997)) + "\n")
+# An .npy of shape (0, 2**64 - 1): no data, and a dimension that fits no index.
+header = "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 18446744073709551615), }"
+header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+open("overflow.npy", "wb").write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode())
+PY
   # IDX files: a small valid pair (100 images of 28 x 28) and broken ones.
   python3 - <<'PY' || return 1
 import gzip, struct, zlib
@@ -153,10 +180,13 @@ fi
 cp -a "$W" "$T/pristine"  # a failed row's leftovers are undone from this copy
 
 # --- one row -------------------------------------------------------------------------------
-# Every folder under W, and every file with its checksum, except under full/ (a tmpfs during a row).
+# Every folder under W, and every file with its checksum, except under full/ (a tmpfs during a row);
+# a file over 100 MB (the sparse big.csv) by its size and time instead, so that no row pays for
+# reading it; a FIFO by its name and type.
 listing() {
   (cd "$W" && find . -path ./full -prune -o -type d -print | sort &&
-    find . -path ./full -prune -o -type f -print0 | sort -z | xargs -0 -r md5sum)
+    find . -path ./full -prune -o -type f -size -100M -print0 | sort -z | xargs -0 -r md5sum &&
+    find . -path ./full -prune -o \( -type f -size +100M -o -type p \) -printf '%p %y %s %T@\n' | sort)
 }
 
 declare -A by_status

@@ -1,4 +1,5 @@
 // The run cache of the training experiments and the statistics of their pages.
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -154,6 +155,52 @@ TEST_CASE("The run cache refuses files it did not write, and bad cells", "[exper
   keyless.set("method", "supcon");
   CHECK_THROWS_WITH(cache.add(keyless), Catch::Contains("lacks the key column seed"));
   CHECK_FALSE(fs::exists(folder.path / "new.csv"));
+}
+
+TEST_CASE("The run cache's checks are linear: hashed keys and columns, a bounded header", "[experiments][run_cache]") {
+  TemporaryFolder folder;
+  const std::vector<std::string> key = {"method", "seed"};
+  // 20 001 rows whose last repeats a key (the fuzzer's reproducer: 37 s with a pairwise check).
+  std::string rows = "method,seed,fine_probe\n";
+  for (int k = 0; k < 20000; ++k) rows += "supcon," + std::to_string(k) + ",0.5\n";
+  const std::string many = (folder.path / "many.csv").string();
+  std::ofstream(many) << rows;
+  {
+    RunCache cache(many, key);
+    CHECK(cache.rows().size() == 20000);
+    RunRow last;
+    last.set("method", "supcon");
+    last.set("seed", "19999");
+    REQUIRE(cache.find(last));
+    CHECK(cache.find(last)->number("fine_probe") == 0.5);
+  }
+  std::ofstream(many, std::ios::app) << "supcon,7,0.25\n";
+  CHECK_THROWS_WITH(RunCache(many, key), Catch::Contains("two rows are the run method=supcon seed=7"));
+  // A header of 200 004 columns is refused by its count, before its names are compared.
+  std::string wide = "method,seed";
+  for (int k = 0; k < 200002; ++k) wide += ",c" + std::to_string(k);
+  const std::string wide_path = (folder.path / "wide.csv").string();
+  std::ofstream(wide_path) << wide << "\n";
+  CHECK_THROWS_WITH(RunCache(wide_path, key), Catch::Contains("its header has 200004 columns, more than the 1000 a run table may have"));
+  // A header of 1000 columns, all distinct, is a run table; one name twice among them is not.
+  std::string thousand = "method,seed";
+  for (int k = 0; k < 998; ++k) thousand += ",c" + std::to_string(k);
+  std::ofstream(wide_path) << thousand << "\n";
+  CHECK(RunCache(wide_path, key).rows().empty());
+  std::ofstream(wide_path) << thousand << ",c5\n";
+  CHECK_THROWS_WITH(RunCache(wide_path, key), Catch::Contains("more than the 1000"));
+  std::ofstream(wide_path) << "method,seed,c1,c2,c1\n";
+  CHECK_THROWS_WITH(RunCache(wide_path, key), Catch::Contains("the column c1 appears twice"));
+  // A cell with a carriage return is refused (a row written on another system, or damage).
+  std::ofstream(wide_path) << "method,seed\r\nsupcon,0\n";
+  CHECK_THROWS_WITH(RunCache(wide_path, key), Catch::Contains("column 2 has no plain name"));
+}
+
+TEST_CASE("A run cache that is not a regular file is refused unopened", "[experiments][run_cache]") {
+  TemporaryFolder folder;
+  const std::string fifo = (folder.path / "runs.csv").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);  // no writer: an open for reading would block
+  CHECK_THROWS_WITH(RunCache(fifo, {"method"}), Catch::Contains("is a FIFO (named pipe); only regular files are read"));
 }
 
 TEST_CASE("Mean and sd over seeds, and the standard error of a contrast", "[experiments][statistics]") {

@@ -1,5 +1,10 @@
 // Sweeps: grid order, shards, resume, CSV round trip, merge, and thread-count independence.
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <cstdlib>
 #include <set>
 
@@ -151,6 +156,21 @@ TEST_CASE("A corrupt sweep CSV is refused with its line", "[sweep][errors]") {
   std::string garbled = csv;
   garbled.replace(garbled.find("\n2,4,3,") + 1, 1, "z");
   CHECK_THROWS_WITH(parse_sweep_csv(garbled, "x.csv", "out"), Catch::Contains("column K: 'z' is not an integer"));
+}
+
+TEST_CASE("A sweep CSV is read from a regular file only, its header before the rest", "[sweep][errors]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("geomsim-sweep-read-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto rows = run_sweep(sweep_points(small_grid()), quick(), "0:1", {});
+  const std::string good = (dir / "good.csv").string(), bad = (dir / "bad.csv").string(), fifo = (dir / "fifo.csv").string();
+  std::ofstream(good) << sweep_csv(rows);
+  CHECK(read_sweep_csv(good, "inputs").size() == rows.size());
+  std::ofstream(bad) << std::string(1 << 20, '\0');
+  CHECK_THROWS_WITH(read_sweep_csv(bad, "inputs"), Catch::Contains("bad.csv line 1: is not a geomsim sweep CSV (wrong header)"));
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);  // no writer: an open for reading would block
+  CHECK_THROWS_WITH(read_sweep_csv(fifo, "out"), Catch::Contains("is a FIFO (named pipe); only regular files are read"));
+  CHECK_THROWS_WITH(read_sweep_csv("/dev/zero", "inputs"), Catch::Contains("is a character device"));
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("A checkpoint that cannot be written ends the sweep with its error, not std::terminate", "[sweep][errors]") {

@@ -1,6 +1,7 @@
 // The .npy reader: round trips through files written here in NumPy's byte layout, and a
 // refusal, naming the file and the fault, of every malformed header.
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -101,7 +102,12 @@ TEST_CASE("Every malformed npy file is refused, saying what is wrong", "[support
   refused(npy_with(dict("'<f8'", "False", "[2]"), two), "expected '('");
   refused(npy_with(dict("'<f8'", "False", "(2.5,)"), two), "'shape' must be a tuple of integers");
   refused(npy_with(dict("'<f8'", "False", "(99999999999999999999999,)"), two), "overflows");
-  refused(npy_with(dict("'<f8'", "False", "(4294967296, 4294967296)"), two), "is truncated");
+  refused(npy_with(dict("'<f8'", "False", "(4294967296, 4294967296)"), two), "has shape (4294967296, 4294967296), whose size overflows");
+  // An empty array whose other dimension fits no index: refused with the shape the file states.
+  refused(npy_with(dict("'<f8'", "False", "(0, 18446744073709551615)"), ""), "has shape (0, 18446744073709551615), whose size overflows");
+  refused(npy_with(dict("'<f8'", "False", "(0, 4294967296, 4294967296)"), ""), "has shape (0, 4294967296, 4294967296), whose size overflows");
+  refused(npy_with(dict("'<f8'", "False", "(1152921504606846976,)"), two), "whose size overflows");  // 2^60 items of 8 bytes
+  refused(npy_with(dict("'<f8'", "False", "(1048576, 1048576)"), two), "is truncated: its shape (1048576, 1048576) needs 8796093022208 bytes");
   refused(npy_with(dict("'>f8'", "False", "(2,)"), two), "is big-endian");
   refused(npy_with(dict("'|O'", "False", "(2,)"), two), "holds Python objects");
   refused(npy_with(dict("[('a', '<f8')]", "False", "(2,)"), two), "structured dtype");
@@ -109,7 +115,7 @@ TEST_CASE("Every malformed npy file is refused, saying what is wrong", "[support
   refused(npy_with(dict("'<U3'", "False", "(2,)"), std::string(24, 'a')), "only float32, float64 and integer arrays");
   refused(npy_with(dict("'<f2'", "False", "(2,)"), std::string(4, '\0')), "only float32, float64 and integers of 1, 2, 4 or 8 bytes");
   refused(npy_with(dict("'<i8'", "False", "(2,)"), std::string(16, '\0')), "embeddings must be float32 or float64");
-  refused(npy_with(dict("'<f8'", "False", "(3,)"), two), "is truncated: its header promises 24 bytes of data, the file holds 16");
+  refused(npy_with(dict("'<f8'", "False", "(3,)"), two), "is truncated: its shape (3,) needs 24 bytes of data, the file holds 16");
   refused(npy_with(dict("'<f8'", "False", "(1,)"), two), "has 8 bytes after the data");
   std::string huge_header = npy_with(dict("'<f8'", "False", "(2,)"), two);
   huge_header[8] = '\xff';
@@ -123,5 +129,19 @@ TEST_CASE("Every malformed npy file is refused, saying what is wrong", "[support
   CHECK_THROWS_WITH(read_npy_integers(big.path, "labels", h), Catch::Contains("label 4294967296 at index 0 is outside int"));
   const TempFile floats(npy_bytes({2}, std::vector<double>{1, 2}));
   CHECK_THROWS_WITH(read_npy_integers(floats.path, "labels", h), Catch::Contains("labels must be an integer array"));
-  CHECK_THROWS_WITH(read_npy_header("/no/such/file.npy", "labels"), Catch::Contains("cannot be read"));
+  CHECK_THROWS_WITH(read_npy_header("/no/such/file.npy", "labels"), Catch::Contains("cannot read /no/such/file.npy"));
+}
+
+TEST_CASE("npy files that are not regular files are refused unopened", "[support][npy]") {
+  // A FIFO with no writer would block the open forever; /dev/zero would never end.
+  const std::string fifo = (std::filesystem::temp_directory_path() / ("geomsim-npy-fifo-" + std::to_string(::getpid()))).string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  NpyHeader h;
+  CHECK_THROWS_WITH(read_npy_floats(fifo, "embeddings", h, "embeddings"), Catch::Contains("is a FIFO (named pipe); only regular files are read"));
+  std::filesystem::remove(fifo);
+  CHECK_THROWS_WITH(read_npy_integers("/dev/zero", "labels", h), Catch::Contains("/dev/zero is a character device"));
+  CHECK_THROWS_WITH(read_npy_header(std::filesystem::temp_directory_path().string(), "labels"), Catch::Contains("is a directory"));
+  CHECK(npy_shape_text({}) == "()");
+  CHECK(npy_shape_text({5}) == "(5,)");
+  CHECK(npy_shape_text({0, 2}) == "(0, 2)");
 }

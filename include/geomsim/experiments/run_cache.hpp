@@ -17,12 +17,18 @@
 // Cells are plain text without commas, quotes or line breaks (parameter values are checked
 // when a row is added); metrics are finite numbers in shortest round-trip form, and an empty
 // cell means "not measured for this run" (e.g. K_g without an autoencoder), never NaN.
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace geomsim {
+
+// The most columns a run table may have: a run's parameters and metrics are a few dozen; a header
+// of more is refused before any row is read.
+inline constexpr std::size_t kMaxRunTableColumns = 1000;
 
 // One run: its cells in column order (parameters first, then metrics, as they were set).
 class RunRow {
@@ -38,14 +44,16 @@ class RunRow {
   const std::vector<std::pair<std::string, std::string>>& cells() const { return cells_; }
 
  private:
+  friend class RunCache;  // builds the rows it reads whole, their columns already checked distinct
   std::vector<std::pair<std::string, std::string>> cells_;
 };
 
 class RunCache {
  public:
   // Reads `path` when it exists. Throws InvalidArgument(argument) when it is not a run table
-  // (no header, a duplicate column, a row of the wrong width, a quote), or when two of its rows
-  // have the same key.
+  // (not a regular file, no header, more than kMaxRunTableColumns columns, a duplicate column, a
+  // row of the wrong width, a quote), or when two of its rows have the same key. Every check is
+  // linear in the file's size (the keys and the columns are hashed).
   RunCache(std::string path, std::vector<std::string> key_columns, std::string argument = "out");
 
   // The cached row of the planned run (the same values in every key column), or nullopt.
@@ -71,12 +79,14 @@ class RunCache {
   std::string key_text(const RunRow& row) const;
 
  private:
-  std::vector<std::string> key_of(const RunRow& row) const;
+  std::string key_of(const RunRow& row) const;  // the key cells joined by commas (no cell holds one)
   std::vector<RunRow> read_rows() const;  // the file's rows (none when it does not exist)
+  void index_rows();                      // rebuilds by_key_ from rows_
   std::string path_;
   std::vector<std::string> key_columns_;
   std::string argument_;
   std::vector<RunRow> rows_;
+  std::unordered_map<std::string, std::size_t> by_key_;  // a row's key -> its index in rows_
 };
 
 }  // namespace geomsim

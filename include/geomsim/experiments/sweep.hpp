@@ -93,6 +93,10 @@ std::string sweep_csv(const std::vector<SweepRow>& rows);
 // range (K >= 2, n_y >= 1, d >= 2, alpha in [0, 1], tau > 0), an unknown solver, geometry or
 // regime, or run counts that do not add up.
 std::vector<SweepRow> parse_sweep_csv(const std::string& text, const std::string& source, const std::string& argument);
+// The sweep CSV at `path`, read as hostile input: a regular file only (a FIFO or a device is
+// refused unopened), its header checked before the rest is read (a file that is not a sweep CSV
+// costs one line), then parse_sweep_csv.
+std::vector<SweepRow> read_sweep_csv(const std::string& path, const std::string& argument);
 
 // Refuses (InvalidArgument(argument), naming the option and both values) to resume a sweep whose
 // rows in `source` were solved with other --seeds, another --solver (auto resolved per point) or

@@ -11,10 +11,14 @@
 //   cosine_heatmap  the cosine-similarity matrix sorted by class and atom (Fig. 2's insets)
 //   phase_diagram   the geometry over the (alpha, tau) plane with the theory's boundaries
 //   onset_vs_d      where spread starts and saturates in alpha, against d
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace geomsim {
+
+// The largest definition file read (sims/'s are under 10 kB): a bigger one is refused unread.
+inline constexpr std::uint64_t kMaxSimDefinitionBytes = std::uint64_t{1} << 20;
 
 class OutputTransaction;
 
@@ -34,7 +38,9 @@ const std::vector<std::string>& simulation_kinds();
 
 // Reads and validates a definition. Its kind must be a simulation kind or one of
 // `other_kinds` (the training kinds, which geomsim-torch runs; their parameters are not
-// checked here). Throws InvalidArgument("sim") naming the file and field.
+// checked here). Throws InvalidArgument("sim") naming the file and field, and for a file that is
+// not a regular one (a FIFO), is larger than kMaxSimDefinitionBytes or nests its JSON more than
+// kMaxJsonDepth levels deep.
 SimDefinition load_sim_definition(const std::string& path, const std::vector<std::string>& other_kinds = {});
 
 struct SimResult {

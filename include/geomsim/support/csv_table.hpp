@@ -2,7 +2,10 @@
 // A CSV file of numbers: rows of comma-separated values, all rows of one width, with an
 // optional header line (the first line is a header when one of its fields is not a number).
 // A ragged row, an empty or non-numeric field, or a value that is not finite is refused with
-// InvalidArgument naming the option, the file, the line and the column.
+// InvalidArgument naming the option, the file, the line and the column. The file is hostile input:
+// only a regular file is read (a FIFO or a device is refused unopened), as a stream, so memory
+// follows the values it holds, and it is refused at its first wrong byte or field (a control
+// character such as NUL, a field longer than any number or name) without reading the rest.
 #include <string>
 #include <vector>
 

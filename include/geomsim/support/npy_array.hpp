@@ -27,8 +27,14 @@ struct NpyHeader {
   std::size_t count() const;       // product of the shape
 };
 
-// Parses the header of the .npy file at `path` and checks the file's size against it.
+// Parses the header of the .npy file at `path` and checks the file's size against it. Only a
+// regular file is read (a FIFO or a device is refused unopened), and a shape whose size
+// overflows a signed 64-bit byte count (its nonzero dimensions, as NumPy counts) is refused
+// with the shape as the file states it, e.g. "(0, 18446744073709551615)".
 NpyHeader read_npy_header(const std::string& path, const std::string& argument);
+
+// "(3, 4)", "(5,)", "()": a shape as NumPy prints it.
+std::string npy_shape_text(const std::vector<std::size_t>& shape);
 
 // The array as doubles, C order: float32 or float64 only. `what` names the data in the memory
 // check ("embeddings").

@@ -7,6 +7,7 @@
 #include <torch/serialize.h>
 
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/json_input.hpp"
 #include "geomsim/train/checkpoints/archive_integrity.hpp"
 
 namespace geomsim::train {
@@ -64,18 +65,19 @@ ModelDescription model_description_from_json(const std::string& text, const std:
   // A size field: a whole number (16.5 or "16" is not 16), positive and small enough to build.
   const auto whole = [&](const json& object, const char* key) {
     const json& v = object.at(key);
-    if (!v.is_number_integer()) malformed(std::string(key) + " must be a whole number, got " + v.dump());
+    if (!v.is_number_integer()) malformed(std::string(key) + " must be a whole number, got " + json_excerpt(v));
     const auto value = v.get<int64_t>();
-    if (value < 1 || value > (int64_t{1} << 24)) malformed(std::string(key) + " must be in [1, 16777216], got " + v.dump());
+    if (value < 1 || value > (int64_t{1} << 24)) malformed(std::string(key) + " must be in [1, 16777216], got " + json_excerpt(v));
     return value;
   };
   const auto text_field = [&](const json& object, const char* key) {
     const json& v = object.at(key);
-    if (!v.is_string()) malformed(std::string(key) + " must be a string, got " + v.dump());
+    if (!v.is_string()) malformed(std::string(key) + " must be a string, got " + json_excerpt(v));
     return v.get<std::string>();
   };
   try {
-    const json in = json::parse(text);
+    // A user's file: its nesting bounded before any of it is walked or dumped.
+    const json in = parse_json_input(text, argument, "holds a model description that");
     if (!in.is_object()) malformed("not a JSON object");
     if (text_field(in, "format") != "geomsim-checkpoint-1") {
       throw InvalidArgument(argument, "holds an unknown model description format '" + in.at("format").get<std::string>() + "'");
@@ -109,7 +111,7 @@ ModelDescription model_description_from_json(const std::string& text, const std:
       }
       const auto rate = [&](const char* key) {
         if (!a.contains(key)) return 0.0;
-        if (!a.at(key).is_number()) malformed(std::string(key) + " must be a number, got " + a.at(key).dump());
+        if (!a.at(key).is_number()) malformed(std::string(key) + " must be a number, got " + json_excerpt(a.at(key)));
         return a.at(key).get<double>();
       };
       o.dropout = rate("dropout");

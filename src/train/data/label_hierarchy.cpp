@@ -13,10 +13,17 @@
 #include "geomsim/support/input_files.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/json_input.hpp"
 #include "geomsim/support/random.hpp"
 
 namespace geomsim::train {
 namespace {
+
+// A hierarchy maps each fine label once: a file of 64 MiB maps millions, more than any dataset
+// has; a larger file is refused unread.
+constexpr std::uint64_t kMaxHierarchyFileBytes = std::uint64_t{64} << 20;
+// A "fine,coarse" line has two integers; a longer line is no such pair.
+constexpr std::size_t kMaxCsvLine = 256;
 
 const std::vector<std::string> kFashionNames{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
                                              "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
@@ -139,10 +146,18 @@ std::vector<int> mapping_from_entries(const std::vector<Entry>& entries, const s
 
 std::vector<Entry> read_csv_entries(const std::string& text, const std::string& path, const std::string& argument) {
   std::vector<Entry> entries;
-  std::istringstream lines(text);
-  std::string line;
-  for (int number = 1; std::getline(lines, line); ++number) {
-    line = trim(line);
+  // Line by line in place (no copy of the text, whatever its size), each line refused or taken
+  // as it comes: a file that is not such a CSV stops at its first line.
+  std::size_t start = 0;
+  for (int number = 1; start < text.size(); ++number) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::size_t length = end - start;
+    if (length > kMaxCsvLine) {
+      throw InvalidArgument(argument, path + ": line " + std::to_string(number) + " holds " + std::to_string(length) +
+                                          " bytes, not 'fine,coarse' (two integers >= 0)");
+    }
+    const std::string line = trim(text.substr(start, length));
+    start = end + 1;
     if (line.empty()) continue;
     std::string lower = line;
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -185,12 +200,7 @@ LabelHierarchy read_json_hierarchy(const std::string& text, const std::string& p
     }
     return true;
   };
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text, watch_keys);
-  } catch (const nlohmann::json::exception& e) {
-    fail(std::string("is not valid JSON (") + e.what() + ")");
-  }
+  const nlohmann::json doc = parse_json_input(text, argument, path + ":", watch_keys);
   if (!duplicate.empty()) fail("key \"" + duplicate + "\" appears twice (every fine label is mapped once)");
   if (!doc.is_object()) fail("must hold a JSON object (fine label -> coarse label)");
   const bool wrapped = doc.contains("fine_to_coarse");
@@ -204,7 +214,7 @@ LabelHierarchy read_json_hierarchy(const std::string& text, const std::string& p
   const nlohmann::json& mapping = wrapped ? doc.at("fine_to_coarse") : doc;
   std::vector<Entry> entries;
   const auto coarse_value = [&](const nlohmann::json& v, const std::string& where) {
-    if (!v.is_number_integer()) fail(where + ": the coarse label must be an integer >= 0, got " + v.dump());
+    if (!v.is_number_integer()) fail(where + ": the coarse label must be an integer >= 0, got " + json_excerpt(v));
     Entry e;
     e.coarse = v.is_number_unsigned() ? static_cast<long long>(std::min<std::uint64_t>(v.get<std::uint64_t>(), std::uint64_t{1} << 62))
                                       : v.get<long long>();
@@ -314,7 +324,7 @@ LabelHierarchy hierarchy_from_mapping(const std::string& name, const std::vector
 }
 
 LabelHierarchy read_hierarchy_file(const std::string& path, const std::string& argument) {
-  const std::string text = read_whole_file(path, argument);
+  const std::string text = read_whole_file(path, argument, kMaxHierarchyFileBytes, "hierarchy file");
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) throw InvalidArgument(argument, path + ": is empty");
   if (text[first] == '{' || text[first] == '[') return read_json_hierarchy(text, path, argument);

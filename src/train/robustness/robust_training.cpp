@@ -10,6 +10,7 @@
 
 #include "geomsim/metrics/group_accuracy.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/json_input.hpp"
 #include "geomsim/train/checkpoints/run_checkpoint.hpp"
 #include "geomsim/train/data/device.hpp"
 #include "geomsim/train/data/tensor_points.hpp"
@@ -141,13 +142,18 @@ void require_same_run(const std::string& stored, const std::string& current, con
   if (stored == current) return;
   std::string differences;
   try {
-    const auto a = nlohmann::json::parse(stored), b = nlohmann::json::parse(current);
+    // The stored description is the checkpoint's (a user's file): its depth bounded, its values
+    // shown as excerpts.
+    const auto a = parse_json_input(stored, "checkpoint", path + " holds a run description that"), b = nlohmann::json::parse(current);
     for (const auto& [key, value] : b.items()) {
-      const std::string was = a.contains(key) ? a.at(key).dump() : "absent";
-      if (was != value.dump()) differences += (differences.empty() ? "" : ", ") + key + " " + was + " (now " + value.dump() + ")";
+      const bool same = a.contains(key) && a.at(key).dump() == value.dump();
+      if (!same) {
+        differences += (differences.empty() ? "" : ", ") + key + " " + (a.contains(key) ? json_excerpt(a.at(key)) : "absent") + " (now " +
+                       json_excerpt(value) + ")";
+      }
     }
     for (const auto& [key, value] : a.items()) {
-      if (!b.contains(key)) differences += (differences.empty() ? "" : ", ") + key + " " + value.dump() + " (now absent)";
+      if (!b.contains(key)) differences += (differences.empty() ? "" : ", ") + key + " " + json_excerpt(value) + " (now absent)";
     }
   } catch (const nlohmann::json::exception&) {
     differences = "an unreadable description";

@@ -220,6 +220,15 @@ TEST_CASE("A malformed hierarchy file is refused, saying what is wrong", "[train
   refused("g.csv", "0,-1\n", "is not 'fine,coarse'");
   refused("h.csv", "  \n", "is empty");
   refused("i.csv", "fine,coarse\n", "maps no fine label");
+  // Hostile files: JSON nested 100 000 deep (a stack overflow when the message dumped the value),
+  // a line longer than any pair, a file larger than any hierarchy (sparse: nothing is written).
+  const std::string deep(100000, '[');
+  refused("p.json", "{\"0\": " + deep + std::string(100000, ']') + "}", "nests arrays or objects more than 64 levels deep");
+  refused("q.json", "{\"0\": [[[[[1]]]]]}", "the coarse label must be an integer >= 0, got [[[[...]]]]");
+  refused("j.csv", "0,0\n" + std::string(1000, '1') + ",0\n", "line 2 holds 1002 bytes, not 'fine,coarse'");
+  const HierarchyFile big("big.csv", "");
+  std::filesystem::resize_file(big.path, (std::uintmax_t{64} << 20) + 1);
+  CHECK_THROWS_WITH(resolve_hierarchy(big.path), Catch::Contains("holds 67108865 bytes, more than the 67108864 a hierarchy file may have"));
   CHECK_THROWS_WITH(resolve_hierarchy("no-such-hierarchy"), Catch::Contains("got 'no-such-hierarchy', which is neither"));
   CHECK_THROWS_WITH(hierarchy_from_mapping("m", {0, 2147483647}, "hierarchy"), Catch::Contains("but 1 is unused (the largest is 2147483647)"));
 }
