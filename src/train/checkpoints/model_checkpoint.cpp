@@ -7,7 +7,7 @@
 #include <torch/serialize.h>
 
 #include "geomsim/support/errors.hpp"
-#include "geomsim/train/checkpoints/archive_integrity.hpp"
+#include "geomsim/train/data/archive_integrity.hpp"
 
 namespace geomsim::train {
 namespace {
