@@ -244,3 +244,29 @@ TEST_CASE("Zip bombs are refused from the directory alone, before anything is in
   CHECK_THROWS_WITH(verify_archive(dir("claim.pt"), "checkpoint"),
                     Catch::Contains("entry 'a' claims 2147483648 bytes from 8 deflated ones, more than deflate's 1032:1 can produce"));
 }
+
+TEST_CASE("A TorchScript model whose source does not compile is a bad input naming the file", "[train][checkpoint][integrity]") {
+  Scratch dir("integrity");
+  torch::jit::Module module("Doubler");
+  module.define("def forward(self, x):\n    return x * 2\n");
+  module.save(dir("good.pt"));
+  CHECK(verify_archive(dir("good.pt"), "checkpoint") == ArchiveCheck::verified);
+  // One byte of its code changed (torch.mul -> torch.mux, an operator that does not exist), every CRC
+  // rewritten to match: torch::jit's compiler throws its own error (not a c10::Error) while loading.
+  const std::string good = bytes_of(dir("good.pt"));
+  std::vector<geomsim::testing::ZipEntry> entries;
+  for (const ArchiveEntry& e : verify_archive_bytes(good, "good.pt", "checkpoint").entries) {
+    std::string bytes = good.substr(e.data_offset, e.size);
+    if (e.name.find("/code/") != std::string::npos && e.name.size() > 3 && e.name.compare(e.name.size() - 3, 3, ".py") == 0) {
+      const auto at = bytes.find("torch.mul(");
+      REQUIRE(at != std::string::npos);
+      bytes[at + 8] = 'x';
+    }
+    entries.push_back({e.name, bytes});
+  }
+  write_bytes(dir("changed.pt"), geomsim::testing::zip_bytes(entries));
+  CHECK(verify_archive(dir("changed.pt"), "checkpoint") == ArchiveCheck::verified);
+  CHECK_THAT(geomsim::testing::refusal([&] { try_load_checkpoint_model(dir("changed.pt"), "checkpoint"); }),
+             Catch::StartsWith("--checkpoint " + dir("changed.pt") + " holds TorchScript code that does not compile (Unknown builtin op: aten::mux."));
+  CHECK_FALSE(is_geomsim_checkpoint(dir("changed.pt")));
+}
