@@ -37,7 +37,7 @@ std::string shape_text(const std::vector<std::size_t>& shape) {
 
 // The tensor torch.save wrote, on the CPU, contiguous. The archive is checked before libtorch
 // reads it: its zip structure and CRCs (archive_integrity), its pickle's size and framing
-// (saved_tensor_pickle), and afterwards the one storage the tensor has against the bytes its
+// (tensor_pickle), and afterwards the one storage the tensor has against the bytes its
 // entry holds, before any element is read.
 torch::Tensor read_saved_tensor(const std::string& path, const std::string& argument) {
   const std::string bytes = read_whole_file(path, argument, kNoSizeLimit, "tensor file");
