@@ -186,12 +186,14 @@ ByteArray read_idx(const std::string& path, const std::string& argument) {
   return array;
 }
 
-LabelledImages read_idx_pair(const std::string& images_path, const std::string& labels_path, const std::string& argument) {
+LabelledImages read_idx_pair(const std::string& images_path, const std::string& labels_path, const std::string& argument,
+                             const std::string& labels_argument) {
+  const std::string& labels_option = labels_argument.empty() ? argument : labels_argument;
   LabelledImages out;
   out.images = read_idx(images_path, argument);
-  const ByteArray labels = read_idx(labels_path, argument);
+  const ByteArray labels = read_idx(labels_path, labels_option);
   if (out.images.shape.size() < 2) throw InvalidArgument(argument, images_path + ": an image file needs at least 2 dimensions");
-  if (labels.shape.size() != 1) throw InvalidArgument(argument, labels_path + ": a label file has exactly 1 dimension");
+  if (labels.shape.size() != 1) throw InvalidArgument(labels_option, labels_path + ": a label file has exactly 1 dimension");
   if (labels.count() != out.images.count()) {
     throw InvalidArgument(argument, images_path + " holds " + std::to_string(out.images.count()) + " images but " + labels_path +
                                         " holds " + std::to_string(labels.count()) + " labels");

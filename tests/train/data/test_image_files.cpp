@@ -111,6 +111,10 @@ TEST_CASE("IDX and CIFAR claims are checked against the file's size before anyth
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   CHECK_THROWS_WITH(read_idx(fifo, "images"), Catch::Contains("is a FIFO (named pipe); only regular files are read"));
   CHECK_THROWS_WITH(read_idx("/dev/zero", "images"), Catch::Contains("is a character device; only regular files are read"));
+  // A label file's fault names the option that gave it.
+  const auto one_image = dir.write("one", idx_bytes({1, 1, 1}, {0}));
+  CHECK_THROWS_MATCHES(read_idx_pair(one_image, fifo, "images", "labels"), InvalidArgument,
+                       Catch::Predicate<InvalidArgument>([](const InvalidArgument& e) { return e.argument() == "labels"; }, "names --labels"));
   CHECK_THROWS_WITH(read_cifar_binary({fifo}, 1, 0, "cifar"), Catch::Contains("is a FIFO (named pipe)"));
   CHECK_THROWS_WITH(read_cifar_binary({"/dev/zero"}, 1, 0, "cifar"), Catch::Contains("is a character device"));
   // CIFAR batches may be gzipped: read whole, then checked as records.
