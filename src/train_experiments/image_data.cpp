@@ -77,7 +77,7 @@ LabelledSplit load_split(const DataOptions& o, bool train_split, int64_t limit, 
     end = data.labels.size();
   } else {
     kind = "";
-    data = train::read_idx_pair(o.images, o.labels, "images");
+    data = train::read_idx_pair(o.images, o.labels, "images", "labels");
     if (data.images.shape.size() != 3) throw InvalidArgument("images", o.images + " must hold N x H x W images");
     const std::size_t half = data.labels.size() / 2;
     begin = train_split ? 0 : half;

@@ -170,6 +170,60 @@ described("width165.pt", b'"width":16', b'"width":16.5')
 described("badtype.pt", b'"hierarchy":"fmnist-2"', b'"hierarchy":5')
 PY
   fi
+  # --- issue 33, training side: hostile IDX, torch.save and checkpoint files, files that are not files.
+  # $LARGE holds the inputs too large to checksum after every row (the zip bombs):
+  # outside $W, so the rows' listings skip them.
+  LARGE="$T/large"
+  mkdir -p "$LARGE" || return 1
+  mkfifo pipe.fifo || return 1
+  python3 - "$LARGE" <<'PY' || return 1
+import gzip, struct, sys, zlib
+def idx(dims, body=b""):
+    return b"\0\0\x08" + bytes([len(dims)]) + b"".join(struct.pack(">I", d) for d in dims) + body
+open("idx-claim.idx.gz", "wb").write(gzip.compress(idx([1, 2450484834])))  # claims 2.45 GB in ~30 bytes
+open("idx-claim.idx", "wb").write(idx([3, 1000, 1000000]))  # a 16-byte header that claims 3 GB
+def bomb(path, name, data, method, size, crc, listed):
+    """One entry's local header and data, then a central directory that lists it `listed` times."""
+    local = struct.pack("<IHHHHHIIIHH", 0x04034b50, 20, 0, method, 0, 0, crc, len(data), size, len(name), 0) + name + data
+    entry = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014b50, 20, 20, 0, method, 0, 0, crc, len(data), size, len(name), 0, 0, 0, 0, 0, 0) + name
+    end = struct.pack("<IHHHHIIH", 0x06054b50, 0, 0, listed, listed, len(entry) * listed, len(local), 0)
+    with open(path, "wb") as f:
+        f.write(local + entry * listed + end)
+large = sys.argv[1]
+stored = bytes(1 << 20)
+bomb(large + "/listed.pt", b"archive/data/0", stored, 0, len(stored), zlib.crc32(stored), 65534)
+deflate, crc = zlib.compressobj(9, zlib.DEFLATED, -15), 0
+chunks, zeros = [], bytes(1 << 20)
+for _ in range(64):  # 64 MiB of zeros (64 kB deflated), listed 65 534 times: 4 TB to inflate
+    chunks.append(deflate.compress(zeros))
+    crc = zlib.crc32(zeros, crc)
+chunks.append(deflate.flush())
+bomb(large + "/deflated.pt", b"archive/data/0", b"".join(chunks), 8, 64 << 20, crc, 65534)
+PY
+  if [ "$have_torch" -eq 1 ]; then
+    /usr/bin/python3 - <<'PY' || return 1
+import struct, torch, zipfile
+torch.save(torch.zeros(4, 2), "pt-ok.pt")
+def rewritten(src, dst, change):
+    """src's entries through change(name, bytes), written with valid CRCs."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_STORED) as zout:
+        for info in zin.infolist():
+            zout.writestr(info, change(info.filename, zin.read(info.filename)))
+def long_string(name, data):  # the pickle's first BINUNICODE says ~4 GB
+    if not name.endswith("data.pkl"):
+        return data
+    at = data.index(b"X")
+    return data[:at + 1] + struct.pack("<I", 0xfffffff0) + data[at + 5:]
+rewritten("pt-ok.pt", "pt-string.pt", long_string)
+rewritten("pt-ok.pt", "pt-storage.pt", lambda name, data: data[:len(data) // 2] if "/data/" in name else data)
+whole = open("pt-ok.pt", "rb").read()
+open("pt-cut.pt", "wb").write(whole[:len(whole) - 200])  # cut inside its central directory
+def unknown_op(name, data):  # one byte of the model's source changed: torch.relu -> torch.relx
+    return data.replace(b"torch.relu(", b"torch.relx(", 1) if name.endswith("/code/__torch__/torch/nn/functional.py") else data
+rewritten("cnn.pt", "cnn-source.pt", unknown_op)
+PY
+    rm pt-ok.pt
+  fi
   cd - >/dev/null || return 1
 }
 if ! prepare >"$OUT/prepare.txt" 2>&1; then

@@ -1,5 +1,6 @@
 #include "geomsim/train/checkpoints/model_checkpoint.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -8,21 +9,32 @@
 
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/json_input.hpp"
-#include "geomsim/train/checkpoints/archive_integrity.hpp"
+#include "geomsim/train/data/archive_integrity.hpp"
 
 namespace geomsim::train {
 namespace {
 
 using nlohmann::json;
 
-// The archive, or nullopt when the file is not a torch archive at all.
-std::optional<torch::serialize::InputArchive> open_archive(const std::string& path) {
+// The first line of a compiler's message that says something (TorchScript's start with an empty line).
+std::string first_line_of(const std::string& text) {
+  const auto start = std::min(text.find_first_not_of('\n'), text.size());
+  return text.substr(start, text.find('\n', start) - start);
+}
+
+// The archive, or nullopt when the file is not a torch archive at all. An archive whose
+// TorchScript code does not compile (one byte of its source changed, its CRCs rewritten) is a bad
+// input too: torch::jit's compiler throws its own errors (std::runtime_error, not c10::Error),
+// turned here into InvalidArgument naming the file, with the first line of the compiler's message.
+std::optional<torch::serialize::InputArchive> open_archive(const std::string& path, const std::string& argument) {
   try {
     torch::serialize::InputArchive archive;
     archive.load_from(path);
     return archive;
   } catch (const c10::Error&) {
     return std::nullopt;
+  } catch (const std::exception& error) {
+    throw InvalidArgument(argument, path + " holds TorchScript code that does not compile (" + first_line_of(error.what()) + ")");
   }
 }
 
@@ -164,14 +176,18 @@ void write_model_description(torch::serialize::OutputArchive& archive, const Mod
 }
 
 bool is_geomsim_checkpoint(const std::string& path) {
-  auto archive = open_archive(path);
-  return archive && stored_description(*archive).has_value();
+  try {
+    auto archive = open_archive(path, "checkpoint");
+    return archive && stored_description(*archive).has_value();
+  } catch (const InvalidArgument&) {
+    return false;
+  }
 }
 
 std::optional<CheckpointModel> try_load_checkpoint_model(const std::string& path, const std::string& argument) {
   if (!std::filesystem::is_regular_file(path)) throw InvalidArgument(argument, "file not found: " + path);
   if (verify_archive(path, argument) == ArchiveCheck::not_a_zip) return std::nullopt;
-  auto archive = open_archive(path);
+  auto archive = open_archive(path, argument);
   if (!archive) return std::nullopt;
   const auto text = stored_description(*archive);
   if (!text) return std::nullopt;
@@ -198,7 +214,7 @@ std::optional<CheckpointModel> try_load_checkpoint_model(const std::string& path
 CheckpointModel load_checkpoint_model(const std::string& path, const std::string& argument) {
   if (auto model = try_load_checkpoint_model(path, argument)) return std::move(*model);
   // Not a geomsim checkpoint: say which of the two ways (the archive is reopened only here).
-  if (!open_archive(path)) throw InvalidArgument(argument, path + " is not a torch archive (missing, truncated or corrupt)");
+  if (!open_archive(path, argument)) throw InvalidArgument(argument, path + " is not a torch archive (missing, truncated or corrupt)");
   throw InvalidArgument(argument, path + " holds no geomsim model description (not written by geomsim train, or by "
                                          "a version before checkpoints described their model)");
 }

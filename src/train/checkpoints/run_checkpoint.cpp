@@ -1,5 +1,6 @@
 #include "geomsim/train/checkpoints/run_checkpoint.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <torch/optim/adam.h>
@@ -8,7 +9,7 @@
 
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
-#include "geomsim/train/checkpoints/archive_integrity.hpp"
+#include "geomsim/train/data/archive_integrity.hpp"
 #include "geomsim/train/data/device.hpp"
 
 namespace geomsim::train {
@@ -44,6 +45,10 @@ torch::serialize::InputArchive open_run_checkpoint(const std::string& path, cons
     archive.load_from(path, c10::Device(c10::kCPU));
   } catch (const c10::Error& e) {
     throw InvalidArgument(argument, path + " is not a readable " + what + " (" + std::string(e.what_without_backtrace()) + ")");
+  } catch (const std::exception& e) {  // TorchScript code that does not compile: torch::jit's own errors
+    const std::string message = e.what();
+    const auto start = std::min(message.find_first_not_of('\n'), message.size());  // its first line may be empty
+    throw InvalidArgument(argument, path + " holds TorchScript code that does not compile (" + message.substr(start, message.find('\n', start) - start) + ")");
   }
   return archive;
 }

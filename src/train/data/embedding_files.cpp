@@ -3,18 +3,27 @@
 #include <torch/csrc/jit/serialization/pickle.h>
 #include <torch/torch.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <string_view>
 
 #include "geomsim/support/csv_table.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/memory_budget.hpp"
 #include "geomsim/support/npy_array.hpp"
+#include "geomsim/train/data/archive_integrity.hpp"
+#include "geomsim/train/data/tensor_pickle.hpp"
 
 namespace geomsim::train {
 namespace {
+
+// A tensor's pickle is a few hundred bytes: its class, sizes, strides and storage key.
+constexpr std::uint64_t kMaxTensorPickleBytes = 1 << 20;
+// How many first bytes tell the format (anything else is read as CSV, whose reader refuses a
+// control byte where it stands).
+constexpr std::size_t kFormatSniffBytes = 8;
 
 std::string shape_text(const std::vector<std::size_t>& shape) {
   std::string out = "(";
@@ -22,18 +31,44 @@ std::string shape_text(const std::vector<std::size_t>& shape) {
   return out + (shape.size() == 1 ? ",)" : ")");
 }
 
-// The tensor torch.save wrote, on the CPU, contiguous.
+// The tensor torch.save wrote, on the CPU, contiguous. The archive is checked before libtorch
+// reads it: its zip structure and CRCs (archive_integrity), its pickle's size and framing
+// (tensor_pickle), and afterwards the one storage the tensor has against the bytes its
+// entry holds, before any element is read.
 torch::Tensor read_saved_tensor(const std::string& path, const std::string& argument) {
-  std::error_code error;
-  const auto size = std::filesystem::file_size(path, error);
-  if (error) throw InvalidArgument(argument, path + ": cannot be read");
-  require_memory(argument, 3.0 * static_cast<double>(size), "the tensor file " + path);
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> bytes(size);
-  if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) throw InvalidArgument(argument, path + ": cannot be read");
+  const std::string bytes = read_whole_file(path, argument, kNoSizeLimit, "tensor file");
+  require_memory(argument, 3.0 * static_cast<double>(bytes.size()), "the tensor file " + path);
+  const VerifiedArchive archive = verify_archive_bytes(bytes, path, argument);
+  if (archive.check == ArchiveCheck::not_a_zip) {
+    throw InvalidArgument(argument, path + " starts as a zip archive but has no central directory: it is truncated or corrupt, "
+                                           "not a tensor file torch.save wrote");
+  }
+  const ArchiveEntry* pickle = nullptr;
+  const ArchiveEntry* storage = nullptr;
+  std::size_t storages = 0;
+  for (const ArchiveEntry& entry : archive.entries) {
+    const std::string& name = entry.name;
+    const auto slash = name.find('/');
+    const std::string inside = slash == std::string::npos ? name : name.substr(slash + 1);
+    if (inside == "data.pkl") pickle = &entry;
+    if (inside.rfind("data/", 0) == 0) {
+      storage = &entry;
+      ++storages;
+    }
+  }
+  if (pickle == nullptr) throw InvalidArgument(argument, path + ": is a zip archive without data.pkl, not a tensor file torch.save wrote");
+  if (pickle->size > kMaxTensorPickleBytes) {
+    throw InvalidArgument(argument, path + ": its pickle (data.pkl) holds " + std::to_string(pickle->size) + " bytes, more than the " +
+                                        std::to_string(kMaxTensorPickleBytes) + " that describe a tensor; save the tensor itself (torch.save(z, path))");
+  }
+  if (pickle->compressed) throw InvalidArgument(argument, path + ": its data.pkl is compressed, which torch.save never does");
+  if (storages > 1) {
+    throw InvalidArgument(argument, path + ": holds " + std::to_string(storages) + " storages; a tensor has one; save the tensor itself (torch.save(z, path))");
+  }
+  check_tensor_pickle(std::string_view(bytes).substr(pickle->data_offset, pickle->size), path, argument);
   torch::IValue value;
   try {
-    value = torch::pickle_load(bytes);
+    value = torch::pickle_load(std::vector<char>(bytes.begin(), bytes.end()));
   } catch (const std::exception& e) {
     std::string what = e.what();
     what = what.substr(0, what.find('\n'));
@@ -42,7 +77,15 @@ torch::Tensor read_saved_tensor(const std::string& path, const std::string& argu
   if (!value.isTensor()) {
     throw InvalidArgument(argument, path + ": holds a " + value.tagKind() + ", not a tensor; save the tensor itself (torch.save(z, path))");
   }
-  return value.toTensor().to(torch::kCPU).contiguous();
+  const torch::Tensor tensor = value.toTensor();
+  // libtorch sizes a storage by the element count its pickle declares, not by the bytes its entry
+  // holds: they must agree before an element is read.
+  const std::uint64_t declared = tensor.storage().nbytes(), held = storage == nullptr ? 0 : storage->size;
+  if (declared != held) {
+    throw InvalidArgument(argument, path + ": its pickle declares a storage of " + std::to_string(declared) + " bytes but its entry holds " +
+                                        std::to_string(held) + " (the file is corrupt)");
+  }
+  return tensor.to(torch::kCPU).contiguous();
 }
 
 std::string dims_text(const torch::Tensor& t) {
@@ -63,13 +106,12 @@ std::string to_string(ArrayFormat format) {
 }
 
 ArrayFormat detect_array_format(const std::string& path, const std::string& argument) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidArgument(argument, "cannot read " + path);
-  char head[6] = {};
-  in.read(head, 6);
-  const auto got = static_cast<std::size_t>(in.gcount());
-  if (got >= 6 && std::memcmp(head, "\x93NUMPY", 6) == 0) return ArrayFormat::npy;
-  if (got >= 4 && std::memcmp(head, "PK\x03\x04", 4) == 0) return ArrayFormat::torch;
+  InputFile file = open_regular_file(path, argument);
+  std::array<char, kFormatSniffBytes> head{};
+  file.stream.read(head.data(), static_cast<std::streamsize>(head.size()));
+  const auto got = static_cast<std::size_t>(file.stream.gcount());
+  if (got >= 6 && std::memcmp(head.data(), "\x93NUMPY", 6) == 0) return ArrayFormat::npy;
+  if (got >= 4 && std::memcmp(head.data(), "PK\x03\x04", 4) == 0) return ArrayFormat::torch;
   // torch.save before PyTorch 1.6 (or with _use_new_zipfile_serialization=False): a bare pickle.
   if (got >= 2 && static_cast<unsigned char>(head[0]) == 0x80 && head[1] >= 2 && head[1] <= 5) {
     throw InvalidArgument(argument, path + ": is a pickle (torch.save's legacy format or pickle.dump), which libtorch cannot read; "

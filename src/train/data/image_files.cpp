@@ -1,41 +1,20 @@
 #include "geomsim/train/data/image_files.hpp"
 
-#include <boost/iostreams/copy.hpp>
-#include <boost/iostreams/filter/gzip.hpp>
-#include <boost/iostreams/filtering_streambuf.hpp>
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <limits>
 
-#include "geomsim/support/input_files.hpp"
-#include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/memory_budget.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
 
 namespace geomsim::train {
 namespace {
-
-std::string read_bytes(const std::string& path, const std::string& argument) {
-  std::string bytes = read_whole_file(path, argument);
-  if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b) {
-    try {
-      std::istringstream compressed(bytes);
-      boost::iostreams::filtering_streambuf<boost::iostreams::input> gunzip;
-      gunzip.push(boost::iostreams::gzip_decompressor());
-      gunzip.push(compressed);
-      std::ostringstream out;
-      boost::iostreams::copy(gunzip, out);
-      bytes = out.str();
-    } catch (const std::exception& e) {
-      throw InvalidArgument(argument, path + " is a corrupt or truncated gzip file (" + e.what() + ")");
-    }
-  }
-  return bytes;
-}
 
 std::uint32_t big_endian(const std::string& bytes, std::size_t offset) {
   std::uint32_t v = 0;
@@ -55,13 +34,18 @@ namespace {
 
 // A file's bytes in order, through gunzip (zlib) when it starts with gzip's magic bytes. zlib
 // checks the gzip trailer's CRC-32 and length when the stream ends; a stream that stops before
-// its trailer is an error, never a short file.
+// its trailer is an error, never a short file. Only regular files are opened (a FIFO would block,
+// /dev/zero never ends), and the file's size bounds what it can hold: exactly its size when raw,
+// at most kMaxDeflateRatio times its size when gzipped (deflate's largest ratio is 1032:1).
 class ByteSource {
  public:
-  ByteSource(const std::string& path, const std::string& argument) : path_(path), argument_(argument), file_(path, std::ios::binary) {
-    if (!file_) throw InvalidArgument(argument, "cannot read " + path);
-    gzipped_ = file_.peek() == 0x1f && (file_.get(), file_.peek() == 0x8b);
-    file_.seekg(0);
+  static constexpr std::uint64_t kMaxDeflateRatio = 1032;
+
+  ByteSource(const std::string& path, const std::string& argument)
+      : path_(path), argument_(argument), file_(open_regular_file(path, argument)) {
+    std::ifstream& in = file_.stream;
+    gzipped_ = file_.size >= 2 && in.peek() == 0x1f && (in.get(), in.peek() == 0x8b);
+    in.seekg(0);
     if (gzipped_ && inflateInit2(&stream_, 16 + MAX_WBITS) != Z_OK) throw std::bad_alloc();
   }
   ~ByteSource() {
@@ -70,18 +54,24 @@ class ByteSource {
   ByteSource(const ByteSource&) = delete;
   ByteSource& operator=(const ByteSource&) = delete;
 
+  bool gzipped() const { return gzipped_; }
+  std::uint64_t file_size() const { return file_.size; }
+  // The most bytes the file can yield: its size, or deflate's maximum ratio times it.
+  std::uint64_t most_bytes() const { return gzipped_ ? kMaxDeflateRatio * file_.size : file_.size; }
+
   // Up to `count` bytes; fewer only where the data ends.
   std::size_t read(char* into, std::size_t count) {
+    std::ifstream& in = file_.stream;
     if (!gzipped_) {
-      file_.read(into, static_cast<std::streamsize>(count));
-      return static_cast<std::size_t>(file_.gcount());
+      in.read(into, static_cast<std::streamsize>(count));
+      return static_cast<std::size_t>(in.gcount());
     }
     std::size_t produced = 0;
     while (produced < count && !ended_) {
       if (stream_.avail_in == 0) {
-        file_.read(input_.data(), static_cast<std::streamsize>(input_.size()));
+        in.read(input_.data(), static_cast<std::streamsize>(input_.size()));
         stream_.next_in = reinterpret_cast<Bytef*>(input_.data());
-        stream_.avail_in = static_cast<uInt>(file_.gcount());
+        stream_.avail_in = static_cast<uInt>(in.gcount());
         if (stream_.avail_in == 0) corrupt("it ends before its gzip trailer");
       }
       const auto room = static_cast<uInt>(std::min<std::size_t>(count - produced, 1u << 30));
@@ -95,16 +85,51 @@ class ByteSource {
     return produced;
   }
 
+  // Up to `count` bytes appended to `out`, which grows only as the bytes arrive (in chunks that
+  // at most double it), so a stream that promises more than it holds costs only what it holds.
+  // Each growth is checked against memory.
+  std::size_t append(std::vector<std::uint8_t>& out, std::size_t count) {
+    constexpr std::size_t kFirstChunk = std::size_t{1} << 20;
+    std::size_t got = 0;
+    while (got < count) {
+      const std::size_t chunk = std::min(count - got, std::max(kFirstChunk, out.size()));
+      require_memory(argument_, static_cast<double>(out.size() + chunk), "the bytes read from " + path_);
+      const std::size_t before = out.size();
+      out.resize(before + chunk);
+      const std::size_t read_now = read(reinterpret_cast<char*>(out.data() + before), chunk);
+      got += read_now;
+      if (read_now < chunk) {
+        out.resize(before + read_now);
+        break;
+      }
+    }
+    return got;
+  }
+
  private:
   [[noreturn]] void corrupt(const std::string& why) const {
     throw InvalidArgument(argument_, path_ + " is a corrupt or truncated gzip file (" + why + ")");
   }
   std::string path_, argument_;
-  std::ifstream file_;
+  InputFile file_;
   bool gzipped_ = false, ended_ = false;
   z_stream stream_{};
   std::array<char, 1 << 16> input_{};
 };
+
+// The whole content of a file, inflated when it is gzipped, bounded as ByteSource says.
+std::vector<std::uint8_t> read_bytes(const std::string& path, const std::string& argument) {
+  ByteSource source(path, argument);
+  std::vector<std::uint8_t> bytes;
+  const std::uint64_t most = source.most_bytes();
+  require_memory(argument, static_cast<double>(source.file_size()), "the file " + path);
+  source.append(bytes, static_cast<std::size_t>(std::min<std::uint64_t>(most, std::numeric_limits<std::size_t>::max() - 1) + 1));
+  if (bytes.size() > most) {
+    throw InvalidArgument(argument, path + " inflates to more than " + std::to_string(ByteSource::kMaxDeflateRatio) +
+                                        " times its size, which no gzip file does (it is corrupt)");
+  }
+  return bytes;
+}
 
 }  // namespace
 
@@ -112,7 +137,7 @@ ByteArray read_idx(const std::string& path, const std::string& argument) {
   const auto fail = [&](const std::string& why) { throw InvalidArgument(argument, path + ": " + why); };
   // The header first, then exactly the bytes it promises, and a few more to see whether there
   // are more: a gzip bomb is never inflated past what its header claims, and the claim is
-  // checked against memory before it is allocated.
+  // checked against the file's size and memory before anything is allocated.
   ByteSource source(path, argument);
   const auto read = [&](char* into, std::size_t count) { return source.read(into, count); };
   std::string magic(4, '\0');
@@ -138,9 +163,20 @@ ByteArray read_idx(const std::string& path, const std::string& argument) {
       fail("has a shape (" + shape + ") whose size overflows: not a real IDX file");
     }
   }
+  // The claim against what the file can hold, before anything is allocated: a raw file holds
+  // exactly the bytes after its header; a gzipped one at most deflate's ratio times its size.
+  const std::uint64_t header = 4 + 4 * static_cast<std::uint64_t>(dims);
+  if (!source.gzipped()) {
+    const std::uint64_t held = source.file_size() - header;
+    if (held < total) fail("is truncated: the header promises " + std::to_string(total) + " bytes, the file holds " + std::to_string(held));
+    if (held > total) fail("has " + std::to_string(held - total) + " bytes after the data the header describes");
+  } else if (total > source.most_bytes()) {
+    fail("is a gzip file of " + std::to_string(source.file_size()) + " bytes whose header promises " + std::to_string(total) +
+         " bytes (shape " + shape + "), more than the " + std::to_string(ByteSource::kMaxDeflateRatio) +
+         " times its size that gzip can hold: it is corrupt");
+  }
   require_memory(argument, static_cast<double>(total), "the " + shape + " bytes " + path + " promises");
-  array.data.resize(total);
-  const std::size_t got = read(reinterpret_cast<char*>(array.data.data()), total);
+  const std::size_t got = source.append(array.data, total);
   if (got < total) fail("is truncated: the header promises " + std::to_string(total) + " bytes, the file holds " + std::to_string(got));
   char extra[4096];
   const std::size_t more = read(extra, sizeof extra);
@@ -150,12 +186,14 @@ ByteArray read_idx(const std::string& path, const std::string& argument) {
   return array;
 }
 
-LabelledImages read_idx_pair(const std::string& images_path, const std::string& labels_path, const std::string& argument) {
+LabelledImages read_idx_pair(const std::string& images_path, const std::string& labels_path, const std::string& argument,
+                             const std::string& labels_argument) {
+  const std::string& labels_option = labels_argument.empty() ? argument : labels_argument;
   LabelledImages out;
   out.images = read_idx(images_path, argument);
-  const ByteArray labels = read_idx(labels_path, argument);
+  const ByteArray labels = read_idx(labels_path, labels_option);
   if (out.images.shape.size() < 2) throw InvalidArgument(argument, images_path + ": an image file needs at least 2 dimensions");
-  if (labels.shape.size() != 1) throw InvalidArgument(argument, labels_path + ": a label file has exactly 1 dimension");
+  if (labels.shape.size() != 1) throw InvalidArgument(labels_option, labels_path + ": a label file has exactly 1 dimension");
   if (labels.count() != out.images.count()) {
     throw InvalidArgument(argument, images_path + " holds " + std::to_string(out.images.count()) + " images but " + labels_path +
                                         " holds " + std::to_string(labels.count()) + " labels");
@@ -214,15 +252,15 @@ LabelledImages read_cifar_binary(const std::vector<std::string>& paths, int labe
   LabelledImages out;
   out.images.shape = {0, 3, 32, 32};
   for (const auto& path : paths) {
-    const std::string bytes = read_bytes(path, argument);
+    const std::vector<std::uint8_t> bytes = read_bytes(path, argument);
     if (bytes.empty() || bytes.size() % record != 0) {
       throw InvalidArgument(argument, path + ": " + std::to_string(bytes.size()) + " bytes is not a whole number of " +
                                           std::to_string(record) + "-byte CIFAR records");
     }
     for (std::size_t offset = 0; offset < bytes.size(); offset += record) {
-      out.labels.push_back(static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(label_index)]));
-      if (label_bytes == 2) out.other_labels.push_back(static_cast<unsigned char>(bytes[offset + static_cast<std::size_t>(1 - label_index)]));
-      out.images.data.insert(out.images.data.end(), bytes.begin() + static_cast<std::ptrdiff_t>(offset + label_bytes),
+      out.labels.push_back(bytes[offset + static_cast<std::size_t>(label_index)]);
+      if (label_bytes == 2) out.other_labels.push_back(bytes[offset + static_cast<std::size_t>(1 - label_index)]);
+      out.images.data.insert(out.images.data.end(), bytes.begin() + static_cast<std::ptrdiff_t>(offset + static_cast<std::size_t>(label_bytes)),
                              bytes.begin() + static_cast<std::ptrdiff_t>(offset + record));
     }
   }

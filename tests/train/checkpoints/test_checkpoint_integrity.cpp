@@ -3,6 +3,7 @@
 // options, a non-finite loss, and the memory an encoder needs.
 #include "train/catch_with_torch.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -10,10 +11,11 @@
 #include <torch/serialize.h>
 
 #include "geomsim/support/errors.hpp"
-#include "geomsim/train/checkpoints/archive_integrity.hpp"
+#include "geomsim/train/data/archive_integrity.hpp"
 #include "geomsim/train/checkpoints/model_checkpoint.hpp"
 #include "geomsim/train/training/trainer.hpp"
 #include "scratch_folder.hpp"
+#include "train/data/zip_bytes.hpp"
 #include "train/tiny_models.hpp"
 
 using namespace geomsim;
@@ -217,4 +219,54 @@ TEST_CASE("The encoder's parameter count is exact, so its memory estimate is not
   }
   EncoderOptions huge = train::testing::tiny_encoder("mlp", 100000000, 128);
   CHECK(training_memory_bytes(huge, 256) > 1e11);  // 10^8 x 128 weights, 4 copies of 4 bytes each
+}
+
+TEST_CASE("Zip bombs are refused from the directory alone, before anything is inflated", "[train][checkpoint][integrity]") {
+  Scratch dir("integrity");
+  using geomsim::testing::zip_bytes;
+  const std::string mebibyte(1 << 20, 'x');
+  // One stored entry listed 65 534 times: 65 534 CRC passes over the same bytes without the check.
+  std::vector<std::size_t> listed(65534, 0);
+  write_bytes(dir("listed.pt"), zip_bytes({{"archive/data/0", mebibyte}}, listed));
+  const auto start = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(verify_archive(dir("listed.pt"), "checkpoint"),
+                    Catch::Contains("listed.pt is a corrupt archive: entries 'archive/data/0' and 'archive/data/0' overlap"));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
+  // Disjoint entries are fine, in any order in the directory.
+  write_bytes(dir("two.pt"), zip_bytes({{"a", "1"}, {"b", "2"}}, {1, 0}));
+  CHECK(verify_archive(dir("two.pt"), "checkpoint") == ArchiveCheck::verified);
+  // A deflated entry that claims more than deflate's 1032:1: its size field is changed to 2 GB.
+  std::string claim = zip_bytes({{"a", "12345678"}});
+  claim[claim.find(std::string("PK\x01\x02", 4)) + 10] = 8;  // the directory says deflated
+  const auto size_field = claim.find(std::string("PK\x01\x02", 4)) + 24;
+  claim.replace(size_field, 4, std::string("\x00\x00\x00\x80", 4));
+  write_bytes(dir("claim.pt"), claim);
+  CHECK_THROWS_WITH(verify_archive(dir("claim.pt"), "checkpoint"),
+                    Catch::Contains("entry 'a' claims 2147483648 bytes from 8 deflated ones, more than deflate's 1032:1 can produce"));
+}
+
+TEST_CASE("A TorchScript model whose source does not compile is a bad input naming the file", "[train][checkpoint][integrity]") {
+  Scratch dir("integrity");
+  torch::jit::Module module("Doubler");
+  module.define("def forward(self, x):\n    return x * 2\n");
+  module.save(dir("good.pt"));
+  CHECK(verify_archive(dir("good.pt"), "checkpoint") == ArchiveCheck::verified);
+  // One byte of its code changed (torch.mul -> torch.mux, an operator that does not exist), every CRC
+  // rewritten to match: torch::jit's compiler throws its own error (not a c10::Error) while loading.
+  const std::string good = bytes_of(dir("good.pt"));
+  std::vector<geomsim::testing::ZipEntry> entries;
+  for (const ArchiveEntry& e : verify_archive_bytes(good, "good.pt", "checkpoint").entries) {
+    std::string bytes = good.substr(e.data_offset, e.size);
+    if (e.name.find("/code/") != std::string::npos && e.name.size() > 3 && e.name.compare(e.name.size() - 3, 3, ".py") == 0) {
+      const auto at = bytes.find("torch.mul(");
+      REQUIRE(at != std::string::npos);
+      bytes[at + 8] = 'x';
+    }
+    entries.push_back({e.name, bytes});
+  }
+  write_bytes(dir("changed.pt"), geomsim::testing::zip_bytes(entries));
+  CHECK(verify_archive(dir("changed.pt"), "checkpoint") == ArchiveCheck::verified);
+  CHECK_THAT(geomsim::testing::refusal([&] { try_load_checkpoint_model(dir("changed.pt"), "checkpoint"); }),
+             Catch::StartsWith("--checkpoint " + dir("changed.pt") + " holds TorchScript code that does not compile (Unknown builtin op: aten::mux."));
+  CHECK_FALSE(is_geomsim_checkpoint(dir("changed.pt")));
 }

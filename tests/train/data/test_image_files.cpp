@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "geomsim/support/errors.hpp"
@@ -81,13 +82,48 @@ TEST_CASE("Corrupt IDX files are refused with the file named", "[train][data][er
   expect("zero", idx_bytes({3, 0, 28}, {}), "has a dimension of size 0 (shape 3 x 0 x 28)");
   const std::string huge = std::string("\x00\x00\x08\x04", 4) + std::string(16, '\xff');
   expect("overflow", huge, "whose size overflows");
-  expect("too-large", std::string("\x00\x00\x08\x03\x00\x01\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00", 16), "would need 281 TB");
+  expect("too-large", std::string("\x00\x00\x08\x03\x00\x01\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00", 16),
+         "the header promises 281474976710656 bytes, the file holds 0");
   // A gzip bomb: a valid 2 x 2 header followed by 64 MB of zeros that compress to 64 kB. It is
   // refused after inflating 5 bytes past the data, not 64 MB.
   expect("bomb.gz", gzip(good + std::string(64 << 20, '\0')), "more bytes after the data the header describes");
   const auto img = dir.write("img", idx_bytes({2, 1, 1}, {1, 2}));
   const auto lab = dir.write("lab", idx_bytes({3}, {1, 2, 3}));
   CHECK_THROWS_WITH(read_idx_pair(img, lab, "data"), Catch::Contains("holds 2 images but") && Catch::Contains("3 labels"));
+}
+
+TEST_CASE("IDX and CIFAR claims are checked against the file's size before anything is allocated", "[train][data][errors]") {
+  const TempDir dir;
+  const auto refused = [&](const std::string& name, const std::string& bytes, const std::string& why) {
+    const auto path = dir.write(name, bytes);
+    CHECK_THROWS_WITH(read_idx(path, "images"), Catch::Contains(path) && Catch::Contains(why));
+  };
+  // The fuzzer's reproducers: a tiny gzip whose header claims 1 x 2 450 484 834 bytes (2.45 GB),
+  // and a 16-byte raw header that claims 3 x 1000 x 1 000 000 (3 GB). Neither is allocated.
+  const std::string lying_gzip = gzip(idx_bytes({1, 2450484834u}, {}));
+  refused("claim.gz", lying_gzip, "whose header promises 2450484834 bytes (shape 1 x 2450484834), more than the 1032 times its size");
+  refused("claim.idx", idx_bytes({3, 1000, 1000000}, {}), "is truncated: the header promises 3000000000 bytes, the file holds 0");
+  // A gzip stream whose claim is plausible for its size but which holds less: the buffer grows
+  // only with the bytes that arrive, and the shortfall is named.
+  refused("short.gz", gzip(idx_bytes({1, 30000}, std::vector<std::uint8_t>(100, 7))), "is truncated: the header promises 30000 bytes, the file holds 100");
+  // Not regular files: refused at once, never opened (a FIFO would block, /dev/zero never ends).
+  const std::string fifo = (dir.path / "fifo").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(read_idx(fifo, "images"), Catch::Contains("is a FIFO (named pipe); only regular files are read"));
+  CHECK_THROWS_WITH(read_idx("/dev/zero", "images"), Catch::Contains("is a character device; only regular files are read"));
+  // A label file's fault names the option that gave it.
+  const auto one_image = dir.write("one", idx_bytes({1, 1, 1}, {0}));
+  CHECK_THROWS_MATCHES(read_idx_pair(one_image, fifo, "images", "labels"), InvalidArgument,
+                       Catch::Predicate<InvalidArgument>([](const InvalidArgument& e) { return e.argument() == "labels"; }, "names --labels"));
+  CHECK_THROWS_WITH(read_cifar_binary({fifo}, 1, 0, "cifar"), Catch::Contains("is a FIFO (named pipe)"));
+  CHECK_THROWS_WITH(read_cifar_binary({"/dev/zero"}, 1, 0, "cifar"), Catch::Contains("is a character device"));
+  // CIFAR batches may be gzipped: read whole, then checked as records.
+  std::string record(1 + 3072, '\0');
+  record[0] = 4;
+  const auto zipped = dir.write("batch.bin.gz", gzip(record + record));
+  CHECK(read_cifar_binary({zipped}, 1, 0, "cifar").labels == std::vector<int>{4, 4});
+  const auto cut = dir.write("cut.bin.gz", gzip(record).substr(0, 30));
+  CHECK_THROWS_WITH(read_cifar_binary({cut}, 1, 0, "cifar"), Catch::Contains("corrupt or truncated gzip"));
 }
 
 TEST_CASE("CIFAR binary records are read and checked", "[train][data]") {

@@ -30,9 +30,10 @@ struct LabelledImages {
   std::vector<int> other_labels;  // CIFAR-100: the label byte not picked by label_index; else empty
 };
 
-// An IDX image file and its IDX label file; their counts must agree.
+// An IDX image file and its IDX label file; their counts must agree. A fault of the label file
+// alone names `labels_argument` (`argument` when empty), so that --labels is named for it.
 LabelledImages read_idx_pair(const std::string& images_path, const std::string& labels_path,
-                             const std::string& argument);
+                             const std::string& argument, const std::string& labels_argument = "");
 
 // Fashion-MNIST from a folder holding {train,t10k}-{images-idx3,labels-idx1}-ubyte[.gz]
 // (Debian's dataset-fashion-mnist installs them in kFashionMnistDir).

@@ -1,14 +1,16 @@
-#include "geomsim/train/checkpoints/archive_integrity.hpp"
+#include "geomsim/train/data/archive_integrity.hpp"
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
-#include "geomsim/support/input_files.hpp"
-#include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/input_files.hpp"
+#include "geomsim/support/memory_budget.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -73,18 +75,18 @@ bool inflated_crc(const char* data, std::uint64_t length, std::uint64_t expected
 
 }  // namespace
 
-ArchiveCheck verify_archive(const std::string& path, const std::string& argument) {
-  const std::string data = read_whole_file(path, argument);
+VerifiedArchive verify_archive_bytes(const std::string& data, const std::string& path, const std::string& argument) {
   const Bytes bytes(data);
   const auto corrupt = [&](const std::string& why) {
     throw InvalidArgument(argument, path + " is a corrupt archive: " + why);
   };
+  VerifiedArchive archive;
   // The end-of-central-directory record: 22 bytes and a comment of up to 65535 at the end.
-  if (bytes.size() < 22) return ArchiveCheck::not_a_zip;
+  if (bytes.size() < 22) return archive;
   std::uint64_t end = bytes.size() - 22;
   const std::uint64_t lowest = bytes.size() > 22 + 65535 ? bytes.size() - 22 - 65535 : 0;
   while (bytes.read(end, 4) != kEndOfDirectory) {
-    if (end == lowest) return ArchiveCheck::not_a_zip;
+    if (end == lowest) return archive;
     --end;
   }
   std::uint64_t entries = bytes.read(end + 10, 2), directory_size = bytes.read(end + 12, 4), directory = bytes.read(end + 16, 4);
@@ -97,6 +99,17 @@ ArchiveCheck verify_archive(const std::string& path, const std::string& argument
     directory = bytes.read(record + 48, 8);
   }
   if (!bytes.has(directory, directory_size)) corrupt("its central directory lies outside the file");
+  if (entries > directory_size / 46) corrupt("its central directory is too small for the " + std::to_string(entries) + " entries it claims");
+  // First the directory alone: every entry's place and sizes, checked for overlaps and for the
+  // total they would inflate to before a single byte is inflated or summed (a directory that lists
+  // one bomb 65 534 times would otherwise inflate it 65 534 times).
+  struct Extent {
+    std::uint64_t begin, end;  // local header to the end of the entry's data
+    std::size_t entry;
+  };
+  std::vector<Extent> extents;
+  std::vector<std::uint32_t> crcs;
+  double inflated = 0;
   std::uint64_t at = directory;
   for (std::uint64_t k = 0; k < entries; ++k) {
     if (!bytes.has(at, 46) || bytes.read(at, 4) != kDirectoryEntry) corrupt("directory entry " + std::to_string(k) + " is damaged");
@@ -124,19 +137,53 @@ ArchiveCheck verify_archive(const std::string& path, const std::string& argument
     if (!bytes.has(local, 30) || bytes.read(local, 4) != kLocalHeader) corrupt("entry '" + name + "' has no local header where the directory says");
     const std::uint64_t start = local + 30 + bytes.read(local + 26, 2) + bytes.read(local + 28, 2);
     if (!bytes.has(start, compressed)) corrupt("entry '" + name + "' is cut short");
-    std::uint32_t actual = 0;
     if (method == 0) {
       if (compressed != size) corrupt("entry '" + name + "' has two sizes");
-      actual = crc_of(bytes.at(start), size);
     } else if (method == 8) {
-      if (!inflated_crc(bytes.at(start), compressed, size, actual)) corrupt("entry '" + name + "' does not inflate to its recorded size");
+      if (size / kMaxDeflateRatio > compressed) {
+        corrupt("entry '" + name + "' claims " + std::to_string(size) + " bytes from " + std::to_string(compressed) +
+                " deflated ones, more than deflate's " + std::to_string(kMaxDeflateRatio) + ":1 can produce");
+      }
     } else {
       corrupt("entry '" + name + "' uses compression method " + std::to_string(method) + ", which torch archives do not");
     }
-    if (actual != crc) corrupt("entry '" + name + "' fails its CRC-32 check (its bytes were changed after it was written)");
+    extents.push_back({local, start + compressed, archive.entries.size()});
+    archive.entries.push_back({name, size, start, compressed, method == 8});
+    crcs.push_back(crc);
+    inflated += static_cast<double>(size);
     at += 46 + name_length + extra_length + comment_length;
   }
-  return ArchiveCheck::verified;
+  std::sort(extents.begin(), extents.end(), [](const Extent& a, const Extent& b) { return a.begin < b.begin; });
+  for (std::size_t k = 1; k < extents.size(); ++k) {
+    if (extents[k].begin < extents[k - 1].end) {
+      corrupt("entries '" + archive.entries[extents[k - 1].entry].name + "' and '" + archive.entries[extents[k].entry].name +
+              "' overlap (a zip bomb lists one entry's bytes many times)");
+    }
+  }
+  const double sane = kArchiveAllowanceBytes + kMaxArchiveRatio * static_cast<double>(bytes.size());
+  if (inflated > sane) {
+    corrupt("its entries inflate to " + format_bytes(inflated) + ", more than " + std::to_string(kMaxArchiveRatio) + " times the " +
+            format_bytes(static_cast<double>(bytes.size())) + " of the file (and its allowance of " + format_bytes(kArchiveAllowanceBytes) +
+            "): not a torch archive");
+  }
+  require_memory(argument, inflated, "the inflated entries of " + path);
+  // Then every entry's bytes: disjoint, so each byte of the file is read (or inflated) once.
+  for (std::size_t k = 0; k < archive.entries.size(); ++k) {
+    const ArchiveEntry& entry = archive.entries[k];
+    std::uint32_t actual = 0;
+    if (!entry.compressed) {
+      actual = crc_of(bytes.at(entry.data_offset), entry.size);
+    } else if (!inflated_crc(bytes.at(entry.data_offset), entry.stored_size, entry.size, actual)) {
+      corrupt("entry '" + entry.name + "' does not inflate to its recorded size");
+    }
+    if (actual != crcs[k]) corrupt("entry '" + entry.name + "' fails its CRC-32 check (its bytes were changed after it was written)");
+  }
+  archive.check = ArchiveCheck::verified;
+  return archive;
+}
+
+ArchiveCheck verify_archive(const std::string& path, const std::string& argument) {
+  return verify_archive_bytes(read_whole_file(path, argument, kNoSizeLimit, "torch archive"), path, argument).check;
 }
 
 }  // namespace geomsim::train

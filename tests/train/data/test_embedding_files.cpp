@@ -1,0 +1,111 @@
+// A user's embeddings and labels as hostile files: torch.save archives whose pickle lies about
+// a length or a storage, archives cut short, files that are not regular files, and binary data
+// that is read as CSV. Each is refused with the file named, before anything large is allocated.
+#include "train/catch_with_torch.hpp"
+
+#include <sys/stat.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "geomsim/support/errors.hpp"
+#include "geomsim/train/data/archive_integrity.hpp"
+#include "geomsim/train/data/embedding_files.hpp"
+#include "scratch_folder.hpp"
+#include "train/data/zip_bytes.hpp"
+
+using namespace geomsim;
+using namespace geomsim::train;
+using geomsim::testing::ZipEntry;
+namespace fs = std::filesystem;
+
+namespace {
+using Scratch = geomsim::testing::ScratchFolder;
+
+std::string write_bytes(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+// The entries of a tensor as torch.save writes it (libtorch's pickle_save writes the same archive).
+std::vector<ZipEntry> saved_entries(const torch::Tensor& tensor) {
+  const std::vector<char> saved = torch::pickle_save(tensor);
+  const std::string bytes(saved.begin(), saved.end());
+  std::vector<ZipEntry> entries;
+  for (const ArchiveEntry& e : verify_archive_bytes(bytes, "saved", "test").entries) {
+    entries.push_back({e.name, bytes.substr(e.data_offset, e.size)});
+  }
+  return entries;
+}
+
+ZipEntry& entry_ending(std::vector<ZipEntry>& entries, const std::string& tail) {
+  for (ZipEntry& e : entries) {
+    if (e.name.size() >= tail.size() && e.name.compare(e.name.size() - tail.size(), tail.size(), tail) == 0) return e;
+  }
+  throw std::logic_error("no entry " + tail);
+}
+}  // namespace
+
+TEST_CASE("torch.save tensors round-trip as embeddings and labels", "[train][data][embeddings]") {
+  Scratch dir("embedding-files");
+  const torch::Tensor z = torch::tensor({{1.0, 0.0}, {0.0, 1.0}, {0.6, 0.8}}, torch::kDouble);
+  write_bytes(dir("z.pt"), geomsim::testing::zip_bytes(saved_entries(z)));
+  const Matrix read = read_embeddings(dir("z.pt"), "embeddings");
+  CHECK(read.rows() == 2);
+  CHECK(read.cols() == 3);
+  CHECK(read(1, 2) == 0.8);
+  write_bytes(dir("y.pt"), geomsim::testing::zip_bytes(saved_entries(torch::tensor({0, 1, 1}, torch::kLong))));
+  CHECK(read_labels(dir("y.pt"), "labels") == std::vector<int>{0, 1, 1});
+}
+
+TEST_CASE("A torch.save archive whose pickle or storage lies is refused before libtorch allocates", "[train][data][embeddings][errors]") {
+  Scratch dir("embedding-files");
+  const auto refused = [&](const std::string& name, const std::string& bytes, const std::string& why) {
+    const std::string path = write_bytes(dir(name), bytes);
+    CHECK_THAT(geomsim::testing::refusal([&] { read_embeddings(path, "embeddings"); }),
+               Catch::Contains("--embeddings " + path) && Catch::Contains(why));
+  };
+  // The fuzzer's reproducer: a string whose BINUNICODE length says ~4 GB (libtorch would allocate it).
+  const std::string lying_string = std::string("\x80\x02X\xf0\xff\xff\xff", 7) + "abc.";
+  refused("string.pt", geomsim::testing::zip_bytes({{"archive/data.pkl", lying_string}, {"archive/version", "3\n"}}),
+          "its pickle (data.pkl) is corrupt: a length field claims 4294967280 bytes where 4 remain at byte 2");
+  // A memo index far past the ones set (libtorch would grow its memo table to it).
+  refused("memo.pt", geomsim::testing::zip_bytes({{"archive/data.pkl", std::string("\x80\x02Nr\xff\xff\xff\x7f.", 9)}}),
+          "memo index 2147483647 skips past the 0 set");
+  refused("opcode.pt", geomsim::testing::zip_bytes({{"archive/data.pkl", std::string("\x80\x02\xff.", 4)}}), "byte 255 is not a pickle opcode");
+  // A pickle far larger than a tensor's.
+  refused("large.pt", geomsim::testing::zip_bytes({{"archive/data.pkl", std::string((1 << 20) + 1, 'N') + "."}}),
+          "its pickle (data.pkl) holds 1048578 bytes, more than the 1048576 that describe a tensor");
+  // A storage entry shorter than the storage its pickle declares (libtorch would read past it).
+  std::vector<ZipEntry> short_storage = saved_entries(torch::ones({4, 3}, torch::kFloat));
+  ZipEntry& storage = entry_ending(short_storage, "data/0");
+  storage.bytes.resize(storage.bytes.size() / 2);
+  refused("storage.pt", geomsim::testing::zip_bytes(short_storage), "its pickle declares a storage of 48 bytes but its entry holds 24");
+  // Cut short, or a byte changed: the archive itself is refused, libtorch never reads it.
+  const std::string whole = geomsim::testing::zip_bytes(saved_entries(torch::ones({4, 3}, torch::kFloat)));
+  refused("cut.pt", whole.substr(0, whole.size() / 2), "has no central directory: it is truncated or corrupt");
+  std::string flipped = whole;
+  flipped[whole.find("archive/data/0") + 20] ^= 0x10;
+  refused("flipped.pt", flipped, "fails its CRC-32 check");
+}
+
+TEST_CASE("Embeddings and labels that are not regular files, or not text, are refused at once", "[train][data][embeddings][errors]") {
+  Scratch dir("embedding-files");
+  const std::string fifo = dir("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(read_embeddings(fifo, "embeddings"), Catch::Contains("is a FIFO (named pipe); only regular files are read"));
+  CHECK_THROWS_WITH(read_labels(fifo, "labels"), Catch::Contains("is a FIFO (named pipe); only regular files are read"));
+  CHECK_THROWS_WITH(read_embeddings("/dev/zero", "embeddings"), Catch::Contains("/dev/zero is a character device"));
+  CHECK_THROWS_WITH(read_labels("/dev/zero", "labels"), Catch::Contains("/dev/zero is a character device"));
+  // A 2 GB sparse file (zeros) is not a CSV: refused from its first bytes, not after parsing it.
+  const std::string sparse = write_bytes(dir("sparse.npy"), "");
+  fs::resize_file(sparse, std::uintmax_t{2} << 30);
+  const auto start = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(read_embeddings(sparse, "embeddings"), Catch::Contains("byte 0 is 0x00, a control character no CSV holds"));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
+  // A CSV is still read as one.
+  write_bytes(dir("z.csv"), "a,b\n1,0\n0,1\n");
+  CHECK(read_embeddings(dir("z.csv"), "embeddings").cols() == 2);
+}
