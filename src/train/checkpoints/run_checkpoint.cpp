@@ -9,6 +9,7 @@
 
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/json_input.hpp"
 #include "geomsim/train/data/archive_integrity.hpp"
 #include "geomsim/train/data/device.hpp"
 
@@ -74,19 +75,16 @@ void require_same_options(torch::serialize::InputArchive& archive, const std::st
                                                "so a resume cannot be checked; start another --checkpoint (eval, measure and "
                                                "lipschitz still read it)");
   }
-  nlohmann::json stored;
-  try {
-    stored = nlohmann::json::parse(stored_text.toStringRef());
-  } catch (const nlohmann::json::exception&) {
-    throw InvalidArgument("checkpoint", path + " holds a malformed record of its training options");
-  }
+  // A checkpoint is a user's file: its record is parsed with the nesting bounded, and shown in
+  // messages only as a bounded excerpt.
+  const nlohmann::json stored = parse_json_input(stored_text.toStringRef(), "checkpoint", path + " holds a record of its training options that");
   if (!stored.is_object()) throw InvalidArgument("checkpoint", path + " holds a malformed record of its training options");
   const nlohmann::json current = nlohmann::json::parse(options);
   for (const auto& [option, value] : current.items()) {
     if (option == "device" || option == "world-size") continue;
     const nlohmann::json was = stored.contains(option) ? stored.at(option) : nlohmann::json(nullptr);
     if (was != value) {
-      throw InvalidArgument(option, "is " + value.dump() + " but " + path + " was trained with " + was.dump() +
+      throw InvalidArgument(option, "is " + json_excerpt(value) + " but " + path + " was trained with " + json_excerpt(was) +
                                         "; resume with the options it was trained with, or start another --checkpoint");
     }
   }
@@ -94,7 +92,7 @@ void require_same_options(torch::serialize::InputArchive& archive, const std::st
   const nlohmann::json ranks = stored.value("world-size", nlohmann::json(1));
   if (ranks != nlohmann::json(world_size)) {
     throw InvalidArgument("nproc-per-node", "(the number of data-parallel ranks) is " + std::to_string(world_size) + " but " + path +
-                                                " was trained by " + ranks.dump() + "; resume with as many ranks, or start another --checkpoint");
+                                                " was trained by " + json_excerpt(ranks) + "; resume with as many ranks, or start another --checkpoint");
   }
   if (!stored.contains("device") || !stored.at("device").is_string()) return;
   const std::string was = stored.at("device").get<std::string>();
