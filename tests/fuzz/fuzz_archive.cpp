@@ -5,7 +5,7 @@
 
 #include "fuzz_findings.hpp"
 #include "fuzz_input_file.hpp"
-#include "geomsim/train/checkpoints/archive_integrity.hpp"
+#include "geomsim/train/data/archive_integrity.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace geomsim;
