@@ -6,7 +6,6 @@
 #include <sys/stat.h>
 #include <torch/csrc/jit/serialization/pickle.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -72,11 +71,11 @@ TEST_CASE("A torch.save archive whose pickle or storage lies is refused before l
   refused("string.pt", geomsim::testing::zip_bytes({{"archive/data.pkl", lying_string}, {"archive/version", "3\n"}}),
           "its pickle (data.pkl) is corrupt: a length field claims 4294967280 bytes where 4 remain at byte 2");
   // A memo index far past the ones set (libtorch would grow its memo table to it).
-  refused("memo.pt", geomsim::testing::zip_bytes({{"archive/data.pkl", std::string("\x80\x02Nr\xff\xff\xff\x7f.", 9)}}),
+  refused("memo.pt", geomsim::testing::zip_bytes({{"archive/data.pkl", std::string("\x80\x02Nr\xff\xff\xff\x7f.", 9)}, {"archive/version", "3\n"}}),
           "memo index 2147483647 skips past the 0 set");
-  refused("opcode.pt", geomsim::testing::zip_bytes({{"archive/data.pkl", std::string("\x80\x02\xff.", 4)}}), "byte 255 is not a pickle opcode");
+  refused("opcode.pt", geomsim::testing::zip_bytes({{"archive/data.pkl", std::string("\x80\x02\xff.", 4)}, {"archive/version", "3\n"}}), "byte 255 is not a pickle opcode");
   // A pickle far larger than a tensor's.
-  refused("large.pt", geomsim::testing::zip_bytes({{"archive/data.pkl", std::string((1 << 20) + 1, 'N') + "."}}),
+  refused("large.pt", geomsim::testing::zip_bytes({{"archive/data.pkl", std::string((1 << 20) + 1, 'N') + "."}, {"archive/version", "3\n"}}),
           "its pickle (data.pkl) holds 1048578 bytes, more than the 1048576 that describe a tensor");
   // A storage entry shorter than the storage its pickle declares (libtorch would read past it).
   std::vector<ZipEntry> short_storage = saved_entries(torch::ones({4, 3}, torch::kFloat));
@@ -99,12 +98,11 @@ TEST_CASE("Embeddings and labels that are not regular files, or not text, are re
   CHECK_THROWS_WITH(read_labels(fifo, "labels"), Catch::Contains("is a FIFO (named pipe); only regular files are read"));
   CHECK_THROWS_WITH(read_embeddings("/dev/zero", "embeddings"), Catch::Contains("/dev/zero is a character device"));
   CHECK_THROWS_WITH(read_labels("/dev/zero", "labels"), Catch::Contains("/dev/zero is a character device"));
-  // A 2 GB sparse file (zeros) is not a CSV: refused from its first bytes, not after parsing it.
+  // A 2 GB sparse file (zeros) is not a CSV: refused at its first byte (the CSV reader streams),
+  // not after reading it (the bad-input table runs the same file through the CLI).
   const std::string sparse = write_bytes(dir("sparse.npy"), "");
   fs::resize_file(sparse, std::uintmax_t{2} << 30);
-  const auto start = std::chrono::steady_clock::now();
-  CHECK_THROWS_WITH(read_embeddings(sparse, "embeddings"), Catch::Contains("byte 0 is 0x00, a control character no CSV holds"));
-  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
+  CHECK_THROWS_WITH(read_embeddings(sparse, "embeddings"), Catch::Contains("byte 0 (line 1) is the control character 0x00"));
   // A CSV is still read as one.
   write_bytes(dir("z.csv"), "a,b\n1,0\n0,1\n");
   CHECK(read_embeddings(dir("z.csv"), "embeddings").cols() == 2);
