@@ -117,13 +117,16 @@ class ByteSource {
   std::array<char, 1 << 16> input_{};
 };
 
-// The whole content of a file, inflated when it is gzipped, bounded as ByteSource says.
-std::vector<std::uint8_t> read_bytes(const std::string& path, const std::string& argument) {
+// The whole content of a file, inflated when it is gzipped, bounded as ByteSource says and by
+// `max_bytes`, the most its format holds (`what` names that most in the message).
+std::vector<std::uint8_t> read_bytes(const std::string& path, const std::string& argument, std::uint64_t max_bytes,
+                                     const std::string& what) {
   ByteSource source(path, argument);
   std::vector<std::uint8_t> bytes;
-  const std::uint64_t most = source.most_bytes();
+  const std::uint64_t most = std::min(source.most_bytes(), max_bytes);
   require_memory(argument, static_cast<double>(source.file_size()), "the file " + path);
   source.append(bytes, static_cast<std::size_t>(std::min<std::uint64_t>(most, std::numeric_limits<std::size_t>::max() - 1) + 1));
+  if (bytes.size() > max_bytes) throw InvalidArgument(argument, path + " holds more than " + what);
   if (bytes.size() > most) {
     throw InvalidArgument(argument, path + " inflates to more than " + std::to_string(ByteSource::kMaxDeflateRatio) +
                                         " times its size, which no gzip file does (it is corrupt)");
@@ -252,7 +255,11 @@ LabelledImages read_cifar_binary(const std::vector<std::string>& paths, int labe
   LabelledImages out;
   out.images.shape = {0, 3, 32, 32};
   for (const auto& path : paths) {
-    const std::vector<std::uint8_t> bytes = read_bytes(path, argument);
+    // A CIFAR batch file holds 10 000 records (CIFAR-10) or up to 50 000 (CIFAR-100's train.bin):
+    // a file of more than 60 000 is not one, however well it inflates.
+    constexpr std::uint64_t kMaxRecords = 60000;
+    const std::vector<std::uint8_t> bytes =
+        read_bytes(path, argument, kMaxRecords * record, std::to_string(kMaxRecords) + " CIFAR records (" + std::to_string(kMaxRecords * record) + " bytes)");
     if (bytes.empty() || bytes.size() % record != 0) {
       throw InvalidArgument(argument, path + ": " + std::to_string(bytes.size()) + " bytes is not a whole number of " +
                                           std::to_string(record) + "-byte CIFAR records");

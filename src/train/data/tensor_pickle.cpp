@@ -28,6 +28,7 @@ constexpr Opcode op(Argument argument, int width = 0, bool memo_put = false) { r
 
 struct OpcodeTable {
   Opcode code[256]{};
+  constexpr Opcode& at(char c) { return code[static_cast<unsigned char>(c)]; }  // a char is signed here
   constexpr OpcodeTable() {
     for (const unsigned char c : std::initializer_list<unsigned char>{'(', '.', '0', '1', '2', 'N', ']', '}', ')', 'a', 'e', 's', 'u', 'b', 'R', 't', 'l', 'd', 'o',
                                   'Q', 0x81, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8f, 0x90, 0x91, 0x92, 0x93, 0x97, 0x98}) {
@@ -36,32 +37,32 @@ struct OpcodeTable {
     code[0x94] = op(Argument::none, 0, true);  // MEMOIZE
     code[0x80] = op(Argument::fixed, 1);       // PROTO
     code[0x95] = op(Argument::fixed, 8);       // FRAME
-    code['K'] = op(Argument::fixed, 1);        // BININT1
-    code['M'] = op(Argument::fixed, 2);        // BININT2
-    code['J'] = op(Argument::fixed, 4);        // BININT
-    code['G'] = op(Argument::fixed, 8);        // BINFLOAT
-    code['h'] = op(Argument::fixed, 1);        // BINGET
-    code['j'] = op(Argument::fixed, 4);        // LONG_BINGET
-    code['q'] = op(Argument::fixed, 1, true);  // BINPUT
-    code['r'] = op(Argument::fixed, 4, true);  // LONG_BINPUT
+    at('K') = op(Argument::fixed, 1);        // BININT1
+    at('M') = op(Argument::fixed, 2);        // BININT2
+    at('J') = op(Argument::fixed, 4);        // BININT
+    at('G') = op(Argument::fixed, 8);        // BINFLOAT
+    at('h') = op(Argument::fixed, 1);        // BINGET
+    at('j') = op(Argument::fixed, 4);        // LONG_BINGET
+    at('q') = op(Argument::fixed, 1, true);  // BINPUT
+    at('r') = op(Argument::fixed, 4, true);  // LONG_BINPUT
     code[0x82] = op(Argument::fixed, 1);       // EXT1
     code[0x83] = op(Argument::fixed, 2);       // EXT2
     code[0x84] = op(Argument::fixed, 4);       // EXT4
     code[0x8a] = op(Argument::counted, 1);     // LONG1
     code[0x8b] = op(Argument::counted, 4);     // LONG4
-    code['U'] = op(Argument::counted, 1);      // SHORT_BINSTRING
-    code['T'] = op(Argument::counted, 4);      // BINSTRING
-    code['C'] = op(Argument::counted, 1);      // SHORT_BINBYTES
-    code['B'] = op(Argument::counted, 4);      // BINBYTES
+    at('U') = op(Argument::counted, 1);      // SHORT_BINSTRING
+    at('T') = op(Argument::counted, 4);      // BINSTRING
+    at('C') = op(Argument::counted, 1);      // SHORT_BINBYTES
+    at('B') = op(Argument::counted, 4);      // BINBYTES
     code[0x8e] = op(Argument::counted, 8);     // BINBYTES8
     code[0x96] = op(Argument::counted, 8);     // BYTEARRAY8
     code[0x8c] = op(Argument::counted, 1);     // SHORT_BINUNICODE
-    code['X'] = op(Argument::counted, 4);      // BINUNICODE
+    at('X') = op(Argument::counted, 4);      // BINUNICODE
     code[0x8d] = op(Argument::counted, 8);     // BINUNICODE8
     for (const unsigned char c : std::initializer_list<unsigned char>{'I', 'L', 'S', 'V', 'F', 'P', 'g'}) code[c] = op(Argument::line);
-    code['p'] = op(Argument::line, 0, true);  // PUT
-    code['c'] = op(Argument::two_lines);      // GLOBAL
-    code['i'] = op(Argument::two_lines);      // INST
+    at('p') = op(Argument::line, 0, true);  // PUT
+    at('c') = op(Argument::two_lines);      // GLOBAL
+    at('i') = op(Argument::two_lines);      // INST
   }
 };
 constexpr OpcodeTable kOpcodes;
