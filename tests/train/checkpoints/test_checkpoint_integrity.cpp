@@ -270,3 +270,13 @@ TEST_CASE("A TorchScript model whose source does not compile is a bad input nami
              Catch::StartsWith("--checkpoint " + dir("changed.pt") + " holds TorchScript code that does not compile (Unknown builtin op: aten::mux."));
   CHECK_FALSE(is_geomsim_checkpoint(dir("changed.pt")));
 }
+
+TEST_CASE("A checkpoint whose model description nests 100 000 arrays is refused by name, not a stack overflow", "[train][checkpoint][errors]") {
+  // Issue 33's reproducer: the message once dumped the whole value, recursing once per level.
+  Scratch dir("deep-description");
+  torch::serialize::OutputArchive archive;
+  archive.write(kModelDescriptionKey, c10::IValue(std::string(100000, '[') + std::string(100000, ']')));
+  archive.save_to(dir("deep.pt"));
+  CHECK_THROWS_WITH(load_checkpoint_model(dir("deep.pt"), "checkpoint"),
+                    Catch::Contains("holds a model description that nests arrays or objects more than 64 levels deep"));
+}
