@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <unistd.h>
 
 #include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
@@ -53,13 +54,34 @@ int report_parse_error(const CLI::App& app, const CLI::ParseError& error) {
     const auto colon = message.find(": ");
     if (colon != std::string::npos && message.find(' ') == colon + 1) message.erase(colon, 1);
   }
-  std::cerr << "geomsim: error: " << message << "\nRun 'geomsim --help' for the allowed arguments.\n";
+  write_stderr("geomsim: error: " + message + "\nRun 'geomsim --help' for the allowed arguments.\n");
   return 2;
 }
 
 int report_invalid_argument(const std::string& argument, const std::string& requirement) {
-  std::cerr << "geomsim: error: --" << argument << " " << requirement << "\n";
+  write_stderr("geomsim: error: --" + argument + " " + requirement + "\n");
   return 2;
+}
+
+void write_stderr(const std::string& text) {
+  std::cerr.flush();
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(STDERR_FILENO, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // stderr is closed or full: nothing else can report it
+    written += static_cast<std::size_t>(n);
+  }
+}
+
+int report_computation_failed(const std::string& what) {
+  write_stderr("geomsim: error: " + what + "\n");
+  return 3;
+}
+
+int report_internal_error(const std::string& what) {
+  write_stderr("geomsim: internal error: " + what + "\n");
+  return 1;
 }
 
 void refuse_empty_values(CLI::App& app) {

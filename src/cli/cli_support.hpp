@@ -16,6 +16,14 @@ namespace geomsim::cli {
 // non-finite value throws std::logic_error, because printing it would be a bug.
 std::string fixed(double value, int digits = 10);
 
+// Writes `text` to standard error in one write(2) call, so that the messages of several processes
+// sharing one stderr (the ranks of --nproc-per-node) never interleave within a line (a pipe keeps
+// writes of up to PIPE_BUF bytes whole; std::cerr is unbuffered and writes piece by piece).
+void write_stderr(const std::string& text);
+// "geomsim: error: <what>": a failed computation (exit status 3) or a bug (1, "internal error").
+int report_computation_failed(const std::string& what);
+int report_internal_error(const std::string& what);
+
 // Prints a CLI11 parse error the way geomsim reports bad input and returns the exit
 // status: 0 for --help, 2 for everything else.
 int report_parse_error(const CLI::App& app, const CLI::ParseError& error);

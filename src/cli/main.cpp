@@ -70,10 +70,8 @@ int main(int argc, char** argv) {
   } catch (const geomsim::InvalidArgument& error) {
     return geomsim::cli::report_invalid_argument(error.argument(), error.requirement());
   } catch (const geomsim::ComputationFailed& error) {
-    std::cerr << "geomsim: error: " << error.what() << "\n";
-    return 3;
+    return geomsim::cli::report_computation_failed(error.what());
   } catch (const std::exception& error) {
-    std::cerr << "geomsim: internal error: " << error.what() << "\n";
-    return 1;
+    return geomsim::cli::report_internal_error(error.what());
   }
 }
