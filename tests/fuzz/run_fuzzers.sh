@@ -80,12 +80,7 @@ fuzz_one() {
   mkdir -p "$work/corpus"
   cp "$inputs/corpus/$name"/* "$work/corpus/" 2>/dev/null || echo "run_fuzzers: $harness has no seed corpus"
   start=$(now_ns)
-  # fuzz_torch_save: CI's last run found one more leak inside libtorch's own zip reader on an input
-  # our checks pass; until it is minimised and refused, leaks are not checked while fuzzing it
-  # (crashes, timeouts and out-of-memory still are; its regression inputs run with leak checks).
-  local leaks=()
-  [ "$harness" = fuzz_torch_save ] && leaks=(-detect_leaks=0)
-  "$build/tests/fuzz/$harness" "${limits[@]}" "${leaks[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+  "$build/tests/fuzz/$harness" "${limits[@]}" -max_total_time="$seconds" -print_final_stats=1 \
     -artifact_prefix="$work/" "$work/corpus" >"$log" 2>&1
   echo $? >"$work/rc"
   elapsed "$start" >"$work/seconds"

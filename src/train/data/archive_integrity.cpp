@@ -135,6 +135,13 @@ VerifiedArchive verify_archive_bytes(const std::string& data, const std::string&
       e += 4 + length;
     }
     if (!bytes.has(local, 30) || bytes.read(local, 4) != kLocalHeader) corrupt("entry '" + name + "' has no local header where the directory says");
+    // Bits 0, 6 and 13 of the general-purpose flags, in the directory or the local header, mark
+    // encryption: torch.save never encrypts, and libtorch 1.13's zip reader leaks what it had
+    // allocated when it meets an encrypted entry in a damaged archive (fuzz regression input).
+    constexpr std::uint64_t kEncrypted = 0x0001 | 0x0040 | 0x2000;
+    if (((bytes.read(at + 8, 2) | bytes.read(local + 6, 2)) & kEncrypted) != 0) {
+      corrupt("entry '" + name + "' is marked encrypted, which torch archives never are");
+    }
     const std::uint64_t start = local + 30 + bytes.read(local + 26, 2) + bytes.read(local + 28, 2);
     if (!bytes.has(start, compressed)) corrupt("entry '" + name + "' is cut short");
     if (method == 0) {

@@ -88,6 +88,13 @@ TEST_CASE("A torch.save archive whose pickle or storage lies is refused before l
   std::string flipped = whole;
   flipped[whole.find("archive/data/0") + 20] ^= 0x10;
   refused("flipped.pt", flipped, "fails its CRC-32 check");
+  // An entry marked encrypted (bit 0 of its directory record's flags, 8 bytes into the record):
+  // libtorch's reader leaked on such an archive (tests/fuzz/regressions/torch_save/).
+  std::string encrypted = whole;
+  const std::size_t record = encrypted.rfind("PK\x01\x02");
+  REQUIRE(record != std::string::npos);
+  encrypted[record + 8] = static_cast<char>(encrypted[record + 8] | 0x01);
+  refused("encrypted.pt", encrypted, "is marked encrypted, which torch archives never are");
 }
 
 TEST_CASE("Embeddings and labels that are not regular files, or not text, are refused at once", "[train][data][embeddings][errors]") {
