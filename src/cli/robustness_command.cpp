@@ -14,7 +14,7 @@ using nlohmann::json;
 
 void add_robustness_options(CLI::App& c, RobustnessRunOptions& o) {
   c.footer(
-      "Methods (seed 004 Table 4; every one ends in the same end model, see the README):\n"
+      "Methods (seed 004 Table 4; every one ends in the same end model, see docs/tutorials/robustness.md):\n"
       "  erm              cross-entropy on the class labels\n"
       "  jtt              ERM for --jtt-epochs, then its errors upsampled --jtt-upweight times\n"
       "  george           the ERM model's embeddings clustered per class, then Group DRO on the clusters\n"

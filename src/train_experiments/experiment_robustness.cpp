@@ -265,7 +265,7 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
                  counts_text(train::robustness_group_counts(d, train::Split::validation)) + "; " +
                  counts_text(train::robustness_group_counts(d, train::Split::test)) + ".";
   }
-  page.paragraph("**Setup.** The two data sets of `geomsim robustness` (README, *Robustness*), drawn per seed (the seed is both "
+  page.paragraph("**Setup.** The two data sets of `geomsim robustness` (docs/tutorials/robustness.md), drawn per seed (the seed is both "
                  "the data seed and the training seed), " + std::to_string(o.dataset.train_per_subclass) + " training, " +
                  std::to_string(o.dataset.validation_per_subclass) + " validation and " + std::to_string(o.dataset.test_per_subclass) +
                  " test images per Fashion-MNIST label (undersampled: Bag at " + format_number(o.dataset.rare_fraction) +

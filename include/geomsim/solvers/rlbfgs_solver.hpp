@@ -24,7 +24,7 @@ class RlbfgsSolver final : public Solver {
     //   (f_k - f_{k+1}) / max(|f_k|, |f_{k+1}|, 1) <= ftol,   ftol = factr * eps = 1e7 * 2.2e-16,
     // here on ftol_window consecutive iterations (scipy stops on the first), so that a run of
     // short steps, not one, ends a run. Reported as "ftol" (converged), stationarity beside
-    // it. Where the loss creeps (N = 2000 outside collapse, see the README) this is the rule
+    // it. Where the loss creeps (N = 2000 outside collapse, see docs/benchmarks.md) this is the rule
     // that ends a run. The window is 30 because the accuracy the tests hold the solver to
     // (RLBFGS = SLSQP to 1e-7 on the Appendix H problems, known Gaussian-energy optima to
     // 1e-11, the symmetric split's spread to 1e-6) failed at 4, 3 and 2 points with windows

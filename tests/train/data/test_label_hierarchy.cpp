@@ -141,7 +141,7 @@ TEST_CASE("fmnist-pairs pairs the most alike Fashion-MNIST classes of all 945 pa
     next_distance = std::min(next_distance, s.distance);
     next_confusions = std::max(next_confusions, s.confusions);
   }
-  // The figures quoted in label_hierarchy.hpp and the README (to the digits given there).
+  // The figures quoted in label_hierarchy.hpp and docs/tutorials/training.md (to the digits given there).
   CHECK(best.distance == Approx(20.29).margin(0.005));
   CHECK(next_distance == Approx(22.55).margin(0.005));
   CHECK(best.confusions == 967);
