@@ -1,10 +1,12 @@
 #include "geomsim/train/data/archive_integrity.hpp"
 
+#include <caffe2/serialize/versions.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -34,6 +36,7 @@ class Bytes {
   const std::string& data_;
 };
 
+constexpr std::uint64_t kDirectoryAttribute = 0x10;  // MS-DOS's folder bit in an entry's external attributes
 constexpr std::uint32_t kEndOfDirectory = 0x06054b50, kZip64End = 0x06064b50, kZip64Locator = 0x07064b50,
                         kDirectoryEntry = 0x02014b50, kLocalHeader = 0x04034b50;
 
@@ -73,6 +76,55 @@ bool inflated_crc(const char* data, std::uint64_t length, std::uint64_t expected
   return status == Z_STREAM_END && produced == expected;
 }
 
+// The bytes of a small entry whose CRC was checked: stored, or inflated by zlib.
+std::string small_entry_bytes(const Bytes& bytes, const ArchiveEntry& entry) {
+  if (!entry.compressed) return std::string(bytes.at(entry.data_offset), entry.size);
+  std::string out(entry.size, '\0');
+  uLongf length = static_cast<uLongf>(out.size());
+  z_stream stream{};
+  if (inflateInit2(&stream, -MAX_WBITS) != Z_OK) return {};
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.at(entry.data_offset)));
+  stream.avail_in = static_cast<uInt>(entry.stored_size);
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = static_cast<uInt>(length);
+  inflate(&stream, Z_FINISH);
+  inflateEnd(&stream);
+  return out;
+}
+
+// What libtorch's reader (PyTorchStreamReader) requires before it reads a record, checked here
+// because it reports a failure by throwing from its constructor, which leaks what its zip reader
+// had allocated (two fuzz findings, tests/fuzz/regressions/torch_save/): every entry inside one
+// top-level folder, and a version record (FOLDER/version, and FOLDER/.data/version where torch 2
+// writes one) holding a decimal format version this libtorch reads.
+void require_torch_layout(const Bytes& bytes, const VerifiedArchive& archive, const std::function<void(const std::string&)>& corrupt) {
+  if (archive.entries.empty()) corrupt("it holds no entry");
+  const std::string& first = archive.entries.front().name;
+  const auto slash = first.find('/');
+  if (slash == std::string::npos || slash == 0) corrupt("its entry '" + first.substr(0, 80) + "' is outside the one folder torch archives hold");
+  const std::string folder = first.substr(0, slash + 1);
+  bool has_version = false;
+  for (const ArchiveEntry& entry : archive.entries) {
+    if (entry.name.compare(0, folder.size(), folder) != 0) {
+      corrupt("its entry '" + entry.name.substr(0, 80) + "' is outside the one folder torch archives hold ('" + folder.substr(0, 80) + "')");
+    }
+    const std::string inside = entry.name.substr(folder.size());
+    if (inside != "version" && inside != ".data/version") continue;
+    has_version = true;
+    constexpr std::uint64_t kMaxVersionBytes = 21;  // 20 digits and a newline
+    const std::string text = entry.size <= kMaxVersionBytes ? small_entry_bytes(bytes, entry) : std::string();
+    const std::string digits = !text.empty() && text.back() == '\n' ? text.substr(0, text.size() - 1) : text;
+    const bool decimal = !digits.empty() && digits.size() < 20 && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const std::uint64_t version = decimal ? std::stoull(digits) : 0;
+    if (!decimal || version < caffe2::serialize::kMinSupportedFileFormatVersion || version > caffe2::serialize::kMaxSupportedFileFormatVersion) {
+      corrupt("its record '" + entry.name.substr(0, 80) + "' does not hold a format version this libtorch reads (a decimal number from " +
+              std::to_string(caffe2::serialize::kMinSupportedFileFormatVersion) + " to " +
+              std::to_string(caffe2::serialize::kMaxSupportedFileFormatVersion) + ")");
+    }
+  }
+  if (!has_version) corrupt("it has no version record ('" + folder.substr(0, 80) + "version'), which every torch archive holds");
+}
+
 }  // namespace
 
 VerifiedArchive verify_archive_bytes(const std::string& data, const std::string& path, const std::string& argument) {
@@ -88,6 +140,9 @@ VerifiedArchive verify_archive_bytes(const std::string& data, const std::string&
   while (bytes.read(end, 4) != kEndOfDirectory) {
     if (end == lowest) return archive;
     --end;
+  }
+  if (bytes.read(end + 4, 2) != 0 || bytes.read(end + 6, 2) != 0 || bytes.read(end + 8, 2) != bytes.read(end + 10, 2)) {
+    corrupt("it is one part of a split archive");
   }
   std::uint64_t entries = bytes.read(end + 10, 2), directory_size = bytes.read(end + 12, 4), directory = bytes.read(end + 16, 4);
   if (entries == 0xffff || directory_size == 0xffffffff || directory == 0xffffffff) {  // zip64
@@ -138,16 +193,22 @@ VerifiedArchive verify_archive_bytes(const std::string& data, const std::string&
     // Bits 0, 6 and 13 of the general-purpose flags, in the directory or the local header, mark
     // encryption: torch.save never encrypts, and libtorch 1.13's zip reader leaks what it had
     // allocated when it meets an encrypted entry in a damaged archive (fuzz regression input).
-    constexpr std::uint64_t kEncrypted = 0x0001 | 0x0040 | 0x2000;
-    if (((bytes.read(at + 8, 2) | bytes.read(local + 6, 2)) & kEncrypted) != 0) {
-      corrupt("entry '" + name + "' is marked encrypted, which torch archives never are");
+    constexpr std::uint64_t kEncrypted = 0x0001 | 0x0040 | 0x2000, kPatch = 0x0020;
+    const std::uint64_t flags = bytes.read(at + 8, 2) | bytes.read(local + 6, 2);
+    if ((flags & kEncrypted) != 0) corrupt("entry '" + name + "' is marked encrypted, which torch archives never are");
+    if ((flags & kPatch) != 0) corrupt("entry '" + name + "' is marked a patch, which torch archives never are");
+    // The rest of what miniz's reader refuses, which libtorch then reports by throwing from its
+    // reader's constructor, leaking the reader: a directory, an entry on another disk.
+    if ((bytes.read(at + 38, 4) & kDirectoryAttribute) != 0 || name.empty() || name.back() == '/') {
+      corrupt("entry '" + name + "' is a folder, which torch archives never hold");
     }
+    if (bytes.read(at + 34, 2) != 0) corrupt("entry '" + name + "' lies on another disk of a split archive");
     const std::uint64_t start = local + 30 + bytes.read(local + 26, 2) + bytes.read(local + 28, 2);
     if (!bytes.has(start, compressed)) corrupt("entry '" + name + "' is cut short");
     if (method == 0) {
       if (compressed != size) corrupt("entry '" + name + "' has two sizes");
     } else if (method == 8) {
-      if (size / kMaxDeflateRatio > compressed) {
+      if (compressed == 0 || size / kMaxDeflateRatio > compressed) {
         corrupt("entry '" + name + "' claims " + std::to_string(size) + " bytes from " + std::to_string(compressed) +
                 " deflated ones, more than deflate's " + std::to_string(kMaxDeflateRatio) + ":1 can produce");
       }
@@ -185,6 +246,7 @@ VerifiedArchive verify_archive_bytes(const std::string& data, const std::string&
     }
     if (actual != crcs[k]) corrupt("entry '" + entry.name + "' fails its CRC-32 check (its bytes were changed after it was written)");
   }
+  require_torch_layout(bytes, archive, corrupt);
   archive.check = ArchiveCheck::verified;
   return archive;
 }

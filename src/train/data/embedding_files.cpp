@@ -43,36 +43,20 @@ torch::Tensor read_saved_tensor(const std::string& path, const std::string& argu
     throw InvalidArgument(argument, path + " starts as a zip archive but has no central directory: it is truncated or corrupt, "
                                            "not a tensor file torch.save wrote");
   }
-  // torch.save's layout: one top-level folder holding data.pkl, version and data/<storage>.
-  // libtorch's reader leaks its state on an archive without these records (a fuzzer's finding,
-  // tests/fuzz/regressions/torch_save/), so they are required here first.
+  // torch.save's layout: data.pkl and data/<storage> in the one folder (verify_archive_bytes
+  // checked the folder and the version record libtorch's reader requires).
   const ArchiveEntry* pickle = nullptr;
   const ArchiveEntry* storage = nullptr;
-  bool has_version = false;
   std::size_t storages = 0;
-  std::string folder;
   for (const ArchiveEntry& entry : archive.entries) {
-    const std::string& name = entry.name;
-    const auto slash = name.find('/');
-    if (slash == std::string::npos || slash == 0) {
-      throw InvalidArgument(argument, path + ": its entry '" + name.substr(0, 80) + "' is outside the one folder torch.save writes");
-    }
-    if (folder.empty()) folder = name.substr(0, slash);
-    if (name.compare(0, slash, folder) != 0 || name.size() == slash + 1) {
-      throw InvalidArgument(argument, path + ": its entries are not in the one folder torch.save writes ('" + folder.substr(0, 80) + "')");
-    }
-    const std::string inside = name.substr(slash + 1);
+    const std::string inside = entry.name.substr(entry.name.find('/') + 1);
     if (inside == "data.pkl") pickle = &entry;
-    if (inside == "version") has_version = true;
     if (inside.rfind("data/", 0) == 0) {
       storage = &entry;
       ++storages;
     }
   }
-  if (pickle == nullptr || !has_version) {
-    throw InvalidArgument(argument, path + ": is a zip archive without " + std::string(pickle == nullptr ? "data.pkl" : "a version record") +
-                                        ", not a tensor file torch.save wrote");
-  }
+  if (pickle == nullptr) throw InvalidArgument(argument, path + ": is a zip archive without data.pkl, not a tensor file torch.save wrote");
   if (pickle->size > kMaxTensorPickleBytes) {
     throw InvalidArgument(argument, path + ": its pickle (data.pkl) holds " + std::to_string(pickle->size) + " bytes, more than the " +
                                         std::to_string(kMaxTensorPickleBytes) + " that describe a tensor; save the tensor itself (torch.save(z, path))");

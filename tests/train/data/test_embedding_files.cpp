@@ -95,6 +95,25 @@ TEST_CASE("A torch.save archive whose pickle or storage lies is refused before l
   REQUIRE(record != std::string::npos);
   encrypted[record + 8] = static_cast<char>(encrypted[record + 8] | 0x01);
   refused("encrypted.pt", encrypted, "is marked encrypted, which torch archives never are");
+  // What else libtorch's reader throws on from its constructor (leaking its zip reader): an entry
+  // marked a folder (external attributes, 38 bytes into the record), a version it does not read.
+  std::string folder = whole;
+  folder[record + 38] = static_cast<char>(folder[record + 38] | 0x10);
+  refused("folder.pt", folder, "is a folder, which torch archives never hold");
+  std::vector<ZipEntry> future = saved_entries(torch::ones({2, 2}, torch::kFloat));
+  for (const std::string version : {"99\n", "x\n", "0\n", "", "3 \n"}) {
+    entry_ending(future, "/version").bytes = version;
+    refused("version.pt", geomsim::testing::zip_bytes(future), "version' does not hold a format version this libtorch reads (a decimal number from 1 to ");
+  }
+  entry_ending(future, "/version").bytes = "3\n";
+  std::vector<ZipEntry> outside = future;
+  outside.push_back({"other/x", "1"});
+  refused("outside.pt", geomsim::testing::zip_bytes(outside), "its entry 'other/x' is outside the one folder torch archives hold");
+  std::vector<ZipEntry> no_version;
+  for (const ZipEntry& e : future) {
+    if (e.name.find("version") == std::string::npos) no_version.push_back(e);
+  }
+  refused("no-version.pt", geomsim::testing::zip_bytes(no_version), "it has no version record");
 }
 
 TEST_CASE("Embeddings and labels that are not regular files, or not text, are refused at once", "[train][data][embeddings][errors]") {

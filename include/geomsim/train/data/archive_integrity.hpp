@@ -8,7 +8,9 @@
 // The archive is hostile input: entries must lie in the file and be disjoint (a zip bomb lists
 // one entry's bytes thousands of times), a deflated entry may not claim more than deflate's
 // 1032:1 can produce, and the total they inflate to is bounded by a ratio to the file's size and
-// by memory, all before anything is inflated.
+// by memory, all before anything is inflated. It must also be laid out as libtorch's reader
+// requires (one top-level folder, a version record it reads, no folder or encrypted entries),
+// because that reader leaks its state when it throws from its constructor.
 #include <cstdint>
 #include <string>
 #include <vector>
