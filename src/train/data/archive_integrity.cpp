@@ -145,13 +145,27 @@ VerifiedArchive verify_archive_bytes(const std::string& data, const std::string&
     corrupt("it is one part of a split archive");
   }
   std::uint64_t entries = bytes.read(end + 10, 2), directory_size = bytes.read(end + 12, 4), directory = bytes.read(end + 16, 4);
-  if (entries == 0xffff || directory_size == 0xffffffff || directory == 0xffffffff) {  // zip64
-    if (end < 20 || bytes.read(end - 20, 4) != kZip64Locator) corrupt("its zip64 locator is missing");
-    const std::uint64_t record = bytes.read(end - 20 + 8, 8);
+  // A zip64 end record, found through its locator just before the end record: needed when a field
+  // above is all ones, and read by libtorch's zip reader (miniz) in place of the end record's
+  // fields whenever its locator is there, so the two must agree where both give a value.
+  const bool needs_zip64 = entries == 0xffff || directory_size == 0xffffffff || directory == 0xffffffff;
+  const bool has_locator = end >= 20 && bytes.read(end - 20, 4) == kZip64Locator;
+  if (needs_zip64 && !has_locator) corrupt("its zip64 locator is missing");
+  if (has_locator) {
+    const std::uint64_t locator = end - 20, record = bytes.read(locator + 8, 8);
     if (!bytes.has(record, 56) || bytes.read(record, 4) != kZip64End) corrupt("its zip64 end record is missing");
-    entries = bytes.read(record + 32, 8);
-    directory_size = bytes.read(record + 40, 8);
-    directory = bytes.read(record + 48, 8);
+    if (bytes.read(locator + 4, 4) != 0 || bytes.read(locator + 16, 4) != 1 || bytes.read(record + 16, 4) != 0 ||
+        bytes.read(record + 20, 4) != 0 || bytes.read(record + 24, 8) != bytes.read(record + 32, 8)) {
+      corrupt("its zip64 end record describes a split archive");
+    }
+    const std::uint64_t entries64 = bytes.read(record + 32, 8), size64 = bytes.read(record + 40, 8), directory64 = bytes.read(record + 48, 8);
+    if ((entries != 0xffff && entries != entries64) || (directory_size != 0xffffffff && directory_size != size64) ||
+        (directory != 0xffffffff && directory != directory64)) {
+      corrupt("its zip64 end record and its end record disagree on the central directory");
+    }
+    entries = entries64;
+    directory_size = size64;
+    directory = directory64;
   }
   if (!bytes.has(directory, directory_size)) corrupt("its central directory lies outside the file");
   if (entries > directory_size / 46) corrupt("its central directory is too small for the " + std::to_string(entries) + " entries it claims");

@@ -114,6 +114,14 @@ TEST_CASE("A torch.save archive whose pickle or storage lies is refused before l
     if (e.name.find("version") == std::string::npos) no_version.push_back(e);
   }
   refused("no-version.pt", geomsim::testing::zip_bytes(no_version), "it has no version record");
+  // libtorch's own archive (pickle_save writes zip64 end records) whose zip64 end record says 0
+  // entries: libtorch's reader reads that record, finds no file and throws, leaking its state.
+  const std::vector<char> saved = torch::pickle_save(torch::ones({2}, torch::kFloat));
+  std::string empty64(saved.begin(), saved.end());
+  const std::size_t record64 = empty64.rfind("PK\x06\x06");
+  REQUIRE(record64 != std::string::npos);
+  empty64.replace(record64 + 24, 16, std::string(16, '\0'));  // entries on this disk, and in all
+  refused("empty64.pt", empty64, "its zip64 end record and its end record disagree on the central directory");
 }
 
 TEST_CASE("Embeddings and labels that are not regular files, or not text, are refused at once", "[train][data][embeddings][errors]") {
