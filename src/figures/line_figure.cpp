@@ -20,6 +20,24 @@ std::size_t characters(const std::string& text) {
   return n;
 }
 
+// The theory's segments of two points or more (a lone point draws no line), gaps between them.
+std::vector<std::vector<double>> drawable_theory(const std::vector<std::vector<double>>& rows) {
+  std::vector<std::vector<double>> out, segment;
+  const auto flush = [&] {
+    if (segment.size() >= 2) {
+      if (!out.empty()) out.emplace_back();
+      out.insert(out.end(), segment.begin(), segment.end());
+    }
+    segment.clear();
+  };
+  for (const auto& row : rows) {
+    if (row.size() >= 2) segment.push_back(row);
+    else flush();
+  }
+  flush();
+  return out;
+}
+
 }  // namespace
 
 GnuplotFigure line_figure(const LineFigureSpec& spec) {
@@ -39,7 +57,7 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
       }
       if (!curve.points.empty()) drawn.insert(curve.style);
       for (const auto& [x, y] : curve.points) extend(x, y);
-      for (const auto& row : curve.theory) {
+      for (const auto& row : drawable_theory(curve.theory)) {
         if (row.size() >= 2) {
           theory_drawn = true;
           extend(row[0], row[1]);
@@ -91,8 +109,18 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
   // every 2.5 lines up, rounded to 1, 2, 5 or 10 times a power of ten.
   fig.line("nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)");
   if (spec.logx) fig.line("set logscale x 2");
-  else fig.line("set xtics nice(" + num(x_hi - x_lo) + " / at_least_2(floor(panel_w / cw / 10)))");
-  fig.line("set ytics nice(" + num(y_hi - y_lo) + " / at_least_2(floor((top - bottom) / ch / 2.5)))");
+  else {
+    // Whole-number x (a dimension, a class count) gets whole-number tics.
+    bool whole = true;
+    for (const auto& panel : spec.panels) {
+      for (const auto& curve : panel.curves) {
+        for (const auto& point : curve.points) whole = whole && point.first == std::round(point.first);
+      }
+    }
+    const std::string step = "nice(1.0 * " + num(x_hi - x_lo) + " / at_least_2(floor(panel_w / cw / 10)))";
+    fig.line("set xtics " + (whole ? "at_least_1(" + step + ")" : step));
+  }
+  fig.line("set ytics nice(1.0 * " + num(y_hi - y_lo) + " / at_least_2(floor((top - bottom) / ch / 2.5)))");
   fig.line("set tics nomirror out; set border 3");
   // One x label under all the panels (drawn with the legend, below).
   fig.line("unset xlabel");
@@ -121,9 +149,10 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
       const std::size_t every = std::max<std::size_t>(1, (curve.points.size() + 11) / 12);
       plot += (plot.empty() ? "" : ", ") + ("$" + name) + " using 1:2 with linespoints lt " + std::to_string(curve.style) +
               " lw 2 pi " + std::to_string(every) + " notitle";
-      if (std::any_of(curve.theory.begin(), curve.theory.end(), [](const auto& r) { return r.size() >= 2; })) {
+      const auto theory = drawable_theory(curve.theory);
+      if (!theory.empty()) {
         const std::string t = "t" + std::to_string(block);
-        fig.datablock(t, curve.theory);
+        fig.datablock(t, theory);
         plot += ", $" + t + " using 1:2 with lines lw 1 dt 1 lc rgb '" + GnuplotFigure::colour(curve.style) + "' notitle";
       }
     }
