@@ -96,7 +96,8 @@ SolveSettings settings_from(const json& p, std::string& seeds_text) {
 }
 
 
-std::vector<SweepRow> sweep(const json& p, const std::string& csv_path, std::string& seeds_text, OutputTransaction& outputs) {
+std::vector<SweepRow> sweep(const json& p, const std::string& csv_path, std::string& seeds_text, OutputTransaction& outputs,
+                            SimResult& result) {
   SweepGrid grid;
   grid.K = integers(p, "K", 2);
   grid.ny = integers(p, "ny", 1);
@@ -128,6 +129,8 @@ std::vector<SweepRow> sweep(const json& p, const std::string& csv_path, std::str
   }
   const auto rows = run_sweep(points, settings, seeds_text, done);
   outputs.stage(csv_path, sweep_csv(rows), "out");
+  result.sweep_points = points.size();
+  result.cached_points = done.size();
   return rows;
 }
 
@@ -176,7 +179,8 @@ std::string parameter_label(const std::string& name, double value) {
 
 SimResult alpha_spread(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
   std::string seeds;
-  const auto rows = sweep(p, stem + ".csv", seeds, outputs);
+  SimResult result;
+  const auto rows = sweep(p, stem + ".csv", seeds, outputs, result);
   // "curves" and "facets" were checked with the definition (check_parameters).
   const std::string by = text_parameter(p, "curves", "d", "d");
   const std::string facets = text_parameter(p, "facets", "", "K");
@@ -218,8 +222,9 @@ SimResult alpha_spread(const SimDefinition& def, const json& p, const std::strin
     }
     md << "\n";
   }
-  return {header_lines(def.name) + "Spread of the optimum (seeds " + seeds + ") and its geometry; ✓ where the theory predicts it (collapse, the "
-                                 "split at its spread to 1e-4, or uniform), otherwise the prediction in brackets; no mark where the theory has none:\n\n" + md.str(), 0.0};
+  result.markdown = header_lines(def.name) + "Spread of the optimum (seeds " + seeds + ") and its geometry; ✓ where the theory predicts it (collapse, the "
+                                 "split at its spread to 1e-4, or uniform), otherwise the prediction in brackets; no mark where the theory has none:\n\n" + md.str();
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -411,7 +416,8 @@ SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::str
 // ---------------------------------------------------------------------------------------
 SimResult phase_diagram(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
   std::string seeds;
-  const auto rows = sweep(p, stem + ".csv", seeds, outputs);
+  SimResult result;
+  const auto rows = sweep(p, stem + ".csv", seeds, outputs, result);
   const int K = rows.front().point.K, d = rows.front().point.d;
   const std::vector<std::string> order{"collapsed", "two atoms", "several atoms", "continuous", "uniform-like"};
   std::map<std::string, std::vector<std::vector<double>>> by_category;
@@ -474,13 +480,15 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
   md << "\n\nWhere the theory predicts a regime (collapse below K/(2K−1); for d = K the split inside its window and "
         "uniform beyond it), the optimizer agrees at "
      << agree << " of " << predicted << " points.\n";
-  return {md.str(), 0.0};
+  result.markdown = md.str();
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------
 SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
   std::string seeds;
-  const auto rows = sweep(p, stem + ".csv", seeds, outputs);
+  SimResult result;
+  const auto rows = sweep(p, stem + ".csv", seeds, outputs, result);
   std::map<std::pair<int, double>, std::pair<double, double>> found;  // (d, tau) -> (onset, saturation)
   for (const auto& r : rows) {
     auto& f = found.try_emplace({r.point.d, r.point.tau}, std::make_pair(NAN, NAN)).first->second;
@@ -521,7 +529,8 @@ SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string&
   fig.line("set tics nomirror out; set border 3");
   fig.line(plot);
   fig.render(stem, outputs);
-  return {header_lines(def.name) + "K = " + std::to_string(K) + ", seeds " + seeds + ":\n\n" + md.str(), 0.0};
+  result.markdown = header_lines(def.name) + "K = " + std::to_string(K) + ", seeds " + seeds + ":\n\n" + md.str();
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------
