@@ -121,6 +121,96 @@ std::string GnuplotFigure::text(const std::string& text) {
   return out + " noenhanced";
 }
 
+namespace {
+
+// `text` broken at spaces into lines of at most `width` characters (UTF-8 counted by character;
+// a longer word stays whole), keeping its own line breaks.
+std::string wrap(const std::string& raw, std::size_t width) {
+  // "n_y = 8" stays on one line: the spaces around '=' do not break.
+  std::string text;
+  for (std::size_t k = 0; k < raw.size(); ++k) {
+    const bool glued = raw[k] == ' ' && ((k + 1 < raw.size() && raw[k + 1] == '=') || (k > 0 && raw[k - 1] == '='));
+    text += glued ? '\x01' : raw[k];
+  }
+  std::string out, line, word;
+  std::size_t line_chars = 0, word_chars = 0;
+  const auto end_word = [&] {
+    if (word.empty()) return;
+    if (line_chars > 0 && line_chars + 1 + word_chars > width) {
+      out += line + "\n";
+      line.clear();
+      line_chars = 0;
+    }
+    line += (line_chars > 0 ? " " : "") + word;
+    line_chars += (line_chars > 0 ? 1 : 0) + word_chars;
+    word.clear();
+    word_chars = 0;
+  };
+  for (unsigned char c : text) {
+    if (c == ' ' || c == '\n') {
+      end_word();
+      if (c == '\n') {
+        out += line + "\n";
+        line.clear();
+        line_chars = 0;
+      }
+      continue;
+    }
+    word += static_cast<char>(c);
+    word_chars += (c & 0xc0) != 0x80 ? 1 : 0;
+  }
+  end_word();
+  out += line;
+  std::replace(out.begin(), out.end(), '\x01', ' ');
+  return out;
+}
+
+std::string without_noenhanced(const std::string& expression) { return expression.substr(0, expression.size() - std::string(" noenhanced").size()); }
+
+std::size_t lines_of(const std::string& text) { return 1 + static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+// The terminal's width in characters, as a gnuplot expression.
+const char* kColumns = "(gs_width / (0.62 * gs_font))";
+
+}  // namespace
+
+namespace {
+// The three forms of a title and subtitle, narrow to wide.
+std::vector<std::string> title_forms(const std::string& title, const std::string& subtitle) {
+  const auto joined = [&](const std::string& t) { return t.empty() ? subtitle : subtitle.empty() ? t : t + "\n" + subtitle; };
+  return {subtitle.empty() ? wrap(title, 40) : subtitle, joined(wrap(title, 90)), joined(title)};
+}
+}  // namespace
+
+std::string GnuplotFigure::wrapped_text(const std::string& title, const std::string& subtitle) {
+  const auto forms = title_forms(title, subtitle);
+  return std::string("(") + kColumns + " < 70 ? " + without_noenhanced(GnuplotFigure::text(forms[0])) + " : " + kColumns +
+         " < 115 ? " + without_noenhanced(GnuplotFigure::text(forms[1])) + " : " + without_noenhanced(GnuplotFigure::text(forms[2])) +
+         ") noenhanced";
+}
+
+std::string GnuplotFigure::wrapped_lines(const std::string& title, const std::string& subtitle) {
+  const auto forms = title_forms(title, subtitle);
+  return std::string("(") + kColumns + " < 70 ? " + std::to_string(lines_of(forms[0])) + " : " + kColumns + " < 115 ? " +
+         std::to_string(lines_of(forms[1])) + " : " + std::to_string(lines_of(forms[2])) + ")";
+}
+
+void GnuplotFigure::tics(const std::string& axis, double range, double share) {
+  line("tics_at_least_2(x) = x < 2 ? 2 : x");
+  line("tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)");
+  const std::string room = axis == "x" ? std::string(kColumns) + " * " + format_number(share) + " / 10"
+                                       : "gs_height / (1.35 * gs_font) * " + format_number(share) + " / 2.5";
+  line("set " + axis + "tics tics_nice(1.0 * " + format_number(range) + " / tics_at_least_2(floor(" + room + ")))");
+}
+
+void GnuplotFigure::key(const std::string& wide, int columns) {
+  line(std::string("if (") + kColumns + " < 100) {");
+  line("  set key outside below center horizontal Left reverse samplen 2.5 maxcols " + std::to_string(columns));
+  line("} else {");
+  line("  set key " + wide);
+  line("}");
+}
+
 void GnuplotFigure::datablock(const std::string& name, const std::vector<std::vector<double>>& rows) {
   std::ostringstream out;
   out << "$" << name << " << EOD\n";
@@ -167,7 +257,7 @@ std::vector<GnuplotFigure::Target> GnuplotFigure::targets(const std::string& ste
   out.push_back({stem + ".svg", "svg" + sized(w, h, "") + " enhanced font 'DejaVu Sans,11' background '#ffffff'", w, h, 11});
   if (pdf_) {
     // As high as the PNG's aspect makes it, but never lower than a panel with its labels needs.
-    for (const auto& [suffix, inches, font, lowest] : {std::tuple<const char*, double, double, double>{".pdf", 3.5, 7, 2.4},
+    for (const auto& [suffix, inches, font, lowest] : {std::tuple<const char*, double, double, double>{".pdf", 3.5, 7, one_column_height_},
                                                        std::tuple<const char*, double, double, double>{"-2col.pdf", 7.0, 8, 2.6}}) {
       const double height_in = std::max(lowest, std::round(inches * h / w * 100.0) / 100.0);
       std::ostringstream terminal;

@@ -95,13 +95,11 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
   fig.line("key_rows = key_below ? ceil(" + std::to_string(entries) + ".0 / key_cols) : 0");
   fig.line("key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw");
   fig.line("panel_w = (1 - key_w - left - 2 * cw - " + std::to_string(panels - 1) + " * gap) / " + std::to_string(panels) + ".0");
-  const int title_lines = (spec.title.empty() ? 0 : 1) + (spec.subtitle.empty() ? 0 : 1);
+  const bool heading = !spec.title.empty() || !spec.subtitle.empty();
   const bool panel_titles = std::any_of(spec.panels.begin(), spec.panels.end(), [](const LinePanel& p) { return !p.title.empty(); });
-  fig.line("top = 1 - " + std::to_string(title_lines) + " * 1.2 * ch - 0.6 * ch" + (panel_titles ? " - 1.5 * ch" : "") +
-           "; bottom = 3.7 * ch + key_rows * 1.25 * ch");
-  std::string heading = spec.title;
-  if (!spec.subtitle.empty()) heading += (heading.empty() ? "" : "\n") + spec.subtitle;
-  fig.line("set multiplot" + (heading.empty() ? std::string() : " title " + GnuplotFigure::text(heading)));
+  fig.line("top = 1 - " + (heading ? GnuplotFigure::wrapped_lines(spec.title, spec.subtitle) : std::string("0")) + " * 1.2 * ch - 0.6 * ch" +
+           (panel_titles ? " - 1.5 * ch" : "") + "; bottom = 3.7 * ch + key_rows * 1.25 * ch");
+  fig.line("set multiplot" + (heading ? " title " + GnuplotFigure::wrapped_text(spec.title, spec.subtitle) : std::string()));
   fig.line("set tmargin at screen top; set bmargin at screen bottom");
   fig.line("set grid lt 1 lc rgb '#dddddd' lw 0.5");
   fig.line("set xrange [" + num(x_lo) + ":" + num(x_hi) + "]; set yrange [" + num(y_lo) + ":" + num(y_hi) + "]");

@@ -232,7 +232,7 @@ SimResult c_threshold_figure(const SimDefinition& def, const json& p, const std:
   const auto taus = numbers(p, "tau");
   const auto ds = integers(p, "d", 2);
   GnuplotFigure fig(900, 560);
-  fig.paper_sizes();
+  fig.paper_sizes(true, 3.6);  // its seven key entries go under the plot in one column
   std::string csv = "tau,d,log_W,c,exact_crossover\n";
   std::string plot = "plot ";
   std::ostringstream md;
@@ -272,11 +272,20 @@ SimResult c_threshold_figure(const SimDefinition& def, const json& p, const std:
        << " | " << (c1 ? fmt(*c1, 7) : "undefined") << " | " << (c0 && x0 ? fmt(*x0 - *c0, 3) : "") << " |\n";
   }
   outputs.stage(stem + ".csv", csv, "out");
-  fig.line("set title " + GnuplotFigure::text(def.title));
+  fig.line("set title " + GnuplotFigure::wrapped_text(def.title));
   fig.line("set xlabel 'dimension d (log scale)'");
   fig.line("set ylabel 'upper end of the α window'");
   fig.line("set logscale x 2");
-  fig.line("set key inside top right Left reverse samplen 2.5");  // the curves fall away from that corner
+  {
+    double lo = 2.0 / 3.0, hi = lo;
+    for (double tau : taus) {
+      for (int d : ds) {
+        if (const auto c = c_threshold(tau, d)) lo = std::min(lo, *c), hi = std::max(hi, *c);
+      }
+    }
+    fig.tics("y", hi - lo, 0.5);
+  }
+  fig.key("inside top right Left reverse samplen 2.5", 2);  // the curves fall away from that corner
   fig.line("set grid lt 1 lc rgb '#dddddd' lw 0.5; set tics nomirror out; set border 3");
   if (any_exact) plot += ", NaN with lines lw 1 dt 1 lc rgb '#444444' title 'thin: exact end, L(µ_θ*) = L(σ)'";
   fig.line(plot + ", 2.0/3 with lines lc 'black' dt 3 title 'α = 2/3'");
@@ -306,9 +315,9 @@ SimResult point_sets(const SimDefinition& def, const json& p, const std::string&
 
   std::string csv = "alpha,class,atom,x,y" + std::string(d == 3 ? ",z" : "") + "\n";
   GnuplotFigure fig(420 * static_cast<int>(sets.size()), 480);
-  fig.paper_sizes();
+  fig.paper_sizes(true, 1.7);  // a row of spheres: not much higher than wide panels need
   const std::string fixed = "K = " + std::to_string(K) + ", n_y = " + std::to_string(ny) + ", d = " + std::to_string(d) + ", τ = " + fmt(tau);
-  fig.line("set multiplot layout 1," + std::to_string(sets.size()) + " title " + GnuplotFigure::text(def.title + "\n" + fixed));
+  fig.line("set multiplot layout 1," + std::to_string(sets.size()) + " title " + GnuplotFigure::wrapped_text(def.title, fixed));
   fig.line("unset key; set border 0; unset xtics; unset ytics; unset ztics");
   // Class y is drawn in line type y + 1: the house palette (Okabe-Ito).
   std::ostringstream md;
@@ -393,9 +402,9 @@ SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::str
   GnuplotFigure fig(620, 580);
   fig.paper_sizes();
   fig.datablock("m", rows);
-  fig.line("set title " + GnuplotFigure::text(def.title + "\nK = " + std::to_string(K) + ", n_y = " + std::to_string(ny) + ", d = " +
-                                              std::to_string(d) + ", τ = " + fmt(tau) + ", α = " + fmt(alpha) + ": " +
-                                              to_string(s.geometry.kind)));
+  fig.line("set title " + GnuplotFigure::wrapped_text(def.title, "K = " + std::to_string(K) + ", n_y = " + std::to_string(ny) + ", d = " +
+                                                                     std::to_string(d) + ", τ = " + fmt(tau) + ", α = " + fmt(alpha) + ": " +
+                                                                     to_string(s.geometry.kind)));
   fig.line("set size ratio -1; set xrange [-0.5:" + fmt(last) + "]; set yrange [" + fmt(last) + ":-0.5]");
   fig.line("set xlabel 'point (sorted by class, then atom)'; set ylabel 'point'");
   fig.line("set cbrange [-1:1]; set cblabel 'cosine similarity'");
@@ -442,7 +451,7 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
     }
   }
   GnuplotFigure fig(900, 600);
-  fig.paper_sizes();
+  fig.paper_sizes(true, 3.8);  // its key goes under the plot in one column
   std::string plot = "plot ";
   // Okabe-Ito colours, and a marker of its own for each geometry (told apart without colour too).
   const std::map<std::string, std::string> colour{{"collapsed", "#000000"},
@@ -459,10 +468,16 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
             " ps 1.4 lc rgb '" + colour.at(name) + "' title '" + name + "'";
   }
   const double threshold = SymmetricSplit(K).threshold();
-  fig.line("set title " + GnuplotFigure::text(def.title + "\nK = " + std::to_string(K) + ", n_y = " +
-                                              std::to_string(rows.front().point.ny) + ", d = " + std::to_string(d)));
+  fig.line("set title " + GnuplotFigure::wrapped_text(def.title, "K = " + std::to_string(K) + ", n_y = " +
+                                                                     std::to_string(rows.front().point.ny) + ", d = " + std::to_string(d)));
+  {
+    const auto [a_lo, a_hi] = std::minmax_element(rows.begin(), rows.end(), [](const SweepRow& a, const SweepRow& b) { return a.point.alpha < b.point.alpha; });
+    const auto [t_lo, t_hi] = std::minmax_element(taus.begin(), taus.end());
+    fig.tics("x", a_hi->point.alpha - a_lo->point.alpha, 0.55);
+    fig.tics("y", *t_hi - *t_lo, 0.5);
+  }
   fig.line("set xlabel 'α'; set ylabel 'τ'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set tics nomirror out");
-  fig.line("set key outside right top Left reverse samplen 3 width -6");
+  fig.key("outside right top Left reverse samplen 3 width -6", 2);
   fig.line("set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05");
   fig.line("set arrow from " + fmt(threshold, 8) + ", graph 0 to " + fmt(threshold, 8) + ", graph 1 nohead lw 2 lc 'black'");
   if (!window.empty()) {
@@ -523,9 +538,17 @@ SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string&
   add("on", onset, "with linespoints lt 1 lw 2 title 'onset of spread (optimizer)'");
   add("sat", saturation, "with linespoints lt 2 lw 2 title 'saturation, spread ≥ 0.99 (optimizer)'");
   add("w", window, "with lines dt 2 lc 'gray30' title 'exact end of the split window'");
-  fig.line("set title " + GnuplotFigure::text(def.title + "\nK = " + std::to_string(K) + ", n_y = " +
-                                              std::to_string(rows.front().point.ny) + ", τ = " + fmt(rows.front().point.tau)));
-  fig.line("set xlabel 'dimension d'; set ylabel 'α'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set key inside right center Left reverse samplen 2.5 box opaque; set logscale x 2");
+  fig.line("set title " + GnuplotFigure::wrapped_text(def.title, "K = " + std::to_string(K) + ", n_y = " +
+                                                                     std::to_string(rows.front().point.ny) + ", τ = " + fmt(rows.front().point.tau)));
+  {
+    double lo = split.threshold(), hi = lo;
+    for (const auto* block : {&onset, &saturation, &window}) {
+      for (const auto& row : *block) lo = std::min(lo, row[1]), hi = std::max(hi, row[1]);
+    }
+    fig.tics("y", hi - lo, 0.5);
+  }
+  fig.line("set xlabel 'dimension d'; set ylabel 'α'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set logscale x 2");
+  fig.key("inside right center Left reverse samplen 2.5 box opaque");
   fig.line("set tics nomirror out; set border 3");
   fig.line(plot);
   fig.render(stem, outputs);

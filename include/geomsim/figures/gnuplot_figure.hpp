@@ -28,8 +28,12 @@ class GnuplotFigure {
  public:
   GnuplotFigure(int width, int height) : width_(width), height_(height) {}
 
-  // Also render STEM.pdf (3.5 in wide) and STEM-2col.pdf (7 in wide).
-  void paper_sizes(bool on = true) { pdf_ = on; }
+  // Also render STEM.pdf (3.5 in wide, at least `one_column_height` in high: a figure whose key
+  // goes under it there needs more than the 2.4 in default) and STEM-2col.pdf (7 in wide).
+  void paper_sizes(bool on = true, double one_column_height = 2.4) {
+    pdf_ = on;
+    one_column_height_ = one_column_height;
+  }
   bool has_paper_sizes() const { return pdf_; }
   // The files render() writes for `stem`: STEM.gp, STEM.png, STEM.svg (and the PDFs).
   std::vector<std::string> files(const std::string& stem) const;
@@ -42,6 +46,22 @@ class GnuplotFigure {
   // `set title T`, `set xlabel T`, `set label T at ...`, `plot ... title T` and
   // `set multiplot ... title T`.
   static std::string text(const std::string& text);
+  // A title and its subtitle (the fixed parameters) as one gnuplot string that fits the terminal
+  // it is drawn on: an expression that picks, from gs_width and gs_font, the subtitle alone on a
+  // one-column PDF (a paper's caption holds the title; without a subtitle, the title wrapped at
+  // 40 characters), the title wrapped at 90 characters over the subtitle on a two-column PDF,
+  // and both as they are on the page's PNG and SVG. wrapped_lines is the number of lines it
+  // then takes, as an expression.
+  static std::string wrapped_text(const std::string& title, const std::string& subtitle = "");
+  static std::string wrapped_lines(const std::string& title, const std::string& subtitle = "");
+  // Script lines that set `axis` ("x" or "y") tics on round steps (1, 2, 5 or 10 times a power
+  // of ten) over `range`, about one label per 10 characters across or 2.5 lines up of the
+  // `share` of the terminal the plot takes, so that no size crowds its labels.
+  void tics(const std::string& axis, double range, double share = 0.7);
+  // Script lines that set the key to `wide` on a terminal of 100 characters or more (the page's
+  // PNG and SVG, the two-column PDF) and under the plot, in `columns` columns, on a narrower one
+  // (the one-column PDF), where a key beside or inside the plot would cover it.
+  void key(const std::string& wide, int columns = 1);
 
   // $name << EOD ... EOD with one row per inner vector; an empty row starts a new block
   // (gnuplot's blank line: a gap in a line plot, or a new scan line for splot).
@@ -67,6 +87,7 @@ class GnuplotFigure {
   std::string script(const std::vector<Target>& targets) const;
   int width_, height_;
   bool pdf_ = false;
+  double one_column_height_ = 2.4;
   std::string data_, body_;
 };
 
