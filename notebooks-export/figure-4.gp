@@ -136,7 +136,7 @@ set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
 set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
 set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
-set multiplot layout 1,3 title 'Figure 4: optimal geometry for K = 2 on S^1 (n_y = 20, τ = 0.5)'."\n".'K = 2, n_y = 20, d = 2, τ = 0.5' noenhanced
+set multiplot layout 1,3 title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 2, n_y = 20, d = 2, τ = 0.5' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 4: optimal geometry for K = 2 on S^1 (n_y = 20, τ = 0.5)'."\n".'K = 2, n_y = 20, d = 2, τ = 0.5' : 'Figure 4: optimal geometry for K = 2 on S^1 (n_y = 20, τ = 0.5)'."\n".'K = 2, n_y = 20, d = 2, τ = 0.5') noenhanced
 unset key; set border 0; unset xtics; unset ytics; unset ztics
 set title 'α = 0.6: collapsed' noenhanced
 set size ratio -1; set xrange [-1.7:1.7]; set yrange [-1.7:1.7]
@@ -164,7 +164,7 @@ set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
 set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
 set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
-set multiplot layout 1,3 title 'Figure 4: optimal geometry for K = 2 on S^1 (n_y = 20, τ = 0.5)'."\n".'K = 2, n_y = 20, d = 2, τ = 0.5' noenhanced
+set multiplot layout 1,3 title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 2, n_y = 20, d = 2, τ = 0.5' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 4: optimal geometry for K = 2 on S^1 (n_y = 20, τ = 0.5)'."\n".'K = 2, n_y = 20, d = 2, τ = 0.5' : 'Figure 4: optimal geometry for K = 2 on S^1 (n_y = 20, τ = 0.5)'."\n".'K = 2, n_y = 20, d = 2, τ = 0.5') noenhanced
 unset key; set border 0; unset xtics; unset ytics; unset ztics
 set title 'α = 0.6: collapsed' noenhanced
 set size ratio -1; set xrange [-1.7:1.7]; set yrange [-1.7:1.7]
@@ -180,10 +180,10 @@ set samples 361
 plot sample [t=0:2*pi] '+' using (cos($1)):(sin($1)) with lines lc 'gray60' notitle, $p3 using 1:2:3 with points pt 7 ps 1.0 lc variable notitle
 unset multiplot
 unset output
-set terminal pdfcairo size 3.5in,2.4in enhanced font 'DejaVu Sans,7' linewidth 0.6
+set terminal pdfcairo size 3.5in,1.7in enhanced font 'DejaVu Sans,7' linewidth 0.6
 set output './figure-4.pdf'
 reset
-gs_width = 252; gs_height = 172.8; gs_font = 7
+gs_width = 252; gs_height = 122.4; gs_font = 7
 set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
 set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
 set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
@@ -192,7 +192,7 @@ set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
 set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
 set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
-set multiplot layout 1,3 title 'Figure 4: optimal geometry for K = 2 on S^1 (n_y = 20, τ = 0.5)'."\n".'K = 2, n_y = 20, d = 2, τ = 0.5' noenhanced
+set multiplot layout 1,3 title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 2, n_y = 20, d = 2, τ = 0.5' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 4: optimal geometry for K = 2 on S^1 (n_y = 20, τ = 0.5)'."\n".'K = 2, n_y = 20, d = 2, τ = 0.5' : 'Figure 4: optimal geometry for K = 2 on S^1 (n_y = 20, τ = 0.5)'."\n".'K = 2, n_y = 20, d = 2, τ = 0.5') noenhanced
 unset key; set border 0; unset xtics; unset ytics; unset ztics
 set title 'α = 0.6: collapsed' noenhanced
 set size ratio -1; set xrange [-1.7:1.7]; set yrange [-1.7:1.7]
@@ -220,7 +220,7 @@ set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
 set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
 set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
-set multiplot layout 1,3 title 'Figure 4: optimal geometry for K = 2 on S^1 (n_y = 20, τ = 0.5)'."\n".'K = 2, n_y = 20, d = 2, τ = 0.5' noenhanced
+set multiplot layout 1,3 title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 2, n_y = 20, d = 2, τ = 0.5' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 4: optimal geometry for K = 2 on S^1 (n_y = 20, τ = 0.5)'."\n".'K = 2, n_y = 20, d = 2, τ = 0.5' : 'Figure 4: optimal geometry for K = 2 on S^1 (n_y = 20, τ = 0.5)'."\n".'K = 2, n_y = 20, d = 2, τ = 0.5') noenhanced
 unset key; set border 0; unset xtics; unset ytics; unset ztics
 set title 'α = 0.6: collapsed' noenhanced
 set size ratio -1; set xrange [-1.7:1.7]; set yrange [-1.7:1.7]

@@ -37,8 +37,16 @@ set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
 set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
 set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
-set title 'Beyond the paper: onset and saturation of spread against d, K = 2, n_y = 8, τ = 0.5'."\n".'K = 2, n_y = 8, τ = 0.5' noenhanced
-set xlabel 'dimension d'; set ylabel 'α'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set key inside right center Left reverse samplen 2.5 box opaque; set logscale x 2
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 2, n_y = 8, τ = 0.5' : (gs_width / (0.62 * gs_font)) < 115 ? 'Beyond the paper: onset and saturation of spread against d, K = 2, n_y = 8, τ = 0.5'."\n".'K = 2, n_y = 8, τ = 0.5' : 'Beyond the paper: onset and saturation of spread against d, K = 2, n_y = 8, τ = 0.5'."\n".'K = 2, n_y = 8, τ = 0.5') noenhanced
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set ytics tics_nice(1.0 * 0.16333333333333333 / tics_at_least_2(floor(gs_height / (1.35 * gs_font) * 0.5 / 2.5)))
+set xlabel 'dimension d'; set ylabel 'α'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set logscale x 2
+if ((gs_width / (0.62 * gs_font)) < 100) {
+  set key outside below center horizontal Left reverse samplen 2.5 maxcols 1
+} else {
+  set key inside right center Left reverse samplen 2.5 box opaque
+}
 set tics nomirror out; set border 3
 plot 0.66666667 with lines dt 3 lc 'black' title 'K/(2K-1)', $on using 1:2 with linespoints lt 1 lw 2 title 'onset of spread (optimizer)', $sat using 1:2 with linespoints lt 2 lw 2 title 'saturation, spread ≥ 0.99 (optimizer)', $w using 1:2 with lines dt 2 lc 'gray30' title 'exact end of the split window'
 unset output
@@ -54,8 +62,16 @@ set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
 set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
 set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
-set title 'Beyond the paper: onset and saturation of spread against d, K = 2, n_y = 8, τ = 0.5'."\n".'K = 2, n_y = 8, τ = 0.5' noenhanced
-set xlabel 'dimension d'; set ylabel 'α'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set key inside right center Left reverse samplen 2.5 box opaque; set logscale x 2
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 2, n_y = 8, τ = 0.5' : (gs_width / (0.62 * gs_font)) < 115 ? 'Beyond the paper: onset and saturation of spread against d, K = 2, n_y = 8, τ = 0.5'."\n".'K = 2, n_y = 8, τ = 0.5' : 'Beyond the paper: onset and saturation of spread against d, K = 2, n_y = 8, τ = 0.5'."\n".'K = 2, n_y = 8, τ = 0.5') noenhanced
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set ytics tics_nice(1.0 * 0.16333333333333333 / tics_at_least_2(floor(gs_height / (1.35 * gs_font) * 0.5 / 2.5)))
+set xlabel 'dimension d'; set ylabel 'α'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set logscale x 2
+if ((gs_width / (0.62 * gs_font)) < 100) {
+  set key outside below center horizontal Left reverse samplen 2.5 maxcols 1
+} else {
+  set key inside right center Left reverse samplen 2.5 box opaque
+}
 set tics nomirror out; set border 3
 plot 0.66666667 with lines dt 3 lc 'black' title 'K/(2K-1)', $on using 1:2 with linespoints lt 1 lw 2 title 'onset of spread (optimizer)', $sat using 1:2 with linespoints lt 2 lw 2 title 'saturation, spread ≥ 0.99 (optimizer)', $w using 1:2 with lines dt 2 lc 'gray30' title 'exact end of the split window'
 unset output
@@ -71,8 +87,16 @@ set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
 set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
 set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
-set title 'Beyond the paper: onset and saturation of spread against d, K = 2, n_y = 8, τ = 0.5'."\n".'K = 2, n_y = 8, τ = 0.5' noenhanced
-set xlabel 'dimension d'; set ylabel 'α'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set key inside right center Left reverse samplen 2.5 box opaque; set logscale x 2
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 2, n_y = 8, τ = 0.5' : (gs_width / (0.62 * gs_font)) < 115 ? 'Beyond the paper: onset and saturation of spread against d, K = 2, n_y = 8, τ = 0.5'."\n".'K = 2, n_y = 8, τ = 0.5' : 'Beyond the paper: onset and saturation of spread against d, K = 2, n_y = 8, τ = 0.5'."\n".'K = 2, n_y = 8, τ = 0.5') noenhanced
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set ytics tics_nice(1.0 * 0.16333333333333333 / tics_at_least_2(floor(gs_height / (1.35 * gs_font) * 0.5 / 2.5)))
+set xlabel 'dimension d'; set ylabel 'α'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set logscale x 2
+if ((gs_width / (0.62 * gs_font)) < 100) {
+  set key outside below center horizontal Left reverse samplen 2.5 maxcols 1
+} else {
+  set key inside right center Left reverse samplen 2.5 box opaque
+}
 set tics nomirror out; set border 3
 plot 0.66666667 with lines dt 3 lc 'black' title 'K/(2K-1)', $on using 1:2 with linespoints lt 1 lw 2 title 'onset of spread (optimizer)', $sat using 1:2 with linespoints lt 2 lw 2 title 'saturation, spread ≥ 0.99 (optimizer)', $w using 1:2 with lines dt 2 lc 'gray30' title 'exact end of the split window'
 unset output
@@ -88,8 +112,16 @@ set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
 set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
 set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
-set title 'Beyond the paper: onset and saturation of spread against d, K = 2, n_y = 8, τ = 0.5'."\n".'K = 2, n_y = 8, τ = 0.5' noenhanced
-set xlabel 'dimension d'; set ylabel 'α'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set key inside right center Left reverse samplen 2.5 box opaque; set logscale x 2
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 2, n_y = 8, τ = 0.5' : (gs_width / (0.62 * gs_font)) < 115 ? 'Beyond the paper: onset and saturation of spread against d, K = 2, n_y = 8, τ = 0.5'."\n".'K = 2, n_y = 8, τ = 0.5' : 'Beyond the paper: onset and saturation of spread against d, K = 2, n_y = 8, τ = 0.5'."\n".'K = 2, n_y = 8, τ = 0.5') noenhanced
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set ytics tics_nice(1.0 * 0.16333333333333333 / tics_at_least_2(floor(gs_height / (1.35 * gs_font) * 0.5 / 2.5)))
+set xlabel 'dimension d'; set ylabel 'α'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set logscale x 2
+if ((gs_width / (0.62 * gs_font)) < 100) {
+  set key outside below center horizontal Left reverse samplen 2.5 maxcols 1
+} else {
+  set key inside right center Left reverse samplen 2.5 box opaque
+}
 set tics nomirror out; set border 3
 plot 0.66666667 with lines dt 3 lc 'black' title 'K/(2K-1)', $on using 1:2 with linespoints lt 1 lw 2 title 'onset of spread (optimizer)', $sat using 1:2 with linespoints lt 2 lw 2 title 'saturation, spread ≥ 0.99 (optimizer)', $w using 1:2 with lines dt 2 lc 'gray30' title 'exact end of the split window'
 unset output

@@ -612,7 +612,7 @@ set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
 set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
 set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
-set title 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' noenhanced
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : (gs_width / (0.62 * gs_font)) < 115 ? 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s'."\n".'subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms') noenhanced
 set size ratio -1; set xrange [-0.5:23.5]; set yrange [23.5:-0.5]
 set xlabel 'point (sorted by class, then atom)'; set ylabel 'point'
 set cbrange [-1:1]; set cblabel 'cosine similarity'
@@ -635,7 +635,7 @@ set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
 set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
 set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
-set title 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' noenhanced
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : (gs_width / (0.62 * gs_font)) < 115 ? 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s'."\n".'subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms') noenhanced
 set size ratio -1; set xrange [-0.5:23.5]; set yrange [23.5:-0.5]
 set xlabel 'point (sorted by class, then atom)'; set ylabel 'point'
 set cbrange [-1:1]; set cblabel 'cosine similarity'
@@ -658,7 +658,7 @@ set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
 set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
 set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
-set title 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' noenhanced
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : (gs_width / (0.62 * gs_font)) < 115 ? 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s'."\n".'subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms') noenhanced
 set size ratio -1; set xrange [-0.5:23.5]; set yrange [23.5:-0.5]
 set xlabel 'point (sorted by class, then atom)'; set ylabel 'point'
 set cbrange [-1:1]; set cblabel 'cosine similarity'
@@ -681,7 +681,7 @@ set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
 set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
 set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
-set title 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' noenhanced
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : (gs_width / (0.62 * gs_font)) < 115 ? 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s'."\n".'subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms') noenhanced
 set size ratio -1; set xrange [-0.5:23.5]; set yrange [23.5:-0.5]
 set xlabel 'point (sorted by class, then atom)'; set ylabel 'point'
 set cbrange [-1:1]; set cblabel 'cosine similarity'
