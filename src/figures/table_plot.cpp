@@ -56,10 +56,10 @@ std::vector<std::string> ordered_values(const TextCsv& t, std::size_t column, co
   return values;
 }
 
-std::string listed(const std::vector<std::string>& values, std::size_t most = 8) {
+std::string listed(const std::vector<std::string>& values, std::size_t most = 8, const std::string& noun = "values") {
   std::string out;
   for (std::size_t k = 0; k < values.size() && k < most; ++k) out += (k ? ", " : "") + values[k];
-  if (values.size() > most) out += ", ... (" + std::to_string(values.size()) + " values)";
+  if (values.size() > most) out += ", ... (" + std::to_string(values.size()) + " " + noun + ")";
   return out;
 }
 
@@ -177,7 +177,7 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
         if (c != yc && t.rows[a][c] != t.rows[r][c]) differ.push_back(t.header[c]);
       }
       std::string why = differ.empty() ? std::string("they are the same row twice")
-                                       : "they differ in " + listed(differ, 6) + ": " + choose(differ.front()) + " (the column that varies)";
+                                       : "they differ in " + listed(differ, 6, "columns") + ": " + choose(differ.front()) + " (the column that varies)";
       throw InvalidArgument("csv", "file " + t.source + " has several rows for one point: lines " + std::to_string(t.lines[a]) + " and " +
                                        std::to_string(t.lines[r]) + " both have " + setting(spec.x, t.rows[r][xc]) + group_name(key) + "; " + why);
     }
