@@ -55,7 +55,8 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
         << "` from the definitions in `" << o.sims << "/`" << (o.smoke ? " (smoke grids: not the real figures)" : "")
         << ", on " << omp_get_max_threads() << " threads. Training kinds run in geomsim-torch; their pages give the "
            "training time of every run they hold (runs cached in NAME.csv are not trained again, so the seconds here "
-           "count only what this regeneration trained).\n\n| page | kind | seconds |\n|---|---|---|\n";
+           "count only what this regeneration trained); likewise a sweep's points already in NAME.csv with the same "
+           "settings are not solved again.\n\n| page | kind | seconds |\n|---|---|---|\n";
   std::error_code ec;
   for (const auto& def : definitions) {
     if (is_training_experiment_kind(def.kind)) {
@@ -92,7 +93,11 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
     page << "# " << def.title << "\n\n"
          << "Definition: [`" << def.path << "`](../" << def.path << ") · regenerate with `geomsim report --sims " << o.sims
          << " --out " << o.out << " --only " << def.name << (o.smoke ? " --smoke" : "") << "` (" << fixed(result.seconds, 3)
-         << " s)\n\n";
+         << " s" << (result.cached_points > 0 ? ", with " + std::to_string(result.cached_points) + " of its " +
+                                                   std::to_string(result.sweep_points) + " points read from " + def.name +
+                                                   ".csv; delete it to solve them again"
+                                             : std::string())
+         << ")\n\n";
     if (!def.paper.empty()) page << "**The paper.** " << def.paper << "\n\n";
     page << "**Measured.**\n\n" << result.markdown << "\n";
     if (!def.notes.empty() && !o.smoke) page << "**Comparison.** " << def.notes << "\n";
