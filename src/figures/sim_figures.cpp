@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -93,7 +94,10 @@ SolveSettings settings_from(const json& p, std::string& seeds_text) {
 }
 
 
-std::vector<SweepRow> sweep(const json& p, const std::string& csv_path, std::string& seeds_text, OutputTransaction& outputs) {
+// The definition's grid, resumed from its checkpoint (sim_checkpoint_path) and checkpointed as it
+// runs; NAME.csv is staged with every row.
+std::vector<SweepRow> sweep(const json& p, const std::string& stem, std::string& seeds_text, OutputTransaction& outputs,
+                            const SimProgress& progress) {
   SweepGrid grid;
   grid.K = integers(p, "K", 2);
   grid.ny = integers(p, "ny", 1);
@@ -101,8 +105,41 @@ std::vector<SweepRow> sweep(const json& p, const std::string& csv_path, std::str
   grid.tau = numbers(p, "tau");
   grid.alpha = numbers(p, "alpha");
   const SolveSettings settings = settings_from(p, seeds_text);
-  const auto rows = run_sweep(sweep_points(grid), settings, seeds_text, {});
-  outputs.stage(csv_path, sweep_csv(rows), "out");
+  const std::vector<SweepPoint> points = sweep_points(grid);
+  const std::string checkpoint = stem + ".partial.csv";
+  std::vector<SweepRow> done;
+  std::error_code ec;
+  if (std::filesystem::exists(checkpoint, ec)) {
+    try {
+      std::vector<SweepRow> cached = read_sweep_csv(checkpoint, "out");
+      require_same_settings(cached, settings, seeds_text, checkpoint, "out");
+      std::set<std::string> keys;
+      for (const auto& q : points) keys.insert(q.key());
+      for (auto& row : cached) {
+        if (keys.count(row.point.key())) done.push_back(std::move(row));
+      }
+    } catch (const InvalidArgument&) {
+      done.clear();  // another grid's settings, or not a sweep CSV: every point is solved again
+    }
+  }
+  if (progress) progress(done.size(), points.size());
+  std::vector<SweepRow> saved = done;
+  auto last_save = std::chrono::steady_clock::now();
+  const auto on_row = [&](const SweepRow& row, std::size_t completed, std::size_t total) {
+    saved.push_back(row);
+    const auto now = std::chrono::steady_clock::now();
+    // At most once a second (a grid of fast points would spend its time writing), atomically:
+    // an interrupted report leaves a whole checkpoint.
+    if (now - last_save > std::chrono::seconds(1) && completed < total) {
+      OutputTransaction partial;
+      partial.stage(checkpoint, sweep_csv(saved), "out");
+      partial.commit();
+      last_save = now;
+    }
+    if (progress) progress(done.size() + completed, points.size());
+  };
+  const auto rows = run_sweep(points, settings, seeds_text, done, on_row);
+  outputs.stage(stem + ".csv", sweep_csv(rows), "out");
   return rows;
 }
 
@@ -136,9 +173,10 @@ std::string header_lines(const std::string& name, const std::string& extra = "")
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult alpha_spread(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
+SimResult alpha_spread(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
+                           const SimProgress& progress) {
   std::string seeds;
-  const auto rows = sweep(p, stem + ".csv", seeds, outputs);
+  const auto rows = sweep(p, stem, seeds, outputs, progress);
   const std::string by = text_parameter(p, "curves", "d", "d");
   if (by != "d" && by != "tau") throw InvalidArgument("sim", "'curves' must be \"d\" or \"tau\"");
   std::map<double, std::vector<const SweepRow*>> curves;
@@ -221,7 +259,9 @@ SimResult alpha_spread(const SimDefinition& def, const json& p, const std::strin
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult c_threshold_figure(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
+SimResult c_threshold_figure(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
+                                 const SimProgress& progress) {
+  (void)progress;  // seconds at most: the report's line per definition says when it is done
   const auto taus = numbers(p, "tau");
   const auto ds = integers(p, "d", 2);
   GnuplotFigure fig(900, 560);
@@ -276,7 +316,8 @@ struct SolvedSet {
   SpreadSolution solution;
 };
 
-SimResult point_sets(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
+SimResult point_sets(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
+                         const SimProgress& progress) {
   const int K = integer(p, "K", 2), ny = integer(p, "ny", 1), d = integer(p, "d", 2);
   if (d != 2 && d != 3) throw InvalidArgument("sim", "point_sets draws S^1 or S^2: 'd' must be 2 or 3");
   const double tau = real(p, "tau");
@@ -284,7 +325,11 @@ SimResult point_sets(const SimDefinition& def, const json& p, const std::string&
   std::string seeds;
   const SolveSettings settings = settings_from(p, seeds);
   std::vector<SolvedSet> sets;
-  for (double a : alphas) sets.push_back({a, solve_spread_problem({K, ny, d, a, tau}, settings)});
+  if (progress) progress(0, alphas.size());
+  for (double a : alphas) {
+    sets.push_back({a, solve_spread_problem({K, ny, d, a, tau}, settings)});
+    if (progress) progress(sets.size(), alphas.size());
+  }
 
   std::string csv = "alpha,class,atom,x,y" + std::string(d == 3 ? ",z" : "") + "\n";
   GnuplotFigure fig(420 * static_cast<int>(sets.size()), 460);
@@ -347,7 +392,9 @@ SimResult point_sets(const SimDefinition& def, const json& p, const std::string&
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
+SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
+                             const SimProgress& progress) {
+  (void)progress;  // seconds at most: the report's line per definition says when it is done
   const int K = integer(p, "K", 2), ny = integer(p, "ny", 1), d = integer(p, "d", 2);
   const double tau = real(p, "tau"), alpha = real(p, "alpha");
   std::string seeds;
@@ -393,9 +440,10 @@ SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::str
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult phase_diagram(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
+SimResult phase_diagram(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
+                            const SimProgress& progress) {
   std::string seeds;
-  const auto rows = sweep(p, stem + ".csv", seeds, outputs);
+  const auto rows = sweep(p, stem, seeds, outputs, progress);
   const int K = rows.front().point.K, d = rows.front().point.d;
   const std::vector<std::string> order{"collapsed", "two atoms", "several atoms", "continuous", "uniform-like"};
   std::map<std::string, std::vector<std::vector<double>>> by_category;
@@ -457,9 +505,10 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
+SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
+                         const SimProgress& progress) {
   std::string seeds;
-  const auto rows = sweep(p, stem + ".csv", seeds, outputs);
+  const auto rows = sweep(p, stem, seeds, outputs, progress);
   std::map<std::pair<int, double>, std::pair<double, double>> found;  // (d, tau) -> (onset, saturation)
   for (const auto& r : rows) {
     auto& f = found.try_emplace({r.point.d, r.point.tau}, std::make_pair(NAN, NAN)).first->second;
@@ -542,19 +591,24 @@ SimDefinition load_sim_definition(const std::string& path, const std::vector<std
   return def;
 }
 
-SimResult run_sim(const SimDefinition& def, const std::string& out_dir, bool smoke, OutputTransaction& outputs) {
+std::string sim_checkpoint_path(const std::string& out_dir, const SimDefinition& def) {
+  return (std::filesystem::path(out_dir) / (def.name + ".partial.csv")).string();
+}
+
+SimResult run_sim(const SimDefinition& def, const std::string& out_dir, bool smoke, OutputTransaction& outputs,
+                  const SimProgress& progress) {
   const auto start = std::chrono::steady_clock::now();
   json p = json::parse(def.parameters_json);
   if (smoke) p.update(json::parse(def.smoke_json));
   const std::string stem = (std::filesystem::path(out_dir) / def.name).string();
   SimResult result;
   try {
-    if (def.kind == "alpha_spread") result = alpha_spread(def, p, stem, outputs);
-    else if (def.kind == "c_threshold") result = c_threshold_figure(def, p, stem, outputs);
-    else if (def.kind == "point_sets") result = point_sets(def, p, stem, outputs);
-    else if (def.kind == "cosine_heatmap") result = cosine_heatmap(def, p, stem, outputs);
-    else if (def.kind == "phase_diagram") result = phase_diagram(def, p, stem, outputs);
-    else if (def.kind == "onset_vs_d") result = onset_vs_d(def, p, stem, outputs);
+    if (def.kind == "alpha_spread") result = alpha_spread(def, p, stem, outputs, progress);
+    else if (def.kind == "c_threshold") result = c_threshold_figure(def, p, stem, outputs, progress);
+    else if (def.kind == "point_sets") result = point_sets(def, p, stem, outputs, progress);
+    else if (def.kind == "cosine_heatmap") result = cosine_heatmap(def, p, stem, outputs, progress);
+    else if (def.kind == "phase_diagram") result = phase_diagram(def, p, stem, outputs, progress);
+    else if (def.kind == "onset_vs_d") result = onset_vs_d(def, p, stem, outputs, progress);
     else throw std::logic_error("run_sim: " + def.kind + " is not a simulation kind");
   } catch (const json::exception& error) {  // a parameter of the wrong JSON type
     throw InvalidArgument("sim", def.path + ": " + error.what());
