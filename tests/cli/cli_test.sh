@@ -49,7 +49,7 @@ assert all(x["converged"] and x["status"] in ("gtol", "ftol", "roundoff") for x 
 best = min(x["loss"] for x in r["runs"])
 assert math.isclose(best, r["loss"], rel_tol=1e-12, abs_tol=1e-13), (best, r["loss"])
 assert r["best_restart"] is None or r["improvements"] >= 1, r
-assert r["geometry"]["kind"] in ("collapsed", "atoms", "spread")
+assert r["geometry"]["kind"] in ("collapsed", "atoms", "continuous")
 assert "seconds" in run["timing"]
 rows = list(csv.reader(open(sys.argv[2])))
 assert rows[0] == ["x1", "x2", "x3", "class"] and len(rows) == 13, rows[0]
