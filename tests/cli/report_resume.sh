@@ -15,14 +15,14 @@ pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
 cd "$T" || exit 1
 mkdir sims
-# a: two points (a fraction of a second); b: 46 points (seconds), checkpointed once a second.
+# a: two points (a fraction of a second); b: 31 points (seconds), checkpointed once a second.
 cat >sims/a.json <<'JSON'
 {"name": "a", "title": "a", "kind": "alpha_spread", "paper": "", "notes": "",
  "parameters": {"K": 2, "ny": 4, "d": 2, "tau": 0.5, "alpha": [0.6, 0.8], "seeds": "0:1", "solver": "slsqp", "restarts": 0}}
 JSON
 cat >sims/b.json <<'JSON'
 {"name": "b", "title": "b", "kind": "alpha_spread", "paper": "", "notes": "",
- "parameters": {"K": 2, "ny": 8, "d": 5, "tau": 0.25, "alpha": "0.5:0.95:0.01", "seeds": "0:4", "solver": "slsqp", "restarts": 0}}
+ "parameters": {"K": 2, "ny": 8, "d": 5, "tau": 0.25, "alpha": "0.5:0.95:0.015", "seeds": "0:4", "solver": "slsqp", "restarts": 0}}
 JSON
 
 "$geomsim" report --sims sims --out whole >/dev/null 2>whole.err && pass || fail "the uninterrupted report failed: $(cat whole.err)"
@@ -45,7 +45,7 @@ checkpointed=$(($(wc -l <part/b.partial.csv) - 1))
 "$geomsim" report --sims sims --out part >/dev/null 2>resume.err && pass || fail "the resumed report failed: $(cat resume.err)"
 grep -qF "geomsim report: a (alpha_spread) kept: finished by the interrupted report" resume.err && pass ||
   fail "the rerun did not keep a: $(cat resume.err)"
-grep -qE "resumed: ($checkpointed|[0-9]+) of 46 points were in b.partial.csv" resume.err && pass ||
+grep -qE "resumed: ($checkpointed|[0-9]+) of 31 points were in b.partial.csv" resume.err && pass ||
   fail "the rerun did not resume b from its checkpoint: $(cat resume.err)"
 [ ! -e part/b.partial.csv ] && [ ! -e part/.geomsim-report-progress.json ] && pass ||
   fail "a finished report left its checkpoint or progress record: $(ls -a part)"
@@ -57,6 +57,17 @@ for name in a b; do
     fail "$name.md of the resumed report differs from the uninterrupted one"
 done
 diff <(grep -c "^| \[" whole/README.md) <(grep -c "^| \[" part/README.md) >/dev/null && pass || fail "the index lists other pages"
+
+# A damaged record or checkpoint (not JSON, not a sweep CSV, a FIFO) costs only the work again.
+mkdir bad fifo
+printf '{not json' >bad/.geomsim-report-progress.json
+printf 'x,y\n1,2\n' >bad/b.partial.csv
+mkfifo fifo/b.partial.csv fifo/.geomsim-report-progress.json
+for folder in bad fifo; do
+  timeout 120 "$geomsim" report --sims sims --out $folder >/dev/null 2>$folder.err && ! grep -qE "kept|resumed" $folder.err &&
+    diff <(cut -d, -f1-22 whole/b.csv) <(cut -d, -f1-22 $folder/b.csv) >/dev/null && pass ||
+    fail "a damaged record or checkpoint in $folder/ was not ignored: $(cat $folder.err)"
+done
 
 # A finished report leaves no record: a rerun regenerates everything (no "kept").
 "$geomsim" report --sims sims --out part >/dev/null 2>again.err && ! grep -q "kept" again.err && pass ||
