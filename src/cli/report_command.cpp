@@ -40,7 +40,13 @@ void add_report_options(CLI::App& command, ReportOptions& o) {
   command.footer(
       "Simulation kinds run here. Training kinds (" + training_kind_list() +
       ") run in geomsim-torch (`geomsim experiment`), which caches every finished run in OUT/NAME.csv: a rerun trains "
-      "only the runs missing there. Without the training module they are skipped, with a note.");
+      "only the runs missing there. Without the training module they are skipped, with a note.\n"
+      "Progress: on a terminal, the points of the running definition (done/total, elapsed, ETA) on stderr; elsewhere one "
+      "line per definition. An interrupted report resumes: each definition's files land together when it finishes "
+      "(recorded in OUT/.geomsim-report-progress.json), and the grid kinds keep their finished points in "
+      "OUT/NAME.partial.csv; the next report into OUT keeps the pages of the definitions finished and unchanged since, "
+      "and solves only the missing points. A report that ran to its end leaves neither file: a rerun regenerates "
+      "everything.");
 }
 
 namespace {
