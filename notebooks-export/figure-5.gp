@@ -170,21 +170,109 @@ $x5 << EOD
 EOD
 set terminal pngcairo size 900,560 enhanced font 'DejaVu Sans,11'
 set output './figure-5.png'
-set title 'Figure 5: c(τ, d), the end of Theorem 2''s α window' noenhanced
+reset
+gs_width = 900; gs_height = 560; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'Figure 5: c(τ, d), the end of Theorem'."\n".'2''s α window' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 5: c(τ, d), the end of Theorem 2''s α window' : 'Figure 5: c(τ, d), the end of Theorem 2''s α window') noenhanced
 set xlabel 'dimension d (log scale)'
 set ylabel 'upper end of the α window'
 set logscale x 2
-set key outside right top
-set grid
-plot $c1 using 1:2 with lines lw 2 lc 1 title 'c(τ,d), τ = 0.1', $x1 using 1:2 with lines dt 2 lc 1 title 'dashed: exact end, L(µ_θ*) = L(σ)', $c2 using 1:2 with lines lw 2 lc 2 title 'c(τ,d), τ = 0.25', $x2 using 1:2 with lines dt 2 lc 2 notitle, $c3 using 1:2 with lines lw 2 lc 3 title 'c(τ,d), τ = 0.5', $x3 using 1:2 with lines dt 2 lc 3 notitle, $c4 using 1:2 with lines lw 2 lc 4 title 'c(τ,d), τ = 1', $x4 using 1:2 with lines dt 2 lc 4 notitle, $c5 using 1:2 with lines lw 2 lc 5 title 'c(τ,d), τ = 2', $x5 using 1:2 with lines dt 2 lc 5 notitle, 2.0/3 with lines lc 'black' dt 3 title 'α = 2/3'
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set ytics tics_nice(1.0 * 0.2762094883196251 / tics_at_least_2(floor(gs_height / (1.35 * gs_font) * 0.5 / 2.5)))
+if ((gs_width / (0.62 * gs_font)) < 100) {
+  set key outside below center horizontal Left reverse samplen 2.5 maxcols 2
+} else {
+  set key inside top right Left reverse samplen 2.5
+}
+set grid lt 1 lc rgb '#dddddd' lw 0.5; set tics nomirror out; set border 3
+plot $c1 using 1:2 with lines lt 1 lw 2 title 'c(τ,d), τ = 0.1', $x1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $c2 using 1:2 with lines lt 2 lw 2 title 'c(τ,d), τ = 0.25', $x2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $c3 using 1:2 with lines lt 3 lw 2 title 'c(τ,d), τ = 0.5', $x3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $c4 using 1:2 with lines lt 4 lw 2 title 'c(τ,d), τ = 1', $x4 using 1:2 with lines lw 1 dt 1 lc rgb '#cc79a7' notitle, $c5 using 1:2 with lines lt 5 lw 2 title 'c(τ,d), τ = 2', $x5 using 1:2 with lines lw 1 dt 1 lc rgb '#e69f00' notitle, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'thin: exact end, L(µ_θ*) = L(σ)', 2.0/3 with lines lc 'black' dt 3 title 'α = 2/3'
 unset output
 set terminal svg size 900,560 enhanced font 'DejaVu Sans,11' background '#ffffff'
 set output './figure-5.svg'
-set title 'Figure 5: c(τ, d), the end of Theorem 2''s α window' noenhanced
+reset
+gs_width = 900; gs_height = 560; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'Figure 5: c(τ, d), the end of Theorem'."\n".'2''s α window' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 5: c(τ, d), the end of Theorem 2''s α window' : 'Figure 5: c(τ, d), the end of Theorem 2''s α window') noenhanced
 set xlabel 'dimension d (log scale)'
 set ylabel 'upper end of the α window'
 set logscale x 2
-set key outside right top
-set grid
-plot $c1 using 1:2 with lines lw 2 lc 1 title 'c(τ,d), τ = 0.1', $x1 using 1:2 with lines dt 2 lc 1 title 'dashed: exact end, L(µ_θ*) = L(σ)', $c2 using 1:2 with lines lw 2 lc 2 title 'c(τ,d), τ = 0.25', $x2 using 1:2 with lines dt 2 lc 2 notitle, $c3 using 1:2 with lines lw 2 lc 3 title 'c(τ,d), τ = 0.5', $x3 using 1:2 with lines dt 2 lc 3 notitle, $c4 using 1:2 with lines lw 2 lc 4 title 'c(τ,d), τ = 1', $x4 using 1:2 with lines dt 2 lc 4 notitle, $c5 using 1:2 with lines lw 2 lc 5 title 'c(τ,d), τ = 2', $x5 using 1:2 with lines dt 2 lc 5 notitle, 2.0/3 with lines lc 'black' dt 3 title 'α = 2/3'
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set ytics tics_nice(1.0 * 0.2762094883196251 / tics_at_least_2(floor(gs_height / (1.35 * gs_font) * 0.5 / 2.5)))
+if ((gs_width / (0.62 * gs_font)) < 100) {
+  set key outside below center horizontal Left reverse samplen 2.5 maxcols 2
+} else {
+  set key inside top right Left reverse samplen 2.5
+}
+set grid lt 1 lc rgb '#dddddd' lw 0.5; set tics nomirror out; set border 3
+plot $c1 using 1:2 with lines lt 1 lw 2 title 'c(τ,d), τ = 0.1', $x1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $c2 using 1:2 with lines lt 2 lw 2 title 'c(τ,d), τ = 0.25', $x2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $c3 using 1:2 with lines lt 3 lw 2 title 'c(τ,d), τ = 0.5', $x3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $c4 using 1:2 with lines lt 4 lw 2 title 'c(τ,d), τ = 1', $x4 using 1:2 with lines lw 1 dt 1 lc rgb '#cc79a7' notitle, $c5 using 1:2 with lines lt 5 lw 2 title 'c(τ,d), τ = 2', $x5 using 1:2 with lines lw 1 dt 1 lc rgb '#e69f00' notitle, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'thin: exact end, L(µ_θ*) = L(σ)', 2.0/3 with lines lc 'black' dt 3 title 'α = 2/3'
+unset output
+set terminal pdfcairo size 3.5in,3.6in enhanced font 'DejaVu Sans,7' linewidth 0.6
+set output './figure-5.pdf'
+reset
+gs_width = 252; gs_height = 259.2; gs_font = 7
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'Figure 5: c(τ, d), the end of Theorem'."\n".'2''s α window' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 5: c(τ, d), the end of Theorem 2''s α window' : 'Figure 5: c(τ, d), the end of Theorem 2''s α window') noenhanced
+set xlabel 'dimension d (log scale)'
+set ylabel 'upper end of the α window'
+set logscale x 2
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set ytics tics_nice(1.0 * 0.2762094883196251 / tics_at_least_2(floor(gs_height / (1.35 * gs_font) * 0.5 / 2.5)))
+if ((gs_width / (0.62 * gs_font)) < 100) {
+  set key outside below center horizontal Left reverse samplen 2.5 maxcols 2
+} else {
+  set key inside top right Left reverse samplen 2.5
+}
+set grid lt 1 lc rgb '#dddddd' lw 0.5; set tics nomirror out; set border 3
+plot $c1 using 1:2 with lines lt 1 lw 2 title 'c(τ,d), τ = 0.1', $x1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $c2 using 1:2 with lines lt 2 lw 2 title 'c(τ,d), τ = 0.25', $x2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $c3 using 1:2 with lines lt 3 lw 2 title 'c(τ,d), τ = 0.5', $x3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $c4 using 1:2 with lines lt 4 lw 2 title 'c(τ,d), τ = 1', $x4 using 1:2 with lines lw 1 dt 1 lc rgb '#cc79a7' notitle, $c5 using 1:2 with lines lt 5 lw 2 title 'c(τ,d), τ = 2', $x5 using 1:2 with lines lw 1 dt 1 lc rgb '#e69f00' notitle, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'thin: exact end, L(µ_θ*) = L(σ)', 2.0/3 with lines lc 'black' dt 3 title 'α = 2/3'
+unset output
+set terminal pdfcairo size 7in,4.36in enhanced font 'DejaVu Sans,8' linewidth 0.6
+set output './figure-5-2col.pdf'
+reset
+gs_width = 504; gs_height = 313.92; gs_font = 8
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'Figure 5: c(τ, d), the end of Theorem'."\n".'2''s α window' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 5: c(τ, d), the end of Theorem 2''s α window' : 'Figure 5: c(τ, d), the end of Theorem 2''s α window') noenhanced
+set xlabel 'dimension d (log scale)'
+set ylabel 'upper end of the α window'
+set logscale x 2
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set ytics tics_nice(1.0 * 0.2762094883196251 / tics_at_least_2(floor(gs_height / (1.35 * gs_font) * 0.5 / 2.5)))
+if ((gs_width / (0.62 * gs_font)) < 100) {
+  set key outside below center horizontal Left reverse samplen 2.5 maxcols 2
+} else {
+  set key inside top right Left reverse samplen 2.5
+}
+set grid lt 1 lc rgb '#dddddd' lw 0.5; set tics nomirror out; set border 3
+plot $c1 using 1:2 with lines lt 1 lw 2 title 'c(τ,d), τ = 0.1', $x1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $c2 using 1:2 with lines lt 2 lw 2 title 'c(τ,d), τ = 0.25', $x2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $c3 using 1:2 with lines lt 3 lw 2 title 'c(τ,d), τ = 0.5', $x3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $c4 using 1:2 with lines lt 4 lw 2 title 'c(τ,d), τ = 1', $x4 using 1:2 with lines lw 1 dt 1 lc rgb '#cc79a7' notitle, $c5 using 1:2 with lines lt 5 lw 2 title 'c(τ,d), τ = 2', $x5 using 1:2 with lines lw 1 dt 1 lc rgb '#e69f00' notitle, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'thin: exact end, L(µ_θ*) = L(σ)', 2.0/3 with lines lc 'black' dt 3 title 'α = 2/3'
 unset output

@@ -76,18 +76,20 @@ $p3 << EOD
 -0.20650445050124497 -0.13888692251979445 -0.968538246367256 3
 0.5693846373571231 -0.7532642567172491 -0.3292325838885147 3
 EOD
-set terminal pngcairo size 1260,460 enhanced font 'DejaVu Sans,11'
+set terminal pngcairo size 1260,480 enhanced font 'DejaVu Sans,11'
 set output './figure-7.png'
-set multiplot layout 1,3 title 'Figure 7: optimal geometry for K = 3 on S^2 (n_y = 8, τ = 0.5)' noenhanced
+reset
+gs_width = 1260; gs_height = 480; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set multiplot layout 1,3 title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3, τ = 0.5' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 7: optimal geometry for K = 3 on S^2 (n_y = 8, τ = 0.5)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5' : 'Figure 7: optimal geometry for K = 3 on S^2 (n_y = 8, τ = 0.5)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5') noenhanced
 unset key; set border 0; unset xtics; unset ytics; unset ztics
-set linetype 1 lc rgb '#1f77b4'
-set linetype 2 lc rgb '#d62728'
-set linetype 3 lc rgb '#2ca02c'
-set linetype 4 lc rgb '#ff7f0e'
-set linetype 5 lc rgb '#9467bd'
-set linetype 6 lc rgb '#8c564b'
-set linetype 7 lc rgb '#e377c2'
-set linetype 8 lc rgb '#7f7f7f'
 set title 'α = 0.6: collapsed' noenhanced
 set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:1.3]; set zrange [-1.3:1.3]
 set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
@@ -105,18 +107,82 @@ splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p3 usi
 unset parametric
 unset multiplot
 unset output
-set terminal svg size 1260,460 enhanced font 'DejaVu Sans,11' background '#ffffff'
+set terminal svg size 1260,480 enhanced font 'DejaVu Sans,11' background '#ffffff'
 set output './figure-7.svg'
-set multiplot layout 1,3 title 'Figure 7: optimal geometry for K = 3 on S^2 (n_y = 8, τ = 0.5)' noenhanced
+reset
+gs_width = 1260; gs_height = 480; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set multiplot layout 1,3 title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3, τ = 0.5' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 7: optimal geometry for K = 3 on S^2 (n_y = 8, τ = 0.5)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5' : 'Figure 7: optimal geometry for K = 3 on S^2 (n_y = 8, τ = 0.5)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5') noenhanced
 unset key; set border 0; unset xtics; unset ytics; unset ztics
-set linetype 1 lc rgb '#1f77b4'
-set linetype 2 lc rgb '#d62728'
-set linetype 3 lc rgb '#2ca02c'
-set linetype 4 lc rgb '#ff7f0e'
-set linetype 5 lc rgb '#9467bd'
-set linetype 6 lc rgb '#8c564b'
-set linetype 7 lc rgb '#e377c2'
-set linetype 8 lc rgb '#7f7f7f'
+set title 'α = 0.6: collapsed' noenhanced
+set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:1.3]; set zrange [-1.3:1.3]
+set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
+splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p1 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
+unset parametric
+set title 'α = 0.64: atoms' noenhanced
+set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:1.3]; set zrange [-1.3:1.3]
+set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
+splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p2 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
+unset parametric
+set title 'α = 0.8: spread' noenhanced
+set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:1.3]; set zrange [-1.3:1.3]
+set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
+splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p3 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
+unset parametric
+unset multiplot
+unset output
+set terminal pdfcairo size 3.5in,1.7in enhanced font 'DejaVu Sans,7' linewidth 0.6
+set output './figure-7.pdf'
+reset
+gs_width = 252; gs_height = 122.4; gs_font = 7
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set multiplot layout 1,3 title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3, τ = 0.5' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 7: optimal geometry for K = 3 on S^2 (n_y = 8, τ = 0.5)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5' : 'Figure 7: optimal geometry for K = 3 on S^2 (n_y = 8, τ = 0.5)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5') noenhanced
+unset key; set border 0; unset xtics; unset ytics; unset ztics
+set title 'α = 0.6: collapsed' noenhanced
+set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:1.3]; set zrange [-1.3:1.3]
+set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
+splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p1 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
+unset parametric
+set title 'α = 0.64: atoms' noenhanced
+set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:1.3]; set zrange [-1.3:1.3]
+set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
+splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p2 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
+unset parametric
+set title 'α = 0.8: spread' noenhanced
+set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:1.3]; set zrange [-1.3:1.3]
+set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
+splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p3 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
+unset parametric
+unset multiplot
+unset output
+set terminal pdfcairo size 7in,2.67in enhanced font 'DejaVu Sans,8' linewidth 0.6
+set output './figure-7-2col.pdf'
+reset
+gs_width = 504; gs_height = 192.24; gs_font = 8
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set multiplot layout 1,3 title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3, τ = 0.5' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 7: optimal geometry for K = 3 on S^2 (n_y = 8, τ = 0.5)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5' : 'Figure 7: optimal geometry for K = 3 on S^2 (n_y = 8, τ = 0.5)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5') noenhanced
+unset key; set border 0; unset xtics; unset ytics; unset ztics
 set title 'α = 0.6: collapsed' noenhanced
 set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:1.3]; set zrange [-1.3:1.3]
 set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9

@@ -600,9 +600,19 @@ $m << EOD
 23 23 1.0000000000000002
 
 EOD
-set terminal pngcairo size 620,560 enhanced font 'DejaVu Sans,11'
+set terminal pngcairo size 620,580 enhanced font 'DejaVu Sans,11'
 set output './optimum-heatmap-by-atom.png'
-set title 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'α = 0.64: atoms' noenhanced
+reset
+gs_width = 620; gs_height = 580; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : (gs_width / (0.62 * gs_font)) < 115 ? 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s'."\n".'subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms') noenhanced
 set size ratio -1; set xrange [-0.5:23.5]; set yrange [23.5:-0.5]
 set xlabel 'point (sorted by class, then atom)'; set ylabel 'point'
 set cbrange [-1:1]; set cblabel 'cosine similarity'
@@ -613,9 +623,65 @@ set arrow from 15.5,-0.5 to 15.5,23.5 nohead front lc 'black'
 set arrow from -0.5,15.5 to 23.5,15.5 nohead front lc 'black'
 plot $m using 1:2:3 with image notitle
 unset output
-set terminal svg size 620,560 enhanced font 'DejaVu Sans,11' background '#ffffff'
+set terminal svg size 620,580 enhanced font 'DejaVu Sans,11' background '#ffffff'
 set output './optimum-heatmap-by-atom.svg'
-set title 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'α = 0.64: atoms' noenhanced
+reset
+gs_width = 620; gs_height = 580; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : (gs_width / (0.62 * gs_font)) < 115 ? 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s'."\n".'subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms') noenhanced
+set size ratio -1; set xrange [-0.5:23.5]; set yrange [23.5:-0.5]
+set xlabel 'point (sorted by class, then atom)'; set ylabel 'point'
+set cbrange [-1:1]; set cblabel 'cosine similarity'
+set palette defined (-1 '#2166ac', 0 '#f7f7f7', 1 '#b2182b')
+set arrow from 7.5,-0.5 to 7.5,23.5 nohead front lc 'black'
+set arrow from -0.5,7.5 to 23.5,7.5 nohead front lc 'black'
+set arrow from 15.5,-0.5 to 15.5,23.5 nohead front lc 'black'
+set arrow from -0.5,15.5 to 23.5,15.5 nohead front lc 'black'
+plot $m using 1:2:3 with image notitle
+unset output
+set terminal pdfcairo size 3.5in,3.27in enhanced font 'DejaVu Sans,7' linewidth 0.6
+set output './optimum-heatmap-by-atom.pdf'
+reset
+gs_width = 252; gs_height = 235.44; gs_font = 7
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : (gs_width / (0.62 * gs_font)) < 115 ? 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s'."\n".'subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms') noenhanced
+set size ratio -1; set xrange [-0.5:23.5]; set yrange [23.5:-0.5]
+set xlabel 'point (sorted by class, then atom)'; set ylabel 'point'
+set cbrange [-1:1]; set cblabel 'cosine similarity'
+set palette defined (-1 '#2166ac', 0 '#f7f7f7', 1 '#b2182b')
+set arrow from 7.5,-0.5 to 7.5,23.5 nohead front lc 'black'
+set arrow from -0.5,7.5 to 23.5,7.5 nohead front lc 'black'
+set arrow from 15.5,-0.5 to 15.5,23.5 nohead front lc 'black'
+set arrow from -0.5,15.5 to 23.5,15.5 nohead front lc 'black'
+plot $m using 1:2:3 with image notitle
+unset output
+set terminal pdfcairo size 7in,6.55in enhanced font 'DejaVu Sans,8' linewidth 0.6
+set output './optimum-heatmap-by-atom-2col.pdf'
+reset
+gs_width = 504; gs_height = 471.6; gs_font = 8
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : (gs_width / (0.62 * gs_font)) < 115 ? 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s'."\n".'subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms' : 'The simulated optimum''s cosine similarity, sorted by class and atom (not Figure 2''s subclasses)'."\n".'K = 3, n_y = 8, d = 3, τ = 0.5, α = 0.64: atoms') noenhanced
 set size ratio -1; set xrange [-0.5:23.5]; set yrange [23.5:-0.5]
 set xlabel 'point (sorted by class, then atom)'; set ylabel 'point'
 set cbrange [-1:1]; set cblabel 'cosine similarity'

@@ -977,17 +977,117 @@ $w << EOD
 EOD
 set terminal pngcairo size 900,600 enhanced font 'DejaVu Sans,11'
 set output './phase-k2.png'
-set title 'Beyond the paper: the geometry of the optimum over (α, τ), K = 2, d = 2, n_y = 8' noenhanced
-set xlabel 'α'; set ylabel 'τ'; set grid; set key outside right top
+reset
+gs_width = 900; gs_height = 600; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 2, n_y = 8, d = 2' : (gs_width / (0.62 * gs_font)) < 115 ? 'Beyond the paper: the geometry of the optimum over (α, τ), K = 2, d = 2, n_y = 8'."\n".'K = 2, n_y = 8, d = 2' : 'Beyond the paper: the geometry of the optimum over (α, τ), K = 2, d = 2, n_y = 8'."\n".'K = 2, n_y = 8, d = 2') noenhanced
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set xtics tics_nice(1.0 * 0.44999999999999996 / tics_at_least_2(floor((gs_width / (0.62 * gs_font)) * 0.55 / 10)))
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set ytics tics_nice(1.0 * 0.9 / tics_at_least_2(floor(gs_height / (1.35 * gs_font) * 0.5 / 2.5)))
+set xlabel 'α'; set ylabel 'τ'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set tics nomirror out
+if ((gs_width / (0.62 * gs_font)) < 100) {
+  set key outside below center horizontal Left reverse samplen 2.5 maxcols 2
+} else {
+  set key outside right top Left reverse samplen 3 width -6
+}
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
 set arrow from 0.66666667, graph 0 to 0.66666667, graph 1 nohead lw 2 lc 'black'
-plot $c1 using 1:2 with points pt 5 ps 1.6 lc rgb '#4d4d4d' title 'collapsed', $c2 using 1:2 with points pt 5 ps 1.6 lc rgb '#1f77b4' title 'two atoms', $c3 using 1:2 with points pt 5 ps 1.6 lc rgb '#9467bd' title 'several atoms', $c4 using 1:2 with points pt 5 ps 1.6 lc rgb '#2ca02c' title 'continuous', $c5 using 1:2 with points pt 5 ps 1.6 lc rgb '#ff7f0e' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
+plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
 unset output
 set terminal svg size 900,600 enhanced font 'DejaVu Sans,11' background '#ffffff'
 set output './phase-k2.svg'
-set title 'Beyond the paper: the geometry of the optimum over (α, τ), K = 2, d = 2, n_y = 8' noenhanced
-set xlabel 'α'; set ylabel 'τ'; set grid; set key outside right top
+reset
+gs_width = 900; gs_height = 600; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 2, n_y = 8, d = 2' : (gs_width / (0.62 * gs_font)) < 115 ? 'Beyond the paper: the geometry of the optimum over (α, τ), K = 2, d = 2, n_y = 8'."\n".'K = 2, n_y = 8, d = 2' : 'Beyond the paper: the geometry of the optimum over (α, τ), K = 2, d = 2, n_y = 8'."\n".'K = 2, n_y = 8, d = 2') noenhanced
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set xtics tics_nice(1.0 * 0.44999999999999996 / tics_at_least_2(floor((gs_width / (0.62 * gs_font)) * 0.55 / 10)))
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set ytics tics_nice(1.0 * 0.9 / tics_at_least_2(floor(gs_height / (1.35 * gs_font) * 0.5 / 2.5)))
+set xlabel 'α'; set ylabel 'τ'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set tics nomirror out
+if ((gs_width / (0.62 * gs_font)) < 100) {
+  set key outside below center horizontal Left reverse samplen 2.5 maxcols 2
+} else {
+  set key outside right top Left reverse samplen 3 width -6
+}
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
 set arrow from 0.66666667, graph 0 to 0.66666667, graph 1 nohead lw 2 lc 'black'
-plot $c1 using 1:2 with points pt 5 ps 1.6 lc rgb '#4d4d4d' title 'collapsed', $c2 using 1:2 with points pt 5 ps 1.6 lc rgb '#1f77b4' title 'two atoms', $c3 using 1:2 with points pt 5 ps 1.6 lc rgb '#9467bd' title 'several atoms', $c4 using 1:2 with points pt 5 ps 1.6 lc rgb '#2ca02c' title 'continuous', $c5 using 1:2 with points pt 5 ps 1.6 lc rgb '#ff7f0e' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
+plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
+unset output
+set terminal pdfcairo size 3.5in,3.8in enhanced font 'DejaVu Sans,7' linewidth 0.6
+set output './phase-k2.pdf'
+reset
+gs_width = 252; gs_height = 273.6; gs_font = 7
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 2, n_y = 8, d = 2' : (gs_width / (0.62 * gs_font)) < 115 ? 'Beyond the paper: the geometry of the optimum over (α, τ), K = 2, d = 2, n_y = 8'."\n".'K = 2, n_y = 8, d = 2' : 'Beyond the paper: the geometry of the optimum over (α, τ), K = 2, d = 2, n_y = 8'."\n".'K = 2, n_y = 8, d = 2') noenhanced
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set xtics tics_nice(1.0 * 0.44999999999999996 / tics_at_least_2(floor((gs_width / (0.62 * gs_font)) * 0.55 / 10)))
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set ytics tics_nice(1.0 * 0.9 / tics_at_least_2(floor(gs_height / (1.35 * gs_font) * 0.5 / 2.5)))
+set xlabel 'α'; set ylabel 'τ'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set tics nomirror out
+if ((gs_width / (0.62 * gs_font)) < 100) {
+  set key outside below center horizontal Left reverse samplen 2.5 maxcols 2
+} else {
+  set key outside right top Left reverse samplen 3 width -6
+}
+set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
+set arrow from 0.66666667, graph 0 to 0.66666667, graph 1 nohead lw 2 lc 'black'
+plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
+unset output
+set terminal pdfcairo size 7in,4.67in enhanced font 'DejaVu Sans,8' linewidth 0.6
+set output './phase-k2-2col.pdf'
+reset
+gs_width = 504; gs_height = 336.24; gs_font = 8
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 2, n_y = 8, d = 2' : (gs_width / (0.62 * gs_font)) < 115 ? 'Beyond the paper: the geometry of the optimum over (α, τ), K = 2, d = 2, n_y = 8'."\n".'K = 2, n_y = 8, d = 2' : 'Beyond the paper: the geometry of the optimum over (α, τ), K = 2, d = 2, n_y = 8'."\n".'K = 2, n_y = 8, d = 2') noenhanced
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set xtics tics_nice(1.0 * 0.44999999999999996 / tics_at_least_2(floor((gs_width / (0.62 * gs_font)) * 0.55 / 10)))
+tics_at_least_2(x) = x < 2 ? 2 : x
+tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)
+set ytics tics_nice(1.0 * 0.9 / tics_at_least_2(floor(gs_height / (1.35 * gs_font) * 0.5 / 2.5)))
+set xlabel 'α'; set ylabel 'τ'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set tics nomirror out
+if ((gs_width / (0.62 * gs_font)) < 100) {
+  set key outside below center horizontal Left reverse samplen 2.5 maxcols 2
+} else {
+  set key outside right top Left reverse samplen 3 width -6
+}
+set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
+set arrow from 0.66666667, graph 0 to 0.66666667, graph 1 nohead lw 2 lc 'black'
+plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
 unset output

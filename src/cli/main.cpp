@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli_support.hpp"
+#include "plot_command.hpp"
 #include "geomsim/support/errors.hpp"
 #include "report_command.hpp"
 #include "solve_command.hpp"
@@ -36,6 +37,11 @@ int main(int argc, char** argv) {
   CLI::App* merge = app.add_subcommand("merge", "join sweep shards into one CSV in grid order");
   geomsim::cli::MergeOptions merge_options;
   geomsim::cli::add_merge_options(*merge, merge_options);
+  CLI::App* plot = app.add_subcommand(
+      "plot", "a figure from a sweep CSV (or any CSV of named columns): any column on x and y, curves by a third, "
+              "panels by a fourth; PNG, SVG and PDF for one and two columns");
+  geomsim::cli::PlotOptions plot_options;
+  geomsim::cli::add_plot_options(*plot, plot_options);
   CLI::App* report = app.add_subcommand(
       "report", "run the experiment definitions in sims/ and regenerate notebooks-export/ (figures, CSVs, markdown)");
   geomsim::cli::ReportOptions report_options;
@@ -53,6 +59,7 @@ int main(int argc, char** argv) {
     if (theory->parsed()) return geomsim::cli::run_theory(theory_options);
     if (sweep->parsed()) return geomsim::cli::run_sweep_command(sweep_options);
     if (merge->parsed()) return geomsim::cli::run_merge_command(merge_options);
+    if (plot->parsed()) return geomsim::cli::run_plot_command(plot_options);
     if (report->parsed()) return geomsim::cli::run_report(report_options);
     for (CLI::App* command : training) {
       if (command->parsed()) return geomsim::cli::run_training_program(command->get_name(), command->remaining());

@@ -45,8 +45,8 @@ void add_report_options(CLI::App& command, ReportOptions& o) {
       "line per definition. An interrupted report resumes: each definition's files land together when it finishes "
       "(recorded in OUT/.geomsim-report-progress.json), and the grid kinds keep their finished points in "
       "OUT/NAME.partial.csv; the next report into OUT keeps the pages of the definitions finished and unchanged since, "
-      "and solves only the missing points. A report that ran to its end leaves neither file: a rerun regenerates "
-      "everything.");
+      "and solves only the missing points. A report that ran to its end leaves neither file: a rerun runs every "
+      "definition again (reading the points NAME.csv holds with the same settings).");
 }
 
 namespace {
@@ -120,10 +120,11 @@ class PointProgress {
     write_stderr(line + "     ");
     drawn_ = true;
   }
-  // " (resumed: 5 of 40 points were in NAME.partial.csv)" when the checkpoint held some.
-  std::string resumed_note(const std::string& checkpoint) const {
+  // " (resumed: 5 of 40 points were in NAME.csv or NAME.partial.csv)" when they held some.
+  std::string resumed_note(const std::string& name) const {
     if (resumed_ == 0) return "";
-    return " (resumed: " + std::to_string(resumed_) + " of " + std::to_string(total_) + " points were in " + checkpoint + ")";
+    return " (resumed: " + std::to_string(resumed_) + " of " + std::to_string(total_) + " points were in " + name + ".csv or " +
+           name + ".partial.csv)";
   }
   bool drawn() const { return drawn_; }
 
@@ -151,7 +152,8 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
         << "` from the definitions in `" << o.sims << "/`" << (o.smoke ? " (smoke grids: not the real figures)" : "")
         << ", on " << omp_get_max_threads() << " threads. Training kinds run in geomsim-torch; their pages give the "
            "training time of every run they hold (runs cached in NAME.csv are not trained again, so the seconds here "
-           "count only what this regeneration trained).\n\n| page | kind | seconds |\n|---|---|---|\n";
+           "count only what this regeneration trained); likewise a sweep's points already in NAME.csv with the same "
+           "settings are not solved again.\n\n| page | kind | seconds |\n|---|---|---|\n";
   std::error_code ec;
   json finished = read_progress_record(o);
   for (const auto& def : definitions) {
@@ -211,7 +213,11 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
     page << "# " << def.title << "\n\n"
          << "Definition: [`" << def.path << "`](../" << def.path << ") · regenerate with `geomsim report --sims " << o.sims
          << " --out " << o.out << " --only " << def.name << (o.smoke ? " --smoke" : "") << "` (" << fixed(result.seconds, 3)
-         << " s)\n\n";
+         << " s" << (result.cached_points > 0 ? ", with " + std::to_string(result.cached_points) + " of its " +
+                                                   std::to_string(result.sweep_points) + " points read from " + def.name +
+                                                   ".csv or its checkpoint " + def.name + ".partial.csv; delete them to solve them again"
+                                             : std::string())
+         << ")\n\n";
     if (!def.paper.empty()) page << "**The paper.** " << def.paper << "\n\n";
     page << "**Measured.**\n\n" << result.markdown << "\n";
     if (!def.notes.empty() && !o.smoke) page << "**Comparison.** " << def.notes << "\n";
@@ -220,7 +226,7 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
     fs::remove(checkpoint, ec);  // NAME.csv holds every point now
     finished[def.name] = {{"definition", digest}, {"seconds", result.seconds}};
     write_progress_record(o, finished);
-    const std::string summary = " " + fixed(result.seconds, 3) + " s" + progress.resumed_note(fs::path(checkpoint).filename().string());
+    const std::string summary = " " + fixed(result.seconds, 3) + " s" + progress.resumed_note(def.name);
     if (terminal) {
       write_stderr("\r" + label + summary + std::string(progress.drawn() ? 40 : 0, ' ') + "\n");
     } else {

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +14,8 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
+#include <cmath>
 
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
@@ -48,7 +51,8 @@ std::string read_file(const std::string& path) {
   return bytes.str();
 }
 
-// Whether gnuplot finished the image: a PNG ends with its IEND chunk, an SVG with </svg>.
+// Whether gnuplot finished the image: a PNG ends with its IEND chunk, an SVG with </svg>, a
+// PDF with %%EOF.
 bool complete_image(const std::string& path) {
   const std::string bytes = read_file(path);
   static const std::string iend("\0\0\0\0IEND\xae\x42\x60\x82", 12);
@@ -56,7 +60,8 @@ bool complete_image(const std::string& path) {
     return bytes.size() >= tail.size() && bytes.compare(bytes.size() - tail.size(), tail.size(), tail) == 0;
   };
   const auto last = bytes.find_last_not_of(" \n\r\t");
-  return ends_with(iend) || (last != std::string::npos && last >= 5 && bytes.compare(last - 5, 6, "</svg>") == 0);
+  return ends_with(iend) || (last != std::string::npos && last >= 5 && bytes.compare(last - 5, 6, "</svg>") == 0) ||
+         (last != std::string::npos && last >= 4 && bytes.compare(last - 4, 5, "%%EOF") == 0);
 }
 
 bool disk_full(const std::string& folder) {
@@ -116,6 +121,96 @@ std::string GnuplotFigure::text(const std::string& text) {
   return out + " noenhanced";
 }
 
+namespace {
+
+// `text` broken at spaces into lines of at most `width` characters (UTF-8 counted by character;
+// a longer word stays whole), keeping its own line breaks.
+std::string wrap(const std::string& raw, std::size_t width) {
+  // "n_y = 8" stays on one line: the spaces around '=' do not break.
+  std::string text;
+  for (std::size_t k = 0; k < raw.size(); ++k) {
+    const bool glued = raw[k] == ' ' && ((k + 1 < raw.size() && raw[k + 1] == '=') || (k > 0 && raw[k - 1] == '='));
+    text += glued ? '\x01' : raw[k];
+  }
+  std::string out, line, word;
+  std::size_t line_chars = 0, word_chars = 0;
+  const auto end_word = [&] {
+    if (word.empty()) return;
+    if (line_chars > 0 && line_chars + 1 + word_chars > width) {
+      out += line + "\n";
+      line.clear();
+      line_chars = 0;
+    }
+    line += (line_chars > 0 ? " " : "") + word;
+    line_chars += (line_chars > 0 ? 1 : 0) + word_chars;
+    word.clear();
+    word_chars = 0;
+  };
+  for (unsigned char c : text) {
+    if (c == ' ' || c == '\n') {
+      end_word();
+      if (c == '\n') {
+        out += line + "\n";
+        line.clear();
+        line_chars = 0;
+      }
+      continue;
+    }
+    word += static_cast<char>(c);
+    word_chars += (c & 0xc0) != 0x80 ? 1 : 0;
+  }
+  end_word();
+  out += line;
+  std::replace(out.begin(), out.end(), '\x01', ' ');
+  return out;
+}
+
+std::string without_noenhanced(const std::string& expression) { return expression.substr(0, expression.size() - std::string(" noenhanced").size()); }
+
+std::size_t lines_of(const std::string& text) { return 1 + static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+// The terminal's width in characters, as a gnuplot expression.
+const char* kColumns = "(gs_width / (0.62 * gs_font))";
+
+}  // namespace
+
+namespace {
+// The three forms of a title and subtitle, narrow to wide.
+std::vector<std::string> title_forms(const std::string& title, const std::string& subtitle) {
+  const auto joined = [&](const std::string& t) { return t.empty() ? subtitle : subtitle.empty() ? t : t + "\n" + subtitle; };
+  return {subtitle.empty() ? wrap(title, 40) : subtitle, joined(wrap(title, 90)), joined(title)};
+}
+}  // namespace
+
+std::string GnuplotFigure::wrapped_text(const std::string& title, const std::string& subtitle) {
+  const auto forms = title_forms(title, subtitle);
+  return std::string("(") + kColumns + " < 70 ? " + without_noenhanced(GnuplotFigure::text(forms[0])) + " : " + kColumns +
+         " < 115 ? " + without_noenhanced(GnuplotFigure::text(forms[1])) + " : " + without_noenhanced(GnuplotFigure::text(forms[2])) +
+         ") noenhanced";
+}
+
+std::string GnuplotFigure::wrapped_lines(const std::string& title, const std::string& subtitle) {
+  const auto forms = title_forms(title, subtitle);
+  return std::string("(") + kColumns + " < 70 ? " + std::to_string(lines_of(forms[0])) + " : " + kColumns + " < 115 ? " +
+         std::to_string(lines_of(forms[1])) + " : " + std::to_string(lines_of(forms[2])) + ")";
+}
+
+void GnuplotFigure::tics(const std::string& axis, double range, double share) {
+  line("tics_at_least_2(x) = x < 2 ? 2 : x");
+  line("tics_nice(x) = (tics_m = 10**floor(log10(x)), tics_f = x / tics_m, (tics_f < 1.5 ? 1 : tics_f < 3.5 ? 2 : tics_f < 7.5 ? 5 : 10) * tics_m)");
+  const std::string room = axis == "x" ? std::string(kColumns) + " * " + format_number(share) + " / 10"
+                                       : "gs_height / (1.35 * gs_font) * " + format_number(share) + " / 2.5";
+  line("set " + axis + "tics tics_nice(1.0 * " + format_number(range) + " / tics_at_least_2(floor(" + room + ")))");
+}
+
+void GnuplotFigure::key(const std::string& wide, int columns) {
+  line(std::string("if (") + kColumns + " < 100) {");
+  line("  set key outside below center horizontal Left reverse samplen 2.5 maxcols " + std::to_string(columns));
+  line("} else {");
+  line("  set key " + wide);
+  line("}");
+}
+
 void GnuplotFigure::datablock(const std::string& name, const std::vector<std::vector<double>>& rows) {
   std::ostringstream out;
   out << "$" << name << " << EOD\n";
@@ -143,21 +238,68 @@ void GnuplotFigure::line(const std::string& text) {
   body_ += text + "\n";
 }
 
-std::string GnuplotFigure::script(const std::string& png, const std::string& svg) const {
+std::string GnuplotFigure::colour(int k) {
+  // Okabe & Ito (2008), "Color Universal Design": blue, vermillion, bluish green, reddish
+  // purple, orange, sky blue, black, and the yellow last (hard to see on white).
+  static const char* palette[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#f0e442"};
+  return palette[(k - 1 + 8 * 1000) % 8];
+}
+
+std::vector<GnuplotFigure::Target> GnuplotFigure::targets(const std::string& stem) const {
+  const double w = width_, h = height_;
+  std::vector<Target> out;
+  const auto sized = [](double width, double height, const char* unit) {
+    std::ostringstream size;
+    size << " size " << width << unit << "," << height << unit;
+    return size.str();
+  };
+  out.push_back({stem + ".png", "pngcairo" + sized(w, h, "") + " enhanced font 'DejaVu Sans,11'", w, h, 11});
+  out.push_back({stem + ".svg", "svg" + sized(w, h, "") + " enhanced font 'DejaVu Sans,11' background '#ffffff'", w, h, 11});
+  if (pdf_) {
+    // As high as the PNG's aspect makes it, but never lower than a panel with its labels needs.
+    for (const auto& [suffix, inches, font, lowest] : {std::tuple<const char*, double, double, double>{".pdf", 3.5, 7, one_column_height_},
+                                                       std::tuple<const char*, double, double, double>{"-2col.pdf", 7.0, 8, 2.6}}) {
+      const double height_in = std::max(lowest, std::round(inches * h / w * 100.0) / 100.0);
+      std::ostringstream terminal;
+      terminal << "pdfcairo" << sized(inches, height_in, "in") << " enhanced font 'DejaVu Sans," << font << "' linewidth 0.6";
+      out.push_back({stem + suffix, terminal.str(), inches * 72.0, height_in * 72.0, font});
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> GnuplotFigure::files(const std::string& stem) const {
+  std::vector<std::string> out{stem + ".gp"};
+  for (const auto& t : targets(stem)) out.push_back(t.path);
+  return out;
+}
+
+std::string GnuplotFigure::script(const std::vector<Target>& targets) const {
   std::ostringstream out;
   out << data_;
-  out << "set terminal pngcairo size " << width_ << "," << height_ << " enhanced font 'DejaVu Sans,11'\n";
-  out << "set output " << path_literal(png) << "\n" << body_ << "unset output\n";
-  out << "set terminal svg size " << width_ << "," << height_ << " enhanced font 'DejaVu Sans,11' background '#ffffff'\n";
-  out << "set output " << path_literal(svg) << "\n" << body_ << "unset output\n";
+  static const int dashes[] = {1, 2, 4, 5, 3, 6, 7, 8};
+  static const int points[] = {7, 5, 9, 11, 13, 15, 4, 6};
+  for (const auto& t : targets) {
+    out << "set terminal " << t.terminal << "\n";
+    out << "set output " << path_literal(t.path) << "\n";
+    out << "reset\n";  // nothing the previous image's body set carries over
+    out << "gs_width = " << t.width_pt << "; gs_height = " << t.height_pt << "; gs_font = " << t.font_pt << "\n";
+    for (int k = 1; k <= 8; ++k) {
+      out << "set linetype " << k << " lc rgb '" << colour(k) << "' lw 1.5 dt " << dashes[k - 1] << " pt " << points[k - 1]
+          << " ps 0.8\n";
+    }
+    out << body_ << "unset output\n";
+  }
   return out.str();
 }
 
 void GnuplotFigure::render(const std::string& stem, OutputTransaction& outputs, const std::string& argument) const {
-  const std::string png = stem + ".png", svg = stem + ".svg", gp = stem + ".gp";
   // The saved script names the final files, so `gnuplot STEM.gp` in their folder redraws the figure.
-  outputs.stage(gp, script(fs::path(png).filename().string(), fs::path(svg).filename().string()), argument);
-  const std::string png_tmp = outputs.reserve(png, argument), svg_tmp = outputs.reserve(svg, argument);
+  std::vector<Target> final_targets = targets(stem), run_targets = final_targets;
+  for (auto& t : final_targets) t.path = fs::path(t.path).filename().string();
+  const std::string gp = stem + ".gp";
+  outputs.stage(gp, script(final_targets), argument);
+  for (auto& t : run_targets) t.path = outputs.reserve(t.path, argument);
   // gnuplot runs its own copy of the script, which writes the temporaries; its messages go to a
   // file beside them, so that a failure can say what gnuplot said.
   OutputTransaction scratch;  // never committed: removed on every path out of here
@@ -166,20 +308,21 @@ void GnuplotFigure::render(const std::string& stem, OutputTransaction& outputs, 
   {
     std::ofstream out(run_script, std::ios::binary);
     errno = 0;
-    out << script(png_tmp, svg_tmp);
+    out << script(run_targets);
     out.close();
     if (!out) {
       throw InvalidArgument(argument, "cannot write '" + gp + "': " + (errno != 0 ? std::strerror(errno) : "write failed"));
     }
   }
   const int status = run_gnuplot(run_script, messages);
-  for (const std::string* path : {&png, &svg}) {
-    const std::string& temporary = *path == png ? png_tmp : svg_tmp;
-    if (status == 0 && complete_image(temporary)) continue;
-    if (disk_full(folder_of(*path))) throw InvalidArgument(argument, "cannot write '" + *path + "': " + std::strerror(ENOSPC));
+  const std::vector<Target> wanted = targets(stem);
+  for (std::size_t k = 0; k < wanted.size(); ++k) {
+    const std::string& path = wanted[k].path;
+    if (status == 0 && complete_image(run_targets[k].path)) continue;
+    if (disk_full(folder_of(path))) throw InvalidArgument(argument, "cannot write '" + path + "': " + std::strerror(ENOSPC));
     std::string said = read_file(messages);
     while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
-    throw std::runtime_error("gnuplot did not finish " + *path + " (exit status " + std::to_string(status) + ")" +
+    throw std::runtime_error("gnuplot did not finish " + path + " (exit status " + std::to_string(status) + ")" +
                              (said.empty() ? std::string() : ": " + said));
   }
 }

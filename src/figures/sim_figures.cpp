@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -14,11 +15,13 @@
 #include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/experiments/sweep.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
+#include "geomsim/figures/table_plot.hpp"
 #include "geomsim/metrics/cosine_similarity.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/json_input.hpp"
 #include "geomsim/support/number_lists.hpp"
+#include "geomsim/support/text_csv.hpp"
 #include "geomsim/theory/symmetric_split.hpp"
 #include "geomsim/theory/two_class_theory.hpp"
 #include "geomsim/theory/wiener_constant.hpp"
@@ -94,10 +97,13 @@ SolveSettings settings_from(const json& p, std::string& seeds_text) {
 }
 
 
-// The definition's grid, resumed from its checkpoint (sim_checkpoint_path) and checkpointed as it
-// runs; NAME.csv is staged with every row.
+// The definition's grid. Rows of it already solved with the same settings are not solved again
+// (they would come out the same: every point is reproducible): those of the CSV the output holds
+// (a page redraws from its committed CSV in seconds) and those of its checkpoint
+// (sim_checkpoint_path: the points an interrupted report had finished). Files that cannot be
+// read are ignored and rewritten. NAME.csv is staged with every row.
 std::vector<SweepRow> sweep(const json& p, const std::string& stem, std::string& seeds_text, OutputTransaction& outputs,
-                            const SimProgress& progress) {
+                            SimResult& result, const SimProgress& progress) {
   SweepGrid grid;
   grid.K = integers(p, "K", 2);
   grid.ny = integers(p, "ny", 1);
@@ -105,21 +111,30 @@ std::vector<SweepRow> sweep(const json& p, const std::string& stem, std::string&
   grid.tau = numbers(p, "tau");
   grid.alpha = numbers(p, "alpha");
   const SolveSettings settings = settings_from(p, seeds_text);
-  const std::vector<SweepPoint> points = sweep_points(grid);
+  const auto points = sweep_points(grid);
+  const std::string csv_path = stem + ".csv";
   const std::string checkpoint = stem + ".partial.csv";
+  std::set<std::string> keys;
+  for (const auto& point : points) keys.insert(point.key());
   std::vector<SweepRow> done;
-  std::error_code ec;
-  if (std::filesystem::exists(checkpoint, ec)) {
+  for (const std::string& path : {csv_path, checkpoint}) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) continue;
+    std::vector<SweepRow> usable;
     try {
-      std::vector<SweepRow> cached = read_sweep_csv(checkpoint, "out");
-      require_same_settings(cached, settings, seeds_text, checkpoint, "out");
-      std::set<std::string> keys;
-      for (const auto& q : points) keys.insert(q.key());
-      for (auto& row : cached) {
-        if (keys.count(row.point.key())) done.push_back(std::move(row));
+      for (const auto& row : read_sweep_csv(path, "out")) {
+        if (!keys.count(row.point.key())) continue;
+        try {
+          require_same_settings({row}, settings, seeds_text, path, "out");
+          usable.push_back(row);
+        } catch (const InvalidArgument&) {  // other settings: solved again
+        }
       }
     } catch (const InvalidArgument&) {
-      done.clear();  // another grid's settings, or not a sweep CSV: every point is solved again
+      usable.clear();
+    }
+    for (auto& row : usable) {
+      if (keys.erase(row.point.key())) done.push_back(std::move(row));  // each point once
     }
   }
   if (progress) progress(done.size(), points.size());
@@ -139,7 +154,9 @@ std::vector<SweepRow> sweep(const json& p, const std::string& stem, std::string&
     if (progress) progress(done.size() + completed, points.size());
   };
   const auto rows = run_sweep(points, settings, seeds_text, done, on_row);
-  outputs.stage(stem + ".csv", sweep_csv(rows), "out");
+  outputs.stage(csv_path, sweep_csv(rows), "out");
+  result.sweep_points = points.size();
+  result.cached_points = done.size();
   return rows;
 }
 
@@ -169,71 +186,49 @@ bool agrees_with_theory(const SweepRow& r) {
 
 std::string header_lines(const std::string& name, const std::string& extra = "") {
   return "![" + name + "](" + name + ".png)\n\nData: [" + name + ".csv](" + name + ".csv) · vector: [" + name +
-         ".svg](" + name + ".svg) · gnuplot script: [" + name + ".gp](" + name + ".gp)" + extra + "\n\n";
+         ".svg](" + name + ".svg) · PDF: [one column](" + name + ".pdf), [two columns](" + name + "-2col.pdf) · gnuplot script: [" +
+         name + ".gp](" + name + ".gp)" + extra + "\n\n";
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult alpha_spread(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
-                           const SimProgress& progress) {
-  std::string seeds;
-  const auto rows = sweep(p, stem, seeds, outputs, progress);
-  const std::string by = text_parameter(p, "curves", "d", "d");
-  if (by != "d" && by != "tau") throw InvalidArgument("sim", "'curves' must be \"d\" or \"tau\"");
-  std::map<double, std::vector<const SweepRow*>> curves;
-  for (const auto& r : rows) curves[by == "d" ? r.point.d : r.point.tau].push_back(&r);
-  const auto [lowest, highest] = std::minmax_element(
-      rows.begin(), rows.end(), [](const SweepRow& a, const SweepRow& b) { return a.point.alpha < b.point.alpha; });
-  const double a_lo = lowest->point.alpha, a_hi = highest->point.alpha;
-  GnuplotFigure fig(900, 560);
-  std::string plot = "plot ";
-  int k = 0;
-  for (const auto& [value, members] : curves) {
-    ++k;
-    std::vector<std::vector<double>> sim, theory;
-    for (const auto* r : members) sim.push_back({r->point.alpha, r->spread});
-    const SweepPoint base = members.front()->point;
-    std::string previous;
-    for (double a = a_lo; a <= a_hi + 1e-12; a += (a_hi - a_lo) / 400.0) {
-      SweepPoint q = base;
-      q.alpha = a;
-      const auto pr = predict(q);
-      // A gap wherever the predicted regime changes: the spread jumps there.
-      if (pr.regime != previous && !theory.empty() && !theory.back().empty()) theory.push_back({});
-      previous = pr.regime;
-      if (pr.spread) theory.push_back({a, *pr.spread});
-    }
-    while (!theory.empty() && theory.back().empty()) theory.pop_back();
-    fig.datablock("sim" + std::to_string(k), sim);
-    const std::string label = (by == "d" ? "d = " : "τ = ") + fmt(value);
-    plot += std::string(k > 1 ? ", " : "") + "$sim" + std::to_string(k) + " using 1:2 with linespoints lw 2 pt 7 lc " +
-            std::to_string(k) + " title '" + label + " (optimizer)'";
-    if (!theory.empty()) {
-      fig.datablock("theory" + std::to_string(k), theory);
-      plot += ", $theory" + std::to_string(k) + " using 1:2 with lines dt 2 lw 1.5 lc " + std::to_string(k) + " title '" +
-              label + " (theory)'";
-    }
-  }
-  const double threshold = SymmetricSplit(rows.front().point.K).threshold();
-  fig.line("set title " + GnuplotFigure::text(def.title));
-  fig.line("set xlabel 'α (weight of cNCE)'");
-  fig.line("set ylabel 'spread s(y)'");
-  fig.line("set key outside right top");
-  fig.line("set grid");
-  fig.line("set yrange [-0.02:1.05]");
-  fig.line("set xrange [" + fmt(a_lo, 6) + ":" + fmt(a_hi, 6) + "]");
-  fig.line("set arrow from " + fmt(threshold, 8) + ", graph 0 to " + fmt(threshold, 8) +
-           ", graph 1 nohead dt 3 lc 'gray40'");
-  fig.line("set label 'K/(2K-1)' at " + fmt(threshold, 8) + ", graph 0.97 offset 0.5,0 tc 'gray40'");
-  fig.line(plot);
-  fig.render(stem, outputs);
+// A sweep parameter of a row by its name in the definitions (K, ny, d, tau).
+double parameter_of(const SweepRow& r, const std::string& name) {
+  if (name == "K") return r.point.K;
+  if (name == "ny") return r.point.ny;
+  if (name == "d") return r.point.d;
+  return r.point.tau;
+}
 
+std::string parameter_label(const std::string& name, double value) {
+  return (name == "tau" ? std::string("τ") : name == "ny" ? std::string("n_y") : name) + " = " + fmt(value);
+}
+
+SimResult alpha_spread(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
+                       const SimProgress& progress) {
+  std::string seeds;
+  SimResult result;
+  const auto rows = sweep(p, stem, seeds, outputs, result, progress);
+  // "curves" and "facets" were checked with the definition (check_parameters).
+  const std::string by = text_parameter(p, "curves", "d", "d");
+  const std::string facets = text_parameter(p, "facets", "", "K");
+  TablePlotSpec spec;
+  spec.x = "alpha", spec.y = "spread", spec.curves = by, spec.facets = facets, spec.title = def.title;
+  plot_table(parse_text_csv(sweep_csv(rows), stem + ".csv", "sim"), spec).render(stem, outputs);
+
+  // One column per (panel, curve).
+  using Column = std::pair<double, double>;
+  std::map<Column, std::vector<const SweepRow*>> curves;
+  for (const auto& r : rows) curves[{facets.empty() ? 0.0 : parameter_of(r, facets), parameter_of(r, by)}].push_back(&r);
+  const auto column_label = [&](const Column& c) {
+    return (facets.empty() ? std::string() : parameter_label(facets, c.first) + ", ") + parameter_label(by, c.second);
+  };
   std::ostringstream md;
   md << "| α |";
-  for (const auto& [value, members] : curves) md << " " << (by == "d" ? "d = " : "τ = ") << fmt(value) << " |";
+  for (const auto& [value, members] : curves) md << " " << column_label(value) << " |";
   md << "\n|---|";
   for (std::size_t c = 0; c < curves.size(); ++c) md << "---|";
   md << "\n";
-  std::map<double, std::map<double, const SweepRow*>> table;
+  std::map<double, std::map<Column, const SweepRow*>> table;
   for (const auto& [value, members] : curves) {
     for (const auto* r : members) table[r->point.alpha][value] = r;
   }
@@ -254,8 +249,9 @@ SimResult alpha_spread(const SimDefinition& def, const json& p, const std::strin
     }
     md << "\n";
   }
-  return {header_lines(def.name) + "Spread of the optimum (seeds " + seeds + ") and its geometry; ✓ where the theory predicts it (collapse, the "
-                                 "split at its spread to 1e-4, or uniform), otherwise the prediction in brackets; no mark where the theory has none:\n\n" + md.str(), 0.0};
+  result.markdown = header_lines(def.name) + "Spread of the optimum (seeds " + seeds + ") and its geometry; ✓ where the theory predicts it (collapse, the "
+                                 "split at its spread to 1e-4, or uniform), otherwise the prediction in brackets; no mark where the theory has none:\n\n" + md.str();
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -265,12 +261,14 @@ SimResult c_threshold_figure(const SimDefinition& def, const json& p, const std:
   const auto taus = numbers(p, "tau");
   const auto ds = integers(p, "d", 2);
   GnuplotFigure fig(900, 560);
+  fig.paper_sizes(true, 3.6);  // its seven key entries go under the plot in one column
   std::string csv = "tau,d,log_W,c,exact_crossover\n";
   std::string plot = "plot ";
   std::ostringstream md;
   md << "| τ | c(τ,d) > 2/3 for all d | c at d = " << ds.front() << " | c at d = " << ds.back()
      << " | exact end − c at d = " << ds.front() << " |\n|---|---|---|---|---|\n";
   int k = 0;
+  bool any_exact = false;
   for (double tau : taus) {
     ++k;
     std::vector<std::vector<double>> c_rows, exact_rows;
@@ -284,26 +282,44 @@ SimResult c_threshold_figure(const SimDefinition& def, const json& p, const std:
       if (exact) exact_rows.push_back({static_cast<double>(d), *exact});
       all_above = all_above && c && *c > 2.0 / 3.0;
     }
-    fig.datablock("c" + std::to_string(k), c_rows);
-    fig.datablock("x" + std::to_string(k), exact_rows);
-    plot += std::string(k > 1 ? ", " : "") + "$c" + std::to_string(k) + " using 1:2 with lines lw 2 lc " +
-            std::to_string(k) + " title 'c(τ,d), τ = " + fmt(tau) + "', $x" + std::to_string(k) +
-            " using 1:2 with lines dt 2 lc " + std::to_string(k) + (k == 1 ? " title 'dashed: exact end, L(µ_θ*) = L(σ)'" : " notitle");
+    // c(τ,d) in the curve's line type (colour and dash); the exact end thin and solid in its
+    // colour, with one legend entry for that style (added below), none for an empty block.
+    if (!c_rows.empty()) {
+      fig.datablock("c" + std::to_string(k), c_rows);
+      plot += std::string(plot == "plot " ? "" : ", ") + "$c" + std::to_string(k) + " using 1:2 with lines lt " + std::to_string(k) +
+              " lw 2 title 'c(τ,d), τ = " + fmt(tau) + "'";
+    }
+    if (!exact_rows.empty()) {
+      any_exact = true;
+      fig.datablock("x" + std::to_string(k), exact_rows);
+      plot += std::string(plot == "plot " ? "" : ", ") + "$x" + std::to_string(k) + " using 1:2 with lines lw 1 dt 1 lc rgb '" +
+              GnuplotFigure::colour(k) + "' notitle";
+    }
     const auto c0 = c_threshold(tau, ds.front()), c1 = c_threshold(tau, ds.back());
     const auto x0 = exact_crossover(tau, ds.front());
     md << "| " << fmt(tau) << " | " << (all_above ? "yes" : "**no**") << " | " << (c0 ? fmt(*c0, 7) : "undefined")
        << " | " << (c1 ? fmt(*c1, 7) : "undefined") << " | " << (c0 && x0 ? fmt(*x0 - *c0, 3) : "") << " |\n";
   }
   outputs.stage(stem + ".csv", csv, "out");
-  fig.line("set title " + GnuplotFigure::text(def.title));
+  fig.line("set title " + GnuplotFigure::wrapped_text(def.title));
   fig.line("set xlabel 'dimension d (log scale)'");
   fig.line("set ylabel 'upper end of the α window'");
   fig.line("set logscale x 2");
-  fig.line("set key outside right top");
-  fig.line("set grid");
+  {
+    double lo = 2.0 / 3.0, hi = lo;
+    for (double tau : taus) {
+      for (int d : ds) {
+        if (const auto c = c_threshold(tau, d)) lo = std::min(lo, *c), hi = std::max(hi, *c);
+      }
+    }
+    fig.tics("y", hi - lo, 0.5);
+  }
+  fig.key("inside top right Left reverse samplen 2.5", 2);  // the curves fall away from that corner
+  fig.line("set grid lt 1 lc rgb '#dddddd' lw 0.5; set tics nomirror out; set border 3");
+  if (any_exact) plot += ", NaN with lines lw 1 dt 1 lc rgb '#444444' title 'thin: exact end, L(µ_θ*) = L(σ)'";
   fig.line(plot + ", 2.0/3 with lines lc 'black' dt 3 title 'α = 2/3'");
   fig.render(stem, outputs);
-  return {header_lines(def.name, " · solid: c(τ,d) as Theorem 2 states it; dashed: the exact end, L(µθ*) = L(σ)") +
+  return {header_lines(def.name, " · thick: c(τ,d) as Theorem 2 states it; thin: the exact end, L(µθ*) = L(σ)") +
                   md.str(),
           0.0};
 }
@@ -332,12 +348,12 @@ SimResult point_sets(const SimDefinition& def, const json& p, const std::string&
   }
 
   std::string csv = "alpha,class,atom,x,y" + std::string(d == 3 ? ",z" : "") + "\n";
-  GnuplotFigure fig(420 * static_cast<int>(sets.size()), 460);
-  fig.line("set multiplot layout 1," + std::to_string(sets.size()) + " title " + GnuplotFigure::text(def.title));
+  GnuplotFigure fig(420 * static_cast<int>(sets.size()), 480);
+  fig.paper_sizes(true, 1.7);  // a row of spheres: not much higher than wide panels need
+  const std::string fixed = "K = " + std::to_string(K) + ", n_y = " + std::to_string(ny) + ", d = " + std::to_string(d) + ", τ = " + fmt(tau);
+  fig.line("set multiplot layout 1," + std::to_string(sets.size()) + " title " + GnuplotFigure::wrapped_text(def.title, fixed));
   fig.line("unset key; set border 0; unset xtics; unset ytics; unset ztics");
-  // Class y is drawn in line type y + 1.
-  const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
-  for (int y = 0; y < 8; ++y) fig.line("set linetype " + std::to_string(y + 1) + " lc rgb '" + colours[y] + "'");
+  // Class y is drawn in line type y + 1: the house palette (Okabe-Ito).
   std::ostringstream md;
   md << "| α | geometry | spread | loss | prediction |\n|---|---|---|---|---|\n";
   int panel = 0;
@@ -419,9 +435,12 @@ SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::str
     csv += "\n";
   }
   outputs.stage(stem + ".csv", csv, "out");
-  GnuplotFigure fig(620, 560);
+  GnuplotFigure fig(620, 580);
+  fig.paper_sizes();
   fig.datablock("m", rows);
-  fig.line("set title " + GnuplotFigure::text(def.title + "\nα = " + fmt(alpha) + ": " + to_string(s.geometry.kind)));
+  fig.line("set title " + GnuplotFigure::wrapped_text(def.title, "K = " + std::to_string(K) + ", n_y = " + std::to_string(ny) + ", d = " +
+                                                                     std::to_string(d) + ", τ = " + fmt(tau) + ", α = " + fmt(alpha) + ": " +
+                                                                     to_string(s.geometry.kind)));
   fig.line("set size ratio -1; set xrange [-0.5:" + fmt(last) + "]; set yrange [" + fmt(last) + ":-0.5]");
   fig.line("set xlabel 'point (sorted by class, then atom)'; set ylabel 'point'");
   fig.line("set cbrange [-1:1]; set cblabel 'cosine similarity'");
@@ -443,7 +462,8 @@ SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::str
 SimResult phase_diagram(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
                             const SimProgress& progress) {
   std::string seeds;
-  const auto rows = sweep(p, stem, seeds, outputs, progress);
+  SimResult result;
+  const auto rows = sweep(p, stem, seeds, outputs, result, progress);
   const int K = rows.front().point.K, d = rows.front().point.d;
   const std::vector<std::string> order{"collapsed", "two atoms", "several atoms", "continuous", "uniform-like"};
   std::map<std::string, std::vector<std::vector<double>>> by_category;
@@ -468,22 +488,33 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
     }
   }
   GnuplotFigure fig(900, 600);
+  fig.paper_sizes(true, 3.8);  // its key goes under the plot in one column
   std::string plot = "plot ";
-  const std::map<std::string, std::string> colour{{"collapsed", "#4d4d4d"},
-                                                  {"two atoms", "#1f77b4"},
-                                                  {"several atoms", "#9467bd"},
-                                                  {"continuous", "#2ca02c"},
-                                                  {"uniform-like", "#ff7f0e"}};
+  // Okabe-Ito colours, and a marker of its own for each geometry (told apart without colour too).
+  const std::map<std::string, std::string> colour{{"collapsed", "#000000"},
+                                                  {"two atoms", "#0072b2"},
+                                                  {"several atoms", "#cc79a7"},
+                                                  {"continuous", "#009e73"},
+                                                  {"uniform-like", "#e69f00"}};
+  const std::map<std::string, int> marker{{"collapsed", 5}, {"two atoms", 7}, {"several atoms", 9}, {"continuous", 11}, {"uniform-like", 13}};
   int k = 0;
   for (const auto& name : order) {
     if (!by_category.count(name)) continue;
     fig.datablock("c" + std::to_string(++k), by_category[name]);
-    plot += std::string(k > 1 ? ", " : "") + "$c" + std::to_string(k) + " using 1:2 with points pt 5 ps 1.6 lc rgb '" +
-            colour.at(name) + "' title '" + name + "'";
+    plot += std::string(k > 1 ? ", " : "") + "$c" + std::to_string(k) + " using 1:2 with points pt " + std::to_string(marker.at(name)) +
+            " ps 1.4 lc rgb '" + colour.at(name) + "' title '" + name + "'";
   }
   const double threshold = SymmetricSplit(K).threshold();
-  fig.line("set title " + GnuplotFigure::text(def.title));
-  fig.line("set xlabel 'α'; set ylabel 'τ'; set grid; set key outside right top");
+  fig.line("set title " + GnuplotFigure::wrapped_text(def.title, "K = " + std::to_string(K) + ", n_y = " +
+                                                                     std::to_string(rows.front().point.ny) + ", d = " + std::to_string(d)));
+  {
+    const auto [a_lo, a_hi] = std::minmax_element(rows.begin(), rows.end(), [](const SweepRow& a, const SweepRow& b) { return a.point.alpha < b.point.alpha; });
+    const auto [t_lo, t_hi] = std::minmax_element(taus.begin(), taus.end());
+    fig.tics("x", a_hi->point.alpha - a_lo->point.alpha, 0.55);
+    fig.tics("y", *t_hi - *t_lo, 0.5);
+  }
+  fig.line("set xlabel 'α'; set ylabel 'τ'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set tics nomirror out");
+  fig.key("outside right top Left reverse samplen 3 width -6", 2);
   fig.line("set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05");
   fig.line("set arrow from " + fmt(threshold, 8) + ", graph 0 to " + fmt(threshold, 8) + ", graph 1 nohead lw 2 lc 'black'");
   if (!window.empty()) {
@@ -501,14 +532,16 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
   md << "\n\nWhere the theory predicts a regime (collapse below K/(2K−1); for d = K the split inside its window and "
         "uniform beyond it), the optimizer agrees at "
      << agree << " of " << predicted << " points.\n";
-  return {md.str(), 0.0};
+  result.markdown = md.str();
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------
 SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
                          const SimProgress& progress) {
   std::string seeds;
-  const auto rows = sweep(p, stem, seeds, outputs, progress);
+  SimResult result;
+  const auto rows = sweep(p, stem, seeds, outputs, result, progress);
   std::map<std::pair<int, double>, std::pair<double, double>> found;  // (d, tau) -> (onset, saturation)
   for (const auto& r : rows) {
     auto& f = found.try_emplace({r.point.d, r.point.tau}, std::make_pair(NAN, NAN)).first->second;
@@ -533,20 +566,117 @@ SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string&
        << (end ? fmt(*end, 5) : "n/a") << " |\n";
   }
   GnuplotFigure fig(900, 560);
+  fig.paper_sizes();
   std::string plot = "plot " + fmt(split.threshold(), 8) + " with lines dt 3 lc 'black' title 'K/(2K-1)'";
   const auto add = [&](const std::string& name, const std::vector<std::vector<double>>& block, const std::string& style) {
     if (block.empty()) return;  // gnuplot warns on an empty block
     fig.datablock(name, block);
     plot += ", $" + name + " using 1:2 " + style;
   };
-  add("on", onset, "with linespoints lw 2 pt 7 lc 1 title 'onset of spread (optimizer)'");
-  add("sat", saturation, "with linespoints lw 2 pt 5 lc 2 title 'saturation, spread ≥ 0.99 (optimizer)'");
+  add("on", onset, "with linespoints lt 1 lw 2 title 'onset of spread (optimizer)'");
+  add("sat", saturation, "with linespoints lt 2 lw 2 title 'saturation, spread ≥ 0.99 (optimizer)'");
   add("w", window, "with lines dt 2 lc 'gray30' title 'exact end of the split window'");
-  fig.line("set title " + GnuplotFigure::text(def.title));
-  fig.line("set xlabel 'dimension d'; set ylabel 'α'; set grid; set key inside right center box opaque; set logscale x 2");
+  fig.line("set title " + GnuplotFigure::wrapped_text(def.title, "K = " + std::to_string(K) + ", n_y = " +
+                                                                     std::to_string(rows.front().point.ny) + ", τ = " + fmt(rows.front().point.tau)));
+  {
+    double lo = split.threshold(), hi = lo;
+    for (const auto* block : {&onset, &saturation, &window}) {
+      for (const auto& row : *block) lo = std::min(lo, row[1]), hi = std::max(hi, row[1]);
+    }
+    fig.tics("y", hi - lo, 0.5);
+  }
+  fig.line("set xlabel 'dimension d'; set ylabel 'α'; set grid lt 1 lc rgb '#dddddd' lw 0.5; set logscale x 2");
+  fig.key("inside right center Left reverse samplen 2.5 box opaque");
+  fig.line("set tics nomirror out; set border 3");
   fig.line(plot);
   fig.render(stem, outputs);
-  return {header_lines(def.name) + "K = " + std::to_string(K) + ", seeds " + seeds + ":\n\n" + md.str(), 0.0};
+  result.markdown = header_lines(def.name) + "K = " + std::to_string(K) + ", seeds " + seeds + ":\n\n" + md.str();
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------
+// The parameters each kind reads, and those of them that may list several values: every other
+// one must hold one value, or the figure would silently join several into one curve.
+struct KindParameters {
+  std::vector<std::string> keys, lists;
+};
+
+const KindParameters& kind_parameters(const std::string& kind) {
+  static const std::vector<std::string> solve{"K", "ny", "d", "tau", "alpha", "seeds", "solver", "restarts"};
+  const auto with = [](std::vector<std::string> keys, std::initializer_list<const char*> more) {
+    keys.insert(keys.end(), more.begin(), more.end());
+    return keys;
+  };
+  static const std::map<std::string, KindParameters> kinds{
+      {"alpha_spread", {with(solve, {"curves", "facets"}), {"alpha"}}},  // and the curves' and facets' parameter
+      {"c_threshold", {{"tau", "d"}, {"tau", "d"}}},
+      {"point_sets", {solve, {"alpha"}}},
+      {"cosine_heatmap", {solve, {}}},
+      {"phase_diagram", {solve, {"alpha", "tau"}}},
+      {"onset_vs_d", {solve, {"alpha", "d"}}},
+  };
+  return kinds.at(kind);
+}
+
+// The parameters that alpha_spread may draw one curve (or one panel) per value of.
+const std::vector<std::string> kCurveParameters{"d", "tau", "K", "ny"};
+
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "\"" : ", \"") + n + "\"";
+  return out;
+}
+
+// Refuses, naming the file, the definition and the key, a parameter the kind does not read, a
+// list where one value is expected, and for alpha_spread a "curves" or "facets" it cannot draw.
+void check_parameters(const SimDefinition& def, const json& p, const std::string& which) {
+  const std::string where = def.path + ": definition '" + def.name + "' (" + def.kind + ")" + which + ": ";
+  const KindParameters& kind = kind_parameters(def.kind);
+  for (const auto& [key, value] : p.items()) {
+    if (std::find(kind.keys.begin(), kind.keys.end(), key) == kind.keys.end()) {
+      throw InvalidArgument("sim", where + "parameter '" + key + "' is not one that " + def.kind + " reads (" + quoted_list(kind.keys) + ")");
+    }
+  }
+  std::vector<std::string> lists = kind.lists;
+  std::string curves, facets;
+  if (def.kind == "alpha_spread") {
+    for (const char* key : {"curves", "facets"}) {
+      if (!p.contains(key)) continue;
+      const json& v = p.at(key);
+      const std::string text = v.is_string() ? v.get<std::string>() : std::string();
+      if (std::find(kCurveParameters.begin(), kCurveParameters.end(), text) == kCurveParameters.end()) {
+        throw InvalidArgument("sim", where + "parameter '" + key + "' must be one of " + quoted_list(kCurveParameters) + ", got " +
+                                         json_excerpt(v));
+      }
+      (std::string(key) == "curves" ? curves : facets) = text;
+    }
+    if (curves.empty()) curves = "d";
+    if (curves == facets) throw InvalidArgument("sim", where + "parameters 'curves' and 'facets' must differ, both are \"" + curves + "\"");
+    lists.push_back(curves);
+    if (!facets.empty()) lists.push_back(facets);
+  }
+  for (const auto& key : kind.keys) {
+    if (!p.contains(key) || key == "curves" || key == "facets" || key == "seeds" || key == "solver") continue;
+    if (std::find(lists.begin(), lists.end(), key) != lists.end()) continue;
+    std::size_t count = 0;
+    try {
+      count = numbers(p, key).size();
+    } catch (const InvalidArgument& error) {
+      const std::string said = error.argument() == "sim" ? error.requirement() : "parameter '" + key + "' " + error.requirement();
+      throw InvalidArgument("sim", where + said);
+    }
+    if (count == 1) continue;
+    std::string hint;
+    if (def.kind == "alpha_spread" && std::find(kCurveParameters.begin(), kCurveParameters.end(), key) != kCurveParameters.end()) {
+      hint = "; the curves are by \"" + curves + "\"" + (facets.empty() ? std::string() : " and the panels by \"" + facets + "\"") +
+             ": draw one curve per " + key + " with \"curves\": \"" + key + "\"" +
+             (facets.empty() ? ", or one panel per " + key + " with \"facets\": \"" + key + "\"" : std::string());
+    } else {
+      hint = "; in " + def.kind + " only " + (lists.empty() ? std::string("none") : quoted_list(lists)) + " may list several";
+    }
+    throw InvalidArgument("sim", where + "parameter '" + key + "' lists " + std::to_string(count) + " values (" + list_text(p, key) +
+                                     ") where one is expected" + hint);
+  }
 }
 
 }  // namespace
@@ -588,6 +718,13 @@ SimDefinition load_sim_definition(const std::string& path, const std::vector<std
   }
   def.parameters_json = j.value("parameters", json::object()).dump();
   def.smoke_json = j.value("smoke", json::object()).dump();
+  // A simulation's parameters are checked now, before any definition runs: the smoke grid too.
+  if (std::find(kinds.begin(), kinds.end(), def.kind) != kinds.end()) {
+    json parameters = j.value("parameters", json::object());
+    check_parameters(def, parameters, "");
+    parameters.update(j.value("smoke", json::object()));
+    check_parameters(def, parameters, " with its smoke grid");
+  }
   return def;
 }
 
@@ -612,9 +749,14 @@ SimResult run_sim(const SimDefinition& def, const std::string& out_dir, bool smo
     else throw std::logic_error("run_sim: " + def.kind + " is not a simulation kind");
   } catch (const json::exception& error) {  // a parameter of the wrong JSON type
     throw InvalidArgument("sim", def.path + ": " + error.what());
-  } catch (const InvalidArgument& error) {  // name the definition the parameter came from
-    if (error.argument() == "sim" || error.argument() == "out") throw;
-    throw InvalidArgument("sim", def.path + ": parameter '" + error.argument() + "' " + error.requirement());
+  } catch (const InvalidArgument& error) {  // name the file and definition the parameter came from
+    if (error.argument() == "out") throw;
+    const std::string where = def.path + ": definition '" + def.name + "': ";
+    if (error.argument() == "sim") {
+      if (error.requirement().rfind(def.path, 0) == 0) throw;
+      throw InvalidArgument("sim", where + error.requirement());
+    }
+    throw InvalidArgument("sim", where + "parameter '" + error.argument() + "' " + error.requirement());
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -75,6 +75,27 @@ JSON
 {"name": "seeds", "title": "seeds", "kind": "alpha_spread",
  "parameters": {"K": 2, "ny": 2, "d": 2, "tau": 0.5, "alpha": [0.6], "seeds": 5}}
 JSON
+  # Issue 31: definitions with a list where one value is expected, or curves a kind cannot draw;
+  # CSVs for geomsim plot: a sweep whose tau varies, rows that repeat a point, an empty file, a
+  # header without rows, and a sweep CSV named like a figure's output.
+  mkdir -p sims-listk sims-curves sims-pscurves
+  cat >sims-listk/listk.json <<'JSON'
+{"name": "listk", "title": "K as a list", "kind": "alpha_spread",
+ "parameters": {"K": [2, 3, 4, 5], "ny": 2, "d": 5, "tau": 0.5, "alpha": [0.6, 0.8], "seeds": "0:1", "curves": "d"}}
+JSON
+  cat >sims-curves/curves.json <<'JSON'
+{"name": "curves", "title": "curves by alpha", "kind": "alpha_spread",
+ "parameters": {"K": 2, "ny": 2, "d": 2, "tau": 0.5, "alpha": [0.6, 0.8], "seeds": "0:1", "curves": "alpha"}}
+JSON
+  cat >sims-pscurves/ps.json <<'JSON'
+{"name": "ps", "title": "point sets by K", "kind": "point_sets",
+ "parameters": {"K": [2, 3], "ny": 2, "d": 2, "tau": 0.5, "alpha": [0.6], "seeds": "0:1", "curves": "K"}}
+JSON
+  "$geomsim" sweep --K 2 --ny 2 --d 2 --alpha 0.6,0.7 --tau 0.5,1 --seeds 0:1 --solver slsqp --out sweep-tau.csv -q || return 1
+  printf 'a,b,c\n1,2,x\n1,3,y\n' >repeat.csv
+  : >empty.csv
+  printf 'a,b\n' >header-only.csv
+  cp sweep.csv q.gp
   # Hostile files (issue 33): files that are not files (FIFOs, with no writer), a sparse 2 GB file
   # of zero bytes, JSON nested 100 000 deep, run caches that cost quadratic time to check, an .npy
   # whose shape overflows.

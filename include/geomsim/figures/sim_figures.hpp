@@ -48,6 +48,9 @@ SimDefinition load_sim_definition(const std::string& path, const std::vector<std
 struct SimResult {
   std::string markdown;  // the report section (without the page title)
   double seconds = 0.0;
+  // For the sweep kinds: the grid's points, and how many of them were read from the CSV that
+  // the output already held (solved before with the same settings) instead of solved again.
+  std::size_t sweep_points = 0, cached_points = 0;
 };
 
 // Progress within a definition: called (serialised, from the thread that finished the point) once

@@ -1,0 +1,57 @@
+#pragma once
+// A figure of curves y(x) in the house style, in one panel or in several side by side (facets,
+// one per value of a parameter, sharing their axes' ranges), with one legend beside them:
+//   - each curve (a line type 1-8: Okabe-Ito colour, dash and marker, gnuplot_figure.hpp) is
+//     drawn with lines and markers and has one legend entry, the same in every panel;
+//   - its theory, where there is one, is a thin solid line in the curve's colour, and the
+//     legend has ONE entry for that style, not one per curve;
+//   - vertical markers (a threshold such as alpha = K/(2K-1)) are dotted lines with one legend
+//     entry, so that no label is drawn over a curve;
+//   - no legend entry for what is not drawn;
+//   - the title, and under it a subtitle (the parameters that the figure holds fixed).
+// The layout is computed from the terminal's size and font (gs_width, gs_height, gs_font), so it
+// holds for the page's PNG and for the one- and two-column PDFs alike.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "geomsim/figures/gnuplot_figure.hpp"
+
+namespace geomsim {
+
+struct LineCurve {
+  int style = 1;                                 // line type, 1-based; also its legend entry
+  std::vector<std::pair<double, double>> points; // measured (x, y), in x order
+  std::vector<std::vector<double>> theory;       // (x, y) rows; an empty row is a gap
+};
+
+struct LineMarker {
+  double x = 0.0;
+  int style = 0;  // the colour of this curve's style, or 0 for grey
+};
+
+struct LinePanel {
+  std::string title;  // empty for a figure of one panel
+  std::vector<LineCurve> curves;
+  std::vector<LineMarker> markers;
+};
+
+struct LineFigureSpec {
+  std::string title, subtitle, xlabel, ylabel;
+  std::vector<std::string> legend;  // legend[k - 1]: the entry of style k
+  std::string theory_legend = "theory";
+  std::string marker_legend;        // the markers' entry (they are drawn only with one)
+  std::optional<std::pair<double, double>> yrange;  // else the data's, with a margin
+  bool logx = false;
+  std::vector<LinePanel> panels;
+};
+
+// The most curves a figure tells apart (the palette's size).
+inline constexpr int kMaxLineCurves = 8;
+
+// The figure, sized for a page (900 px wide, wider with more panels), with paper_sizes() on.
+// Throws std::logic_error for a style outside 1..kMaxLineCurves or without a legend entry.
+GnuplotFigure line_figure(const LineFigureSpec& spec);
+
+}  // namespace geomsim

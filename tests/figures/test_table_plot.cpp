@@ -1,0 +1,125 @@
+// geomsim plot's figures (issue 31): one curve per value of the curves' column in every panel,
+// one legend, and the refusals of a table whose chosen columns leave several rows on a point;
+// and the definitions that would draw several values of a parameter as one curve.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "geomsim/experiments/sweep.hpp"
+#include "geomsim/figures/sim_figures.hpp"
+#include "geomsim/figures/table_plot.hpp"
+#include "scratch_folder.hpp"
+
+using namespace geomsim;
+using geomsim::testing::refusal;
+using geomsim::testing::ScratchFolder;
+
+namespace {
+
+// A sweep CSV of made-up results (plot_table reads the columns, not how they were found).
+std::string sweep_text(const std::vector<int>& Ks, const std::vector<int>& ds, const std::vector<double>& taus) {
+  std::vector<SweepRow> rows;
+  for (int K : Ks) {
+    for (int d : ds) {
+      for (double tau : taus) {
+        for (double alpha : {0.6, 0.7, 0.8}) {
+          SweepRow r;
+          r.point = {K, 2, d, alpha, tau};
+          r.seeds = "0";
+          r.solver = "slsqp";
+          r.spread = alpha - 0.6;
+          r.geometry = "spread";
+          r.atoms = "2|2";
+          r.max_atoms = 2;
+          r.prediction = predict(r.point);
+          r.runs = r.converged_runs = 1;
+          rows.push_back(r);
+        }
+      }
+    }
+  }
+  return sweep_csv(rows);
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::size_t count(const std::string& text, const std::regex& pattern) {
+  return static_cast<std::size_t>(std::distance(std::sregex_iterator(text.begin(), text.end(), pattern), std::sregex_iterator()));
+}
+
+}  // namespace
+
+TEST_CASE("A sweep drawn by K in panels by d has one curve per K in each panel and one legend", "[figures][plot]") {
+  ScratchFolder dir("table-plot");
+  const TextCsv table = parse_text_csv(sweep_text({2, 3, 4, 5}, {3, 6}, {0.5}), "sweep.csv", "csv");
+  TablePlotSpec spec;
+  spec.x = "alpha", spec.y = "spread", spec.curves = "K", spec.facets = "d";
+  const GnuplotFigure figure = plot_table(table, spec);
+  REQUIRE(figure.has_paper_sizes());
+  figure.render(dir("fig"));
+  const std::string script = read(dir("fig.gp"));
+  // Four images (PNG, SVG, two PDFs), each with 2 panels of 4 curves: 32 curves drawn.
+  CHECK(count(script, std::regex("with linespoints lt [1-4] lw 2 pi \\d+ notitle")) == 32);
+  // The legend: one entry per K, once per image; one for the theory; one for the thresholds.
+  for (const char* entry : {"'K = 2'", "'K = 3'", "'K = 4'", "'K = 5'", "'theory'", "'α = K/(2K−1)'"}) {
+    const std::string wanted = std::string("title ") + entry;
+    std::size_t found = 0;
+    for (auto at = script.find(wanted); at != std::string::npos; at = script.find(wanted, at + 1)) ++found;
+    CHECK(found == 4);
+  }
+  CHECK(script.find("n_y = 2, τ = 0.5") != std::string::npos);
+  for (const char* file : {"fig.png", "fig.svg", "fig.pdf", "fig-2col.pdf"}) CHECK(!read(dir(file)).empty());
+}
+
+TEST_CASE("A table whose chosen columns leave several rows on one point is refused, naming the column", "[figures][plot]") {
+  TablePlotSpec spec;
+  spec.x = "alpha", spec.y = "spread", spec.curves = "K";
+  const TextCsv taus = parse_text_csv(sweep_text({2}, {3}, {0.5, 1}), "taus.csv", "csv");
+  CHECK_THAT(refusal([&] { plot_table(taus, spec); }),
+             Catch::Contains("--csv file taus.csv: the parameter tau varies on the curve K = 2") &&
+                 Catch::Contains("choose it with --curves tau, --facets tau or --where tau=VALUE"));
+  spec.where = {{"tau", "1.0"}};  // numbers compare as numbers
+  CHECK(refusal([&] { plot_table(taus, spec); }).empty());
+
+  const TextCsv repeated = parse_text_csv("a,b,c\n1,2,x\n1,3,y\n", "r.csv", "csv");
+  TablePlotSpec generic;
+  generic.x = "a", generic.y = "b";
+  CHECK_THAT(refusal([&] { plot_table(repeated, generic); }),
+             Catch::Contains("lines 2 and 3 both have a = 1; they differ in c: choose it with --curves c"));
+  generic.curves = "c";
+  CHECK(refusal([&] { plot_table(repeated, generic); }).empty());
+  generic.y = "nope";
+  CHECK(refusal([&] { plot_table(repeated, generic); }) == "--y names no column of r.csv: 'nope'; its columns are a, b, c");
+}
+
+TEST_CASE("A definition with a list where one value is expected is refused, naming file, definition and key", "[figures][sims]") {
+  ScratchFolder dir("definition-lists");
+  const auto definition = [&](const std::string& parameters) {
+    std::ofstream(dir("d.json")) << R"({"name": "byk", "title": "t", "kind": "alpha_spread", "parameters": )" << parameters << "}";
+    return dir("d.json");
+  };
+  const std::string path = definition(R"({"K": [2, 3, 4, 5], "ny": 2, "d": 5, "tau": 0.5, "alpha": [0.6], "curves": "d"})");
+  CHECK_THAT(refusal([&] { load_sim_definition(path); }),
+             Catch::StartsWith("--sim " + path + ": definition 'byk' (alpha_spread): parameter 'K' lists 4 values (2,3,4,5) where one is expected"));
+  // Curves by K make the list legitimate; so do panels by K.
+  CHECK(refusal([&] { load_sim_definition(definition(R"({"K": [2, 3], "ny": 2, "d": 5, "tau": 0.5, "alpha": [0.6], "curves": "K"})")); }).empty());
+  CHECK(refusal([&] { load_sim_definition(definition(R"({"K": [2, 3], "ny": 2, "d": [4, 5], "tau": 0.5, "alpha": [0.6], "facets": "K"})")); }).empty());
+  // A tau list in a phase diagram is its y axis; a K list is refused there.
+  std::ofstream(dir("p.json")) << R"({"name": "ph", "title": "t", "kind": "phase_diagram",
+      "parameters": {"K": "2:3:1", "ny": 2, "d": 2, "tau": [0.5, 1], "alpha": [0.6]}})";
+  CHECK_THAT(refusal([&] { load_sim_definition(dir("p.json")); }),
+             Catch::Contains("definition 'ph' (phase_diagram): parameter 'K' lists 2 values (2:3:1) where one is expected; in "
+                             "phase_diagram only \"alpha\", \"tau\" may list several"));
+  // The smoke grid is checked too.
+  std::ofstream(dir("s.json")) << R"({"name": "sm", "title": "t", "kind": "point_sets",
+      "parameters": {"K": 2, "ny": 2, "d": 2, "tau": 0.5, "alpha": [0.6]}, "smoke": {"ny": [2, 4]}})";
+  CHECK_THAT(refusal([&] { load_sim_definition(dir("s.json")); }),
+             Catch::Contains("definition 'sm' (point_sets) with its smoke grid: parameter 'ny' lists 2 values"));
+}
