@@ -105,6 +105,10 @@ int report_parse_error(const CLI::App& app, const CLI::ParseError& error) {
                                  : type == "FLOAT" ? "a number"
                                                    : "a value it can read";
       message = name + " must be " + wanted + ", got '" + value + "'";
+      // A list where one value is expected: say where lists go.
+      if ((type == "INT" || type == "UINT" || type == "FLOAT") && value.find_first_of(",:") != std::string::npos) {
+        message += " (one value here; lists such as '2:5' or '0.5:0.9:0.1' are for geomsim sweep and geomsim theory)";
+      }
     }
   }
   write_stderr("geomsim: error: " + message + "\nRun '" + help_command(app) + " --help' for the allowed arguments.\n");
