@@ -42,7 +42,41 @@ std::string restarts_help() {
          " (about a millisecond each), 0 beyond; 0: the paper's best of the seeds";
 }
 
+std::string format_duration(double seconds) {
+  if (!(seconds >= 0.0)) seconds = 0.0;
+  char text[64];
+  if (seconds < 60.0) {
+    std::snprintf(text, sizeof text, "%.1f s", seconds);
+  } else if (seconds < 3600.0) {
+    const long s = std::lround(seconds);
+    std::snprintf(text, sizeof text, "%ld min %02ld s", s / 60, s % 60);
+  } else {
+    const long m = std::lround(seconds / 60.0);
+    std::snprintf(text, sizeof text, "%ld h %02ld min", m / 60, m % 60);
+  }
+  return text;
+}
+
+std::string format_eta(double elapsed_seconds, std::size_t done, std::size_t total) {
+  std::string out = format_duration(elapsed_seconds) + " elapsed";
+  if (done > 0 && done < total) {
+    out += ", ETA " + format_duration(elapsed_seconds / static_cast<double>(done) * static_cast<double>(total - done));
+  }
+  return out;
+}
+
 std::string fixed(double value, int digits) { return format_significant(value, digits); }
+
+std::string help_command(const CLI::App& app) {
+  std::string command = app.get_name().empty() ? std::string("geomsim") : app.get_name();
+  const CLI::App* current = &app;
+  while (true) {
+    const auto parsed = current->get_subcommands();  // the ones given on the command line
+    if (parsed.empty() || parsed.front()->get_group().empty()) return command;  // a hidden one has no help
+    current = parsed.front();
+    command += " " + current->get_name();
+  }
+}
 
 int report_parse_error(const CLI::App& app, const CLI::ParseError& error) {
   if (error.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {  // --help
@@ -54,12 +88,36 @@ int report_parse_error(const CLI::App& app, const CLI::ParseError& error) {
     const auto colon = message.find(": ");
     if (colon != std::string::npos && message.find(' ') == colon + 1) message.erase(colon, 1);
   }
-  write_stderr("geomsim: error: " + message + "\nRun 'geomsim --help' for the allowed arguments.\n");
+  // CLI11 writes a value that does not convert as "Could not convert: --K = x"; geomsim's
+  // sentences name the option and what it takes.
+  const std::string prefix = "Could not convert: ";
+  if (dynamic_cast<const CLI::ConversionError*>(&error) != nullptr && message.rfind(prefix, 0) == 0) {
+    const auto equals = message.find(" = ", prefix.size());
+    if (equals != std::string::npos) {
+      const std::string name = message.substr(prefix.size(), equals - prefix.size());
+      const std::string value = message.substr(equals + 3);
+      const CLI::App* command = &app;
+      for (auto parsed = app.get_subcommands(); !parsed.empty(); parsed = command->get_subcommands()) command = parsed.front();
+      const CLI::Option* option = command->get_option_no_throw(name);
+      const std::string type = option != nullptr ? option->get_type_name() : "";
+      const std::string wanted = type == "INT"     ? "a whole number"
+                                 : type == "UINT"  ? "a whole number >= 0"
+                                 : type == "FLOAT" ? "a number"
+                                                   : "a value it can read";
+      message = name + " must be " + wanted + ", got '" + value + "'";
+      // A list where one value is expected: say where lists go.
+      if ((type == "INT" || type == "UINT" || type == "FLOAT") && value.find_first_of(",:") != std::string::npos) {
+        message += " (one value here; lists such as '2:5' or '0.5:0.9:0.1' are for geomsim sweep and geomsim theory)";
+      }
+    }
+  }
+  write_stderr("geomsim: error: " + message + "\nRun '" + help_command(app) + " --help' for the allowed arguments.\n");
   return 2;
 }
 
-int report_invalid_argument(const std::string& argument, const std::string& requirement) {
-  write_stderr("geomsim: error: --" + argument + " " + requirement + "\n");
+int report_invalid_argument(const std::string& argument, const std::string& requirement, const std::string& command) {
+  write_stderr("geomsim: error: --" + argument + " " + requirement + "\n" +
+               (command.empty() ? std::string() : "Run '" + command + " --help' for the allowed arguments.\n"));
   return 2;
 }
 

@@ -24,12 +24,18 @@ void write_stderr(const std::string& text);
 int report_computation_failed(const std::string& what);
 int report_internal_error(const std::string& what);
 
-// Prints a CLI11 parse error the way geomsim reports bad input and returns the exit
-// status: 0 for --help, 2 for everything else.
+// The command line whose --help describes what `app` parsed: "geomsim theory" when the theory
+// subcommand was being parsed (or ran), "geomsim" for the main command.
+std::string help_command(const CLI::App& app);
+
+// Prints a CLI11 parse error the way geomsim reports bad input, followed by "Run '<help_command>
+// --help' for the allowed arguments.", and returns the exit status: 0 for --help, 2 for
+// everything else.
 int report_parse_error(const CLI::App& app, const CLI::ParseError& error);
 
-// Prints "geomsim: error: --<argument> <requirement>" and returns 2.
-int report_invalid_argument(const std::string& argument, const std::string& requirement);
+// Prints "geomsim: error: --<argument> <requirement>" and, when `command` is given, "Run
+// '<command> --help' for the allowed arguments."; returns 2.
+int report_invalid_argument(const std::string& argument, const std::string& requirement, const std::string& command = "");
 
 // No option of `app` or of its subcommands accepts an empty value: CLI11 would turn
 // "--alpha ''" into alpha = 0 and "--json ''" into "no file" without a word. Call it once,
@@ -47,6 +53,12 @@ CLI::Validator at_least(long long lowest);
 void add_device_option(CLI::App& command, std::string& device, bool& given);
 // ... and --sync-every, for the commands that train.
 void add_device_options(CLI::App& command, std::string& device, bool& given, int64_t& sync_every);
+
+// "12.3 s elapsed, ETA 45 s": the time left at the mean rate so far, for progress lines (no ETA
+// before the first item is done).
+std::string format_eta(double elapsed_seconds, std::size_t done, std::size_t total);
+// "1 min 05 s", "2 h 03 min", "4.2 s": a duration for progress lines.
+std::string format_duration(double seconds);
 
 // The help of --restarts, for the main command and the sweep.
 std::string restarts_help();

@@ -1,9 +1,12 @@
 #include "report_command.hpp"
 
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <functional>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -14,6 +17,7 @@
 #include "geomsim/figures/sim_figures.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/json_input.hpp"
 #include "training_program.hpp"
 
 namespace geomsim::cli {
@@ -36,19 +40,112 @@ void add_report_options(CLI::App& command, ReportOptions& o) {
   command.footer(
       "Simulation kinds run here. Training kinds (" + training_kind_list() +
       ") run in geomsim-torch (`geomsim experiment`), which caches every finished run in OUT/NAME.csv: a rerun trains "
-      "only the runs missing there. Without the training module they are skipped, with a note.");
+      "only the runs missing there. Without the training module they are skipped, with a note.\n"
+      "Progress: on a terminal, the points of the running definition (done/total, elapsed, ETA) on stderr; elsewhere one "
+      "line per definition. An interrupted report resumes: each definition's files land together when it finishes "
+      "(recorded in OUT/.geomsim-report-progress.json), and the grid kinds keep their finished points in "
+      "OUT/NAME.partial.csv; the next report into OUT keeps the pages of the definitions finished and unchanged since, "
+      "and solves only the missing points. A report that ran to its end leaves neither file: a rerun runs every "
+      "definition again (reading the points NAME.csv holds with the same settings).");
 }
 
 namespace {
 namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The record of a report in progress, OUT/.geomsim-report-progress.json: the definitions it has
+// finished (their pages and files landed), each with a digest of the definition it ran and its
+// seconds. A report that is interrupted leaves it; the next report into OUT with the same --smoke
+// keeps the pages of the definitions recorded there whose definition is unchanged, instead of
+// running them again, and removes the record once every definition it was asked for has finished.
+// A report that ran to its end leaves no record, so a plain rerun regenerates everything.
+std::string progress_record_path(const ReportOptions& o) { return (fs::path(o.out) / ".geomsim-report-progress.json").string(); }
+
+// FNV-1a over every field of the definition: which definition (and which version of it) a page came from.
+std::string definition_digest(const SimDefinition& d) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (const std::string* field : {&d.name, &d.title, &d.kind, &d.paper, &d.notes, &d.parameters_json, &d.smoke_json}) {
+    for (unsigned char c : *field + '\x1f') {
+      h ^= c;
+      h *= 1099511628211ULL;
+    }
+  }
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
+// The record's finished definitions when it exists and was written for this --smoke; else none. A
+// damaged record only costs the definitions being run again.
+json read_progress_record(const ReportOptions& o) {
+  std::error_code ec;
+  if (!fs::is_regular_file(progress_record_path(o), ec)) return json::object();
+  try {
+    const json record = read_json_file(progress_record_path(o), "out", std::uint64_t{1} << 20, "report progress record");
+    if (record.is_object() && record.value("smoke", !o.smoke) == o.smoke && record.contains("finished") &&
+        record.at("finished").is_object()) {
+      return record.at("finished");
+    }
+  } catch (const InvalidArgument&) {
+  }
+  return json::object();
+}
+
+void write_progress_record(const ReportOptions& o, const json& finished) {
+  OutputTransaction out;
+  out.stage(progress_record_path(o), json{{"smoke", o.smoke}, {"finished", finished}}.dump(2) + "\n", "out");
+  out.commit();
+}
+
+// Progress within a definition: on a terminal one line rewritten in place (points done/total,
+// elapsed, ETA at the rate of the points solved so far); elsewhere nothing (the caller writes one
+// line per definition).
+class PointProgress {
+ public:
+  PointProgress(std::string label, bool terminal) : label_(std::move(label)), terminal_(terminal) {}
+  void operator()(std::size_t done, std::size_t total) {
+    if (!started_) {
+      started_ = true;
+      resumed_ = done;
+      start_ = std::chrono::steady_clock::now();
+    }
+    total_ = total;
+    if (!terminal_) return;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::string line = "\r" + label_ + " " + std::to_string(done) + "/" + std::to_string(total) + " points, " +
+                       format_duration(elapsed) + " elapsed";
+    if (done > resumed_ && done < total) {
+      line += ", ETA " + format_duration(elapsed / static_cast<double>(done - resumed_) * static_cast<double>(total - done));
+    }
+    write_stderr(line + "     ");
+    drawn_ = true;
+  }
+  // " (resumed: 5 of 40 points were in NAME.csv or NAME.partial.csv)" when they held some.
+  std::string resumed_note(const std::string& name) const {
+    if (resumed_ == 0) return "";
+    return " (resumed: " + std::to_string(resumed_) + " of " + std::to_string(total_) + " points were in " + name + ".csv or " +
+           name + ".partial.csv)";
+  }
+  bool drawn() const { return drawn_; }
+
+ private:
+  std::string label_;
+  bool terminal_;
+  bool started_ = false, drawn_ = false;
+  std::size_t resumed_ = 0, total_ = 0;
+  std::chrono::steady_clock::time_point start_;
+};
 
 // Runs every definition: the simulation kinds here, each one's files (NAME.csv, .png, .svg, .gp
 // and NAME.md) landing together when it has finished, so a failing definition leaves none of
-// its files behind; the training kinds in geomsim-torch (`geomsim experiment`), which writes
-// their cache as it goes and their page at the end. Returns the exit status: 0, or a failed
-// training definition's (2 for bad input, else 1).
+// its files behind (only its checkpoint of finished points, NAME.partial.csv, for the next run);
+// the training kinds in geomsim-torch (`geomsim experiment`), which writes their cache as it goes
+// and their page at the end. Each finished definition is recorded (progress_record_path) so that
+// an interrupted report resumes. Returns the exit status: 0, or a failed training definition's
+// (2 for bad input, else 1).
 int write_report(const ReportOptions& o, const std::vector<SimDefinition>& definitions) {
   const auto start = std::chrono::steady_clock::now();
+  const bool terminal = isatty(fileno(stderr)) != 0;
   std::ostringstream index;
   index << "# geomsim: reproduction report\n\n"
         << "Generated by `geomsim report --sims " << o.sims << " --out " << o.out << (o.smoke ? " --smoke" : "")
@@ -58,7 +155,18 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
            "count only what this regeneration trained); likewise a sweep's points already in NAME.csv with the same "
            "settings are not solved again.\n\n| page | kind | seconds |\n|---|---|---|\n";
   std::error_code ec;
+  json finished = read_progress_record(o);
   for (const auto& def : definitions) {
+    const std::string digest = definition_digest(def);
+    // Finished by an interrupted report: its page is kept when the definition is unchanged.
+    if (finished.contains(def.name) && finished.at(def.name).is_object() &&
+        finished.at(def.name).value("definition", "") == digest && fs::exists(fs::path(o.out) / (def.name + ".md"), ec)) {
+      const double seconds = finished.at(def.name).value("seconds", 0.0);
+      std::cerr << "geomsim report: " << def.name << " (" << def.kind << ") kept: finished by the interrupted report ("
+                << progress_record_path(o) << ")\n";
+      index << "| [" << def.title << "](" << def.name << ".md) | " << def.kind << " | " << fixed(seconds, 3) << " |\n";
+      continue;
+    }
     if (is_training_experiment_kind(def.kind)) {
       const std::string page_link = "[" + def.title + "](" + def.name + ".md)";
       if (!has_training_program()) {
@@ -83,19 +191,31 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
       const double child_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       std::cerr << "geomsim report: " << def.name << " " << fixed(child_seconds, 3) << " s\n";
       index << "| " << page_link << " | " << def.kind << " | " << fixed(child_seconds, 3) << " |\n";
+      if (o.shard.empty()) {  // a shard writes no page: nothing to keep
+        finished[def.name] = {{"definition", digest}, {"seconds", child_seconds}};
+        write_progress_record(o, finished);
+      }
       continue;
     }
-    std::cerr << "geomsim report: " << def.name << " (" << def.kind << ") ..." << std::flush;
+    const std::string label = "geomsim report: " + def.name + " (" + def.kind + ")";
+    if (!terminal) std::cerr << label << " ..." << std::flush;
     OutputTransaction outputs;
-    const SimResult result = run_sim(def, o.out, o.smoke, outputs);
-    std::cerr << " " << fixed(result.seconds, 3) << " s\n";
+    PointProgress progress(label, terminal);
+    SimResult result;
+    try {
+      result = run_sim(def, o.out, o.smoke, outputs, std::ref(progress));
+    } catch (...) {
+      if (progress.drawn()) write_stderr("\n");  // the error below starts a line of its own
+      throw;
+    }
+    const std::string checkpoint = sim_checkpoint_path(o.out, def);
     std::ostringstream page;
     page << "# " << def.title << "\n\n"
          << "Definition: [`" << def.path << "`](../" << def.path << ") · regenerate with `geomsim report --sims " << o.sims
          << " --out " << o.out << " --only " << def.name << (o.smoke ? " --smoke" : "") << "` (" << fixed(result.seconds, 3)
          << " s" << (result.cached_points > 0 ? ", with " + std::to_string(result.cached_points) + " of its " +
                                                    std::to_string(result.sweep_points) + " points read from " + def.name +
-                                                   ".csv; delete it to solve them again"
+                                                   ".csv or its checkpoint " + def.name + ".partial.csv; delete them to solve them again"
                                              : std::string())
          << ")\n\n";
     if (!def.paper.empty()) page << "**The paper.** " << def.paper << "\n\n";
@@ -103,9 +223,20 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
     if (!def.notes.empty() && !o.smoke) page << "**Comparison.** " << def.notes << "\n";
     outputs.stage((fs::path(o.out) / (def.name + ".md")).string(), page.str(), "out");
     outputs.commit();
+    fs::remove(checkpoint, ec);  // NAME.csv holds every point now
+    finished[def.name] = {{"definition", digest}, {"seconds", result.seconds}};
+    write_progress_record(o, finished);
+    const std::string summary = " " + fixed(result.seconds, 3) + " s" + progress.resumed_note(def.name);
+    if (terminal) {
+      write_stderr("\r" + label + summary + std::string(progress.drawn() ? 40 : 0, ' ') + "\n");
+    } else {
+      std::cerr << summary << "\n";
+    }
     index << "| [" << def.title << "](" << def.name << ".md) | " << def.kind << " | " << fixed(result.seconds, 3)
           << " |\n";
   }
+  // Every definition asked for has finished: nothing is left to resume (a shard leaves the record be).
+  if (o.shard.empty()) fs::remove(progress_record_path(o), ec);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   index << "\nWall time of the whole regeneration: " << fixed(seconds, 3) << " s.\n";
   // The index lists every figure: a partial run (--only, --shard) leaves it as it is.

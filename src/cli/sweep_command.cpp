@@ -27,7 +27,7 @@ void write_atomically(const std::string& path, const std::string& content, const
 }  // namespace
 
 void add_sweep_options(CLI::App& command, SweepOptions& o) {
-  command.add_option("--K", o.K, "numbers of classes K >= 2: a value, a list 2,3 or a range 2:6:1")->capture_default_str();
+  command.add_option("--K", o.K, "numbers of classes K >= 2: a value, a list 2,3 or a range 2:6 (2:6:2 with a step)")->capture_default_str();
   command.add_option("--ny", o.ny, "points per class n_y >= 1 (values, list or range)")->capture_default_str();
   command.add_option("--d", o.d, "ambient dimensions d >= 2 (values, list or range; default: max(K, 2) for each K)");
   command.add_option("--alpha", o.alpha, "alpha values in [0, 1], e.g. 0.5:0.9:0.01 or 0.6,0.7")->capture_default_str();
@@ -40,7 +40,9 @@ void add_sweep_options(CLI::App& command, SweepOptions& o) {
       ->capture_default_str();
   command.add_option("--out", o.out, "the CSV to write; if it exists, its points are skipped (resume: it must hold the same "
                                      "--seeds, --solver, --restarts and --cluster-tol)")->required();
-  command.footer("The lists may multiply to at most " + std::to_string(static_cast<long>(kMaxSweepPoints)) + " grid points.");
+  command.footer("Whole-number lists (--K, --ny, --d, --seeds) take " + integer_list_forms() + "; real lists (--alpha, --tau) take " +
+                 number_list_forms() + ". On a terminal, progress (points done/total, elapsed, ETA) is shown on stderr. "
+                 "The lists may multiply to at most " + std::to_string(static_cast<long>(kMaxSweepPoints)) + " grid points.");
   command.add_flag("--quiet,-q", o.quiet, "no summary on stdout");
 }
 
@@ -106,7 +108,9 @@ int run_sweep_command(const SweepOptions& o) {
     }
     if (show_progress) {
       const double elapsed = std::chrono::duration<double>(now - start).count();
-      std::fprintf(stderr, "\rgeomsim sweep: %zu/%zu points, %.1f s, last %s -> %s     ", completed, total, elapsed,
+      // The points left at the mean rate so far (points differ in cost: an estimate, refined as rows land).
+      const std::string eta = format_eta(elapsed, completed, total);
+      std::fprintf(stderr, "\rgeomsim sweep: %zu/%zu points, %s, last %s -> %s     ", completed, total, eta.c_str(),
                    row.point.key().c_str(), row.geometry.c_str());
       std::fflush(stderr);
     }

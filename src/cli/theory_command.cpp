@@ -1,5 +1,6 @@
 #include "theory_command.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -28,14 +29,16 @@ std::string optional_text(const std::optional<double>& v, const std::string& mis
 }  // namespace
 
 void add_theory_options(CLI::App& command, TheoryOptions& o) {
-  command.footer("The table has one row per (tau, d): at most " + std::to_string(static_cast<long>(kMaxTheoryRows)) + " rows.");
+  command.footer("The table has one row per (K, alpha, tau, d): at most " + std::to_string(static_cast<long>(kMaxTheoryRows)) +
+                 " rows. Every option takes a list: whole numbers (--K, --d) as " + integer_list_forms() +
+                 "; real numbers (--tau, --alpha) as " + number_list_forms() + ".");
   command.add_option("--tau", o.tau, "temperature(s) tau >= 1/700 (the Bessel series' range): a value, a list 0.1,0.5 or a range 0.1:1:0.1")
       ->capture_default_str();
-  command.add_option("--d", o.d, "dimension(s) d >= 2 of the ambient space (sphere S^{d-1}), e.g. 2,3,5,10,128")
+  command.add_option("--d", o.d, "dimension(s) d >= 2 of the ambient space (sphere S^{d-1}), e.g. 2,3,5,10,128 or 2:10")
       ->capture_default_str();
-  o.alpha_option = command.add_option("--alpha", o.alpha, "also predict theta* and the spread at this alpha in [0, 1]");
+  command.add_option("--alpha", o.alpha, "also predict theta* and the spread at these alpha in [0, 1], e.g. 0.7 or 0.6:0.9:0.1");
   command.add_option("--K", o.K,
-                     "number of classes K in [2, 10000]: K = 2 is Theorem 2; K > 2 is the symmetric split "
+                     "numbers of classes K in [2, 10000], e.g. 2 or 2:5: K = 2 is Theorem 2; K > 2 is the symmetric split "
                      "(theory/general-k-symmetric-split.md), defined for d >= K")
       ->capture_default_str();
   command.add_option("--json", o.json_path, "write the table as one JSON object to FILE");
@@ -45,94 +48,127 @@ void add_theory_options(CLI::App& command, TheoryOptions& o) {
 int run_theory(const TheoryOptions& o) {
   const std::vector<double> taus = parse_number_list(o.tau, "tau");
   const std::vector<int> dims = parse_integer_list(o.d, "d", 2, 1000000);
+  const std::vector<int> classes = parse_integer_list(o.K, "K", 2, 10000);
+  const bool with_alpha = !o.alpha.empty();
+  const std::vector<double> alphas = with_alpha ? parse_number_list(o.alpha, "alpha") : std::vector<double>{0.0};
   for (double tau : taus) {
     require_positive("tau", tau);
     if (tau < kMinWienerTemperature) throw InvalidArgument("tau", "must be >= 1/700 (the Bessel series' range), got " + format_number(tau));
   }
-  const bool with_alpha = o.alpha_option != nullptr && o.alpha_option->count() > 0;
-  if (with_alpha) require_in_closed_range("alpha", o.alpha, 0.0, 1.0);
-  if (o.K < 2 || o.K > 10000) throw InvalidArgument("K", "must be in [2, 10000], got " + std::to_string(o.K));
+  for (double alpha : alphas) require_in_closed_range("alpha", alpha, 0.0, 1.0);
   require_distinct_files({{"json", o.json_path}});
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
 
-  const double rows_asked = static_cast<double>(taus.size()) * static_cast<double>(dims.size());
+  // Each list is at most kMaxListValues long, so the product is exact in a double.
+  const std::vector<std::pair<std::string, std::size_t>> sizes = {
+      {"K", classes.size()}, {"alpha", with_alpha ? alphas.size() : 1}, {"tau", taus.size()}, {"d", dims.size()}};
+  double rows_asked = 1.0;
+  std::string product, names;
+  std::pair<std::string, std::size_t> longest = {"tau", 0};  // the first of the longest lists is named
+  for (const auto& [name, size] : sizes) {
+    if (name == "alpha" && !with_alpha) continue;
+    if ((name == "K" || name == "alpha") && size == 1) continue;  // a single K or alpha is no factor
+    rows_asked *= static_cast<double>(size);
+    product += (product.empty() ? "" : " x ") + std::to_string(size);
+    names += (names.empty() ? "" : " x ") + name;
+    if (size > longest.second) longest = {name, size};
+  }
   if (rows_asked > kMaxTheoryRows) {
-    throw InvalidArgument(taus.size() >= dims.size() ? "tau" : "d",
-                          "makes a table of " + std::to_string(taus.size()) + " x " + std::to_string(dims.size()) + " = " +
-                              format_number(rows_asked) + " rows (tau x d), more than the " + std::to_string(static_cast<long>(kMaxTheoryRows)) +
-                              " one table holds; use shorter lists");
+    throw InvalidArgument(longest.first, "makes a table of " + product + " = " + format_number(rows_asked) + " rows (" + names +
+                                             "), more than the " + std::to_string(static_cast<long>(kMaxTheoryRows)) +
+                                             " one table holds; use shorter lists");
   }
 
-  const SymmetricSplit shared(o.K, SplitDirections::shared);
-  const SymmetricSplit orthogonal(o.K, SplitDirections::orthogonal);
-  const double threshold = shared.threshold();
+  const bool one_K = classes.size() == 1;
+  const bool only_two = std::all_of(classes.begin(), classes.end(), [](int K) { return K == 2; });
+  const bool alpha_column = with_alpha && alphas.size() > 1;
   json rows = json::array();
   std::ostringstream text;
-  if (o.K == 2) {
+  if (one_K && classes.front() == 2) {
     text << "geomsim theory: seed 004, Theorem 2 and Corollary 1 (K = 2)\n\n";
+  } else if (one_K) {
+    text << "geomsim theory: the symmetric split of K = " << classes.front() << " classes along a shared direction, d >= K\n"
+         << "(Theorem 2 generalised; collapse below alpha = K/(2K-1) = " << fixed(SymmetricSplit(classes.front(), SplitDirections::shared).threshold(), 10)
+         << ")\n\n";
   } else {
-    text << "geomsim theory: the symmetric split of K = " << o.K << " classes along a shared direction, d >= K\n"
-         << "(Theorem 2 generalised; collapse below alpha = K/(2K-1) = " << fixed(threshold, 10) << ")\n\n";
+    text << "geomsim theory: Theorem 2 (K = 2) and the symmetric split of K classes along a shared direction, d >= K\n"
+         << "(collapse below alpha = K/(2K-1)), one row per (K" << (alpha_column ? ", alpha" : "") << ", tau, d)\n\n";
   }
   // The table as cells first: each column is as wide as its widest cell and two spaces, so that
   // no value runs into the next (d = 10^6, tau = 1000).
   std::vector<std::vector<std::string>> table;
-  table.push_back({"tau", "d", "W", "log W", o.K == 2 ? "c(tau,d)" : "c_K(tau,d)", "exact end", "theta* bound"});
+  table.emplace_back();
+  if (!one_K) table.back().push_back("K");
+  if (alpha_column) table.back().push_back("alpha");
+  for (const char* name : {"tau", "d", "W", "log W"}) table.back().emplace_back(name);
+  table.back().push_back(only_two ? "c(tau,d)" : "c_K(tau,d)");
+  table.back().emplace_back("exact end");
+  table.back().emplace_back("theta* bound");
   if (with_alpha) {
     table.back().push_back("theta*");
     table.back().push_back("spread");
   }
   bool any_below_K = false, any_above_K = false;
-  for (double tau : taus) {
-    for (int d : dims) {
-      const double log_w = log_wiener_constant(tau, d);
-      const bool exists = d >= o.K;
-      any_below_K = any_below_K || !exists;
-      any_above_K = any_above_K || d > o.K;
-      std::optional<double> c, exact;
-      if (exists) {
-        c = relaxed_window_end(o.K, tau, d);
-        exact = shared.exact_crossover(tau, d);
-      }
-      const double bound = shared.existence_bound(tau);
-      json row = {{"tau", tau},
-                  {"d", d},
-                  {"W", std::exp(log_w)},
-                  {"log_W", log_w},
-                  {"c", optional_json(c)},
-                  {"exact_crossover", optional_json(exact)},
-                  {"theta_star_existence_bound", bound},
-                  {"window", {{"lower", threshold},
-                              {"paper_upper", c ? json(std::min(*c, bound)) : json(nullptr)},
-                              {"exact_upper", optional_json(exact)}}}};
-      std::vector<std::string> cells = {fixed(tau, 6),
-                                        std::to_string(d),
-                                        fixed(std::exp(log_w), 12),
-                                        fixed(log_w, 14),
-                                        optional_text(c, exists ? "undefined" : "n/a (d < K)"),
-                                        optional_text(exact, exists ? "none" : "n/a"),
-                                        fixed(bound, 10)};
-      if (with_alpha) {
-        std::optional<double> theta, spread, min_loss;
-        if (exists) {
-          theta = shared.theta_star(o.alpha, tau);
-          spread = shared.spread(o.alpha, tau);
-          min_loss = shared.min_loss(o.alpha, tau);
+  for (int K : classes) {
+    const SymmetricSplit shared(K, SplitDirections::shared);
+    const SymmetricSplit orthogonal(K, SplitDirections::orthogonal);
+    const double threshold = shared.threshold();
+    for (double alpha : alphas) {
+      for (double tau : taus) {
+        for (int d : dims) {
+          const double log_w = log_wiener_constant(tau, d);
+          const bool exists = d >= K;
+          any_below_K = any_below_K || !exists;
+          any_above_K = any_above_K || d > K;
+          std::optional<double> c, exact;
+          if (exists) {
+            c = relaxed_window_end(K, tau, d);
+            exact = shared.exact_crossover(tau, d);
+          }
+          const double bound = shared.existence_bound(tau);
+          json row = {{"K", K},
+                      {"tau", tau},
+                      {"d", d},
+                      {"W", std::exp(log_w)},
+                      {"log_W", log_w},
+                      {"c", optional_json(c)},
+                      {"exact_crossover", optional_json(exact)},
+                      {"theta_star_existence_bound", bound},
+                      {"threshold", threshold},
+                      {"window", {{"lower", threshold},
+                                  {"paper_upper", c ? json(std::min(*c, bound)) : json(nullptr)},
+                                  {"exact_upper", optional_json(exact)}}}};
+          std::vector<std::string> cells;
+          if (!one_K) cells.push_back(std::to_string(K));
+          if (alpha_column) cells.push_back(fixed(alpha, 6));
+          for (std::string cell : {fixed(tau, 6), std::to_string(d), fixed(std::exp(log_w), 12), fixed(log_w, 14),
+                                   optional_text(c, exists ? "undefined" : "n/a (d < K)"),
+                                   optional_text(exact, exists ? "none" : "n/a"), fixed(bound, 10)}) {
+            cells.push_back(std::move(cell));
+          }
+          if (with_alpha) {
+            std::optional<double> theta, spread, min_loss;
+            if (exists) {
+              theta = shared.theta_star(alpha, tau);
+              spread = shared.spread(alpha, tau);
+              min_loss = shared.min_loss(alpha, tau);
+            }
+            row["alpha"] = alpha;
+            row["theta_star"] = optional_json(theta);
+            row["spread"] = optional_json(spread);
+            row["min_loss"] = optional_json(min_loss);
+            if (d >= min_dimension(K, SplitDirections::orthogonal)) {
+              row["orthogonal_split"] = {{"theta_star", optional_json(orthogonal.theta_star(alpha, tau))},
+                                         {"spread", optional_json(orthogonal.spread(alpha, tau))},
+                                         {"min_loss", optional_json(orthogonal.min_loss(alpha, tau))}};
+            }
+            cells.push_back(optional_text(theta, exists ? "none (collapse or beyond)" : "n/a"));
+            cells.push_back(optional_text(spread, ""));
+          }
+          table.push_back(std::move(cells));
+          rows.push_back(row);
         }
-        row["alpha"] = o.alpha;
-        row["theta_star"] = optional_json(theta);
-        row["spread"] = optional_json(spread);
-        row["min_loss"] = optional_json(min_loss);
-        if (d >= min_dimension(o.K, SplitDirections::orthogonal)) {
-          row["orthogonal_split"] = {{"theta_star", optional_json(orthogonal.theta_star(o.alpha, tau))},
-                                     {"spread", optional_json(orthogonal.spread(o.alpha, tau))},
-                                     {"min_loss", optional_json(orthogonal.min_loss(o.alpha, tau))}};
-        }
-        cells.push_back(optional_text(theta, exists ? "none (collapse or beyond)" : "n/a"));
-        cells.push_back(optional_text(spread, ""));
       }
-      table.push_back(std::move(cells));
-      rows.push_back(row);
     }
   }
   std::vector<std::size_t> widths(table.front().size(), 0);
@@ -148,10 +184,10 @@ int run_theory(const TheoryOptions& o) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     text << line << "\n";
   }
-  text << "\nThe window for theta* is (" << (o.K == 2 ? "2/3" : "K/(2K-1)")
+  text << "\nThe window for theta* is (" << (only_two ? "2/3" : "K/(2K-1)")
        << ", min(c, theta* bound)) as the relaxation gives it; its exact end is where the\n"
           "split's minimum equals L(sigma) (TOMS748). theta* needs alpha < theta* bound: ";
-  if (o.K == 2) {
+  if (only_two) {
     text << "Theorem 2's statement omits it,\n"
             "the proof in Appendix C.1 states it. c lies below the bound for every tau in [0.01, 1000] and d <= 4096\n"
             "checked, so the window is (2/3, c).\n";
@@ -166,10 +202,16 @@ int run_theory(const TheoryOptions& o) {
 
   OutputTransaction outputs;
   if (!o.json_path.empty()) {
+    // One K (one alpha) keeps the scalar forms of the parameters, threshold and family; lists give lists.
+    json thresholds = json::array();
+    for (int K : classes) thresholds.push_back(SymmetricSplit(K, SplitDirections::shared).threshold());
+    json alpha_value = !with_alpha ? json(nullptr) : alphas.size() == 1 ? json(alphas.front()) : json(alphas);
     json out = {{"command", "theory"},
-                {"parameters", {{"tau", taus}, {"d", dims}, {"K", o.K}, {"alpha", with_alpha ? json(o.alpha) : json(nullptr)}}},
-                {"family", o.K == 2 ? "mu_theta (Theorem 2)" : "symmetric split, shared direction"},
-                {"threshold", threshold},
+                {"parameters", {{"tau", taus}, {"d", dims}, {"K", one_K ? json(classes.front()) : json(classes)}, {"alpha", alpha_value}}},
+                {"family", one_K && classes.front() == 2 ? "mu_theta (Theorem 2)"
+                           : only_two || one_K          ? "symmetric split, shared direction"
+                                                        : "mu_theta (Theorem 2) for K = 2, symmetric split, shared direction for K > 2"},
+                {"threshold", one_K ? thresholds.front() : thresholds},
                 {"rows", rows}};
     outputs.stage(o.json_path, out.dump(2) + "\n", "json");
   }

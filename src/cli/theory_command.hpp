@@ -1,6 +1,7 @@
 #pragma once
 // `geomsim theory --tau T --d D [--alpha A] [--K 2]`: the constants and predictions of
-// seed 004's Theorem 2 (K = 2) or of the general-K symmetric split for each (tau, d).
+// seed 004's Theorem 2 (K = 2) or of the general-K symmetric split, one row per (K, alpha, tau, d);
+// every option takes a list (number_lists.hpp).
 #include <CLI/CLI.hpp>
 #include <string>
 
@@ -9,9 +10,8 @@ namespace geomsim::cli {
 struct TheoryOptions {
   std::string tau = "0.5";
   std::string d = "3";
-  double alpha = 0.0;
-  CLI::Option* alpha_option = nullptr;  // set by add_theory_options; count() says whether --alpha was given
-  int K = 2;
+  std::string alpha;  // empty: no alpha (no theta* nor spread columns)
+  std::string K = "2";
   std::string json_path;
   bool quiet = false;
 };

@@ -38,8 +38,9 @@ const std::vector<TrainingCommand>& training_commands() {
                "transfer, geometry, subgroups (libtorch)"},
       {"lipschitz", "Lipschitz constants of a checkpoint or TorchScript model on pairs of real images: K_L, K_g, K_aug "
                     "(Table 1, Figure 3), a Jacobian lower bound and a layer-product upper bound (libtorch)"},
-      {"measure", "the Section 4 geometry of a checkpoint or TorchScript model on a dataset: s_f(y), sigma_f(z), their "
-                  "ratio, Theorem 3's bound (libtorch)"},
+      {"measure", "the Section 4 geometry of a checkpoint or TorchScript model on a dataset, or of given embeddings "
+                  "(--embeddings N x d with --labels and --subclasses): s_f(y), sigma_f(z), their ratio, Theorem 3's "
+                  "bound (libtorch)"},
       {"experiment", "run one training experiment of sims/ (a definition of a training kind): its runs, cached in "
                      "NAME.csv, and its page NAME.md (geomsim report runs it for you; libtorch)"},
       {"robustness", "worst-group robustness (seed 004 Table 4) on an undersampled or spurious Fashion-MNIST: ERM, JTT, "

@@ -31,6 +31,10 @@ const std::vector<std::string>& columns() {
   return names;
 }
 
+// CSVs written before issue 31 name the continuous regime "spread" (in geometry and
+// predicted_regime): they are read as "continuous", and rewritten so when a resumed sweep saves.
+std::string current_regime_name(const std::string& name) { return name == "spread" ? "continuous" : name; }
+
 std::string number(double v) { return format_number(v); }
 std::string number(const std::optional<double>& v) { return v ? format_number(*v) : std::string(); }
 
@@ -142,7 +146,7 @@ SweepPrediction predict(const SweepPoint& p) {
     out.spread = 0.0;
     out.loss = collapsed_loss(p.K, p.alpha, p.tau);
   } else if (p.d > p.K) {
-    out.regime = "spread";
+    out.regime = "continuous";
   } else if (out.window_end && p.alpha < *out.window_end) {
     out.regime = "split";
     out.spread = split.spread(p.alpha, p.tau);
@@ -318,12 +322,12 @@ std::vector<SweepRow> parse_sweep_csv(const std::string& text, const std::string
     r.cluster_tolerance = real(f[c]); ++c;
     r.loss = real(f[c]); ++c;
     r.spread = real(f[c]); ++c;
-    r.geometry = f[c++];
+    r.geometry = current_regime_name(f[c++]);
     r.atoms = f[c++];
     r.max_atoms = integer(f[c]); ++c;
     r.collapsed_loss = optional_real(f[c]); ++c;
     r.uniform_loss = real(f[c]); ++c;
-    r.prediction.regime = f[c++];
+    r.prediction.regime = current_regime_name(f[c++]);
     r.prediction.spread = optional_real(f[c]); ++c;
     r.prediction.loss = optional_real(f[c]); ++c;
     r.prediction.threshold = real(f[c]); ++c;
@@ -349,11 +353,11 @@ std::vector<SweepRow> parse_sweep_csv(const std::string& text, const std::string
     require(r.cluster_tolerance > 0.0 && finite(r.cluster_tolerance), "cluster_tol", "must be a finite number > 0");
     require(finite(r.loss), "loss", "must be finite, got " + format_number(r.loss));
     require(finite(r.spread) && r.spread >= 0.0, "spread", "must be a finite number >= 0, got " + format_number(r.spread));
-    require(one_of(r.geometry, {"collapsed", "atoms", "spread"}), "geometry", "'" + r.geometry + "' is not a geometry");
+    require(one_of(r.geometry, {"collapsed", "atoms", "continuous"}), "geometry", "'" + r.geometry + "' is not a geometry");
     require(r.max_atoms >= 1, "max_atoms", "must be >= 1");
     require(!r.collapsed_loss || finite(*r.collapsed_loss), "collapsed_loss", "must be finite or empty");
     require(finite(r.uniform_loss), "uniform_loss", "must be finite");
-    require(one_of(r.prediction.regime, {"none", "collapsed", "spread", "split", "uniform"}), "predicted_regime",
+    require(one_of(r.prediction.regime, {"none", "collapsed", "continuous", "split", "uniform"}), "predicted_regime",
             "'" + r.prediction.regime + "' is not a regime");
     require(r.runs >= 1 && r.converged_runs >= 0 && r.converged_runs <= r.runs, "converged_runs",
             "must be in [0, runs] with runs >= 1");

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -96,8 +97,13 @@ SolveSettings settings_from(const json& p, std::string& seeds_text) {
 }
 
 
-std::vector<SweepRow> sweep(const json& p, const std::string& csv_path, std::string& seeds_text, OutputTransaction& outputs,
-                            SimResult& result) {
+// The definition's grid. Rows of it already solved with the same settings are not solved again
+// (they would come out the same: every point is reproducible): those of the CSV the output holds
+// (a page redraws from its committed CSV in seconds) and those of its checkpoint
+// (sim_checkpoint_path: the points an interrupted report had finished). Files that cannot be
+// read are ignored and rewritten. NAME.csv is staged with every row.
+std::vector<SweepRow> sweep(const json& p, const std::string& stem, std::string& seeds_text, OutputTransaction& outputs,
+                            SimResult& result, const SimProgress& progress) {
   SweepGrid grid;
   grid.K = integers(p, "K", 2);
   grid.ny = integers(p, "ny", 1);
@@ -106,28 +112,48 @@ std::vector<SweepRow> sweep(const json& p, const std::string& csv_path, std::str
   grid.alpha = numbers(p, "alpha");
   const SolveSettings settings = settings_from(p, seeds_text);
   const auto points = sweep_points(grid);
-  // The rows of this grid already in the output's CSV, solved with the same settings, are not
-  // solved again (they would come out the same: every point is reproducible): a page redraws
-  // from its committed CSV in seconds. A CSV that cannot be read is ignored and rewritten.
+  const std::string csv_path = stem + ".csv";
+  const std::string checkpoint = stem + ".partial.csv";
+  std::set<std::string> keys;
+  for (const auto& point : points) keys.insert(point.key());
   std::vector<SweepRow> done;
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(csv_path, ec)) {
-    std::set<std::string> keys;
-    for (const auto& point : points) keys.insert(point.key());
+  for (const std::string& path : {csv_path, checkpoint}) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) continue;
+    std::vector<SweepRow> usable;
     try {
-      for (const auto& row : read_sweep_csv(csv_path, "out")) {
+      for (const auto& row : read_sweep_csv(path, "out")) {
         if (!keys.count(row.point.key())) continue;
         try {
-          require_same_settings({row}, settings, seeds_text, csv_path, "out");
-          done.push_back(row);
+          require_same_settings({row}, settings, seeds_text, path, "out");
+          usable.push_back(row);
         } catch (const InvalidArgument&) {  // other settings: solved again
         }
       }
     } catch (const InvalidArgument&) {
-      done.clear();
+      usable.clear();
+    }
+    for (auto& row : usable) {
+      if (keys.erase(row.point.key())) done.push_back(std::move(row));  // each point once
     }
   }
-  const auto rows = run_sweep(points, settings, seeds_text, done);
+  if (progress) progress(done.size(), points.size());
+  std::vector<SweepRow> saved = done;
+  auto last_save = std::chrono::steady_clock::now();
+  const auto on_row = [&](const SweepRow& row, std::size_t completed, std::size_t total) {
+    saved.push_back(row);
+    const auto now = std::chrono::steady_clock::now();
+    // At most once a second (a grid of fast points would spend its time writing), atomically:
+    // an interrupted report leaves a whole checkpoint.
+    if (now - last_save > std::chrono::seconds(1) && completed < total) {
+      OutputTransaction partial;
+      partial.stage(checkpoint, sweep_csv(saved), "out");
+      partial.commit();
+      last_save = now;
+    }
+    if (progress) progress(done.size() + completed, points.size());
+  };
+  const auto rows = run_sweep(points, settings, seeds_text, done, on_row);
   outputs.stage(csv_path, sweep_csv(rows), "out");
   result.sweep_points = points.size();
   result.cached_points = done.size();
@@ -177,10 +203,11 @@ std::string parameter_label(const std::string& name, double value) {
   return (name == "tau" ? std::string("τ") : name == "ny" ? std::string("n_y") : name) + " = " + fmt(value);
 }
 
-SimResult alpha_spread(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
+SimResult alpha_spread(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
+                       const SimProgress& progress) {
   std::string seeds;
   SimResult result;
-  const auto rows = sweep(p, stem + ".csv", seeds, outputs, result);
+  const auto rows = sweep(p, stem, seeds, outputs, result, progress);
   // "curves" and "facets" were checked with the definition (check_parameters).
   const std::string by = text_parameter(p, "curves", "d", "d");
   const std::string facets = text_parameter(p, "facets", "", "K");
@@ -228,7 +255,9 @@ SimResult alpha_spread(const SimDefinition& def, const json& p, const std::strin
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult c_threshold_figure(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
+SimResult c_threshold_figure(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
+                                 const SimProgress& progress) {
+  (void)progress;  // seconds at most: the report's line per definition says when it is done
   const auto taus = numbers(p, "tau");
   const auto ds = integers(p, "d", 2);
   GnuplotFigure fig(900, 560);
@@ -303,7 +332,8 @@ struct SolvedSet {
   SpreadSolution solution;
 };
 
-SimResult point_sets(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
+SimResult point_sets(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
+                         const SimProgress& progress) {
   const int K = integer(p, "K", 2), ny = integer(p, "ny", 1), d = integer(p, "d", 2);
   if (d != 2 && d != 3) throw InvalidArgument("sim", "point_sets draws S^1 or S^2: 'd' must be 2 or 3");
   const double tau = real(p, "tau");
@@ -311,7 +341,11 @@ SimResult point_sets(const SimDefinition& def, const json& p, const std::string&
   std::string seeds;
   const SolveSettings settings = settings_from(p, seeds);
   std::vector<SolvedSet> sets;
-  for (double a : alphas) sets.push_back({a, solve_spread_problem({K, ny, d, a, tau}, settings)});
+  if (progress) progress(0, alphas.size());
+  for (double a : alphas) {
+    sets.push_back({a, solve_spread_problem({K, ny, d, a, tau}, settings)});
+    if (progress) progress(sets.size(), alphas.size());
+  }
 
   std::string csv = "alpha,class,atom,x,y" + std::string(d == 3 ? ",z" : "") + "\n";
   GnuplotFigure fig(420 * static_cast<int>(sets.size()), 480);
@@ -374,7 +408,9 @@ SimResult point_sets(const SimDefinition& def, const json& p, const std::string&
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
+SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
+                             const SimProgress& progress) {
+  (void)progress;  // seconds at most: the report's line per definition says when it is done
   const int K = integer(p, "K", 2), ny = integer(p, "ny", 1), d = integer(p, "d", 2);
   const double tau = real(p, "tau"), alpha = real(p, "alpha");
   std::string seeds;
@@ -423,10 +459,11 @@ SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::str
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult phase_diagram(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
+SimResult phase_diagram(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
+                            const SimProgress& progress) {
   std::string seeds;
   SimResult result;
-  const auto rows = sweep(p, stem + ".csv", seeds, outputs, result);
+  const auto rows = sweep(p, stem, seeds, outputs, result, progress);
   const int K = rows.front().point.K, d = rows.front().point.d;
   const std::vector<std::string> order{"collapsed", "two atoms", "several atoms", "continuous", "uniform-like"};
   std::map<std::string, std::vector<std::vector<double>>> by_category;
@@ -500,10 +537,11 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
 }
 
 // ---------------------------------------------------------------------------------------
-SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs) {
+SimResult onset_vs_d(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
+                         const SimProgress& progress) {
   std::string seeds;
   SimResult result;
-  const auto rows = sweep(p, stem + ".csv", seeds, outputs, result);
+  const auto rows = sweep(p, stem, seeds, outputs, result, progress);
   std::map<std::pair<int, double>, std::pair<double, double>> found;  // (d, tau) -> (onset, saturation)
   for (const auto& r : rows) {
     auto& f = found.try_emplace({r.point.d, r.point.tau}, std::make_pair(NAN, NAN)).first->second;
@@ -690,19 +728,24 @@ SimDefinition load_sim_definition(const std::string& path, const std::vector<std
   return def;
 }
 
-SimResult run_sim(const SimDefinition& def, const std::string& out_dir, bool smoke, OutputTransaction& outputs) {
+std::string sim_checkpoint_path(const std::string& out_dir, const SimDefinition& def) {
+  return (std::filesystem::path(out_dir) / (def.name + ".partial.csv")).string();
+}
+
+SimResult run_sim(const SimDefinition& def, const std::string& out_dir, bool smoke, OutputTransaction& outputs,
+                  const SimProgress& progress) {
   const auto start = std::chrono::steady_clock::now();
   json p = json::parse(def.parameters_json);
   if (smoke) p.update(json::parse(def.smoke_json));
   const std::string stem = (std::filesystem::path(out_dir) / def.name).string();
   SimResult result;
   try {
-    if (def.kind == "alpha_spread") result = alpha_spread(def, p, stem, outputs);
-    else if (def.kind == "c_threshold") result = c_threshold_figure(def, p, stem, outputs);
-    else if (def.kind == "point_sets") result = point_sets(def, p, stem, outputs);
-    else if (def.kind == "cosine_heatmap") result = cosine_heatmap(def, p, stem, outputs);
-    else if (def.kind == "phase_diagram") result = phase_diagram(def, p, stem, outputs);
-    else if (def.kind == "onset_vs_d") result = onset_vs_d(def, p, stem, outputs);
+    if (def.kind == "alpha_spread") result = alpha_spread(def, p, stem, outputs, progress);
+    else if (def.kind == "c_threshold") result = c_threshold_figure(def, p, stem, outputs, progress);
+    else if (def.kind == "point_sets") result = point_sets(def, p, stem, outputs, progress);
+    else if (def.kind == "cosine_heatmap") result = cosine_heatmap(def, p, stem, outputs, progress);
+    else if (def.kind == "phase_diagram") result = phase_diagram(def, p, stem, outputs, progress);
+    else if (def.kind == "onset_vs_d") result = onset_vs_d(def, p, stem, outputs, progress);
     else throw std::logic_error("run_sim: " + def.kind + " is not a simulation kind");
   } catch (const json::exception& error) {  // a parameter of the wrong JSON type
     throw InvalidArgument("sim", def.path + ": " + error.what());

@@ -66,9 +66,9 @@ std::string to_string(GeometryKind kind) {
   switch (kind) {
     case GeometryKind::kCollapsed: return "collapsed";
     case GeometryKind::kAtoms: return "atoms";
-    case GeometryKind::kSpread: return "spread";
+    case GeometryKind::kContinuous: return "continuous";
   }
-  return "spread";
+  return "continuous";
 }
 
 GeometrySummary summarize_geometry(const Matrix& points, const std::vector<int>& labels, double tolerance) {
@@ -89,7 +89,7 @@ GeometrySummary summarize_geometry(const Matrix& points, const std::vector<int>&
     all_single = all_single && atoms == 1;
     all_clumped = all_clumped && 2 * atoms <= members[static_cast<std::size_t>(k)].size();
   }
-  summary.kind = all_single ? GeometryKind::kCollapsed : all_clumped ? GeometryKind::kAtoms : GeometryKind::kSpread;
+  summary.kind = all_single ? GeometryKind::kCollapsed : all_clumped ? GeometryKind::kAtoms : GeometryKind::kContinuous;
   return summary;
 }
 
@@ -109,10 +109,10 @@ std::string GeometrySummary::describe() const {
                per_class + ")";
       }
       return "split into atoms (sizes " + per_class + ")";
-    case GeometryKind::kSpread: {
+    case GeometryKind::kContinuous: {
       std::string counts;
       for (const auto& c : classes) counts += (counts.empty() ? "" : ", ") + std::to_string(c.atom_sizes.size());
-      return "spread continuously: " + counts + " distinct positions per class";
+      return "continuous: " + counts + " distinct positions per class";
     }
   }
   return {};

@@ -49,7 +49,7 @@ assert all(x["converged"] and x["status"] in ("gtol", "ftol", "roundoff") for x 
 best = min(x["loss"] for x in r["runs"])
 assert math.isclose(best, r["loss"], rel_tol=1e-12, abs_tol=1e-13), (best, r["loss"])
 assert r["best_restart"] is None or r["improvements"] >= 1, r
-assert r["geometry"]["kind"] in ("collapsed", "atoms", "spread")
+assert r["geometry"]["kind"] in ("collapsed", "atoms", "continuous")
 assert "seconds" in run["timing"]
 rows = list(csv.reader(open(sys.argv[2])))
 assert rows[0] == ["x1", "x2", "x3", "class"] and len(rows) == 13, rows[0]
@@ -150,7 +150,7 @@ expect_rejected "--d must be >= 2, got 1" --d 1
 expect_rejected "--K" --K abc
 expect_rejected "--alpha" --alpha
 expect_rejected "--bogus" --bogus 3
-expect_rejected "--seeds must be non-negative integers" --seeds "0-4"
+expect_rejected "--seeds must be non-negative whole numbers" --seeds "0-4"
 expect_rejected "--seeds needs ranges lo:hi[:step] with lo <= hi" --seeds "4:1"
 expect_rejected "--solver must be one of: auto, slsqp, rlbfgs, rtr; got 'newton'" --solver newton
 expect_rejected "--cluster-tol must be a finite number > 0, got 0" --cluster-tol 0
@@ -204,6 +204,22 @@ assert 0.6 < three["c"] <= three["exact_crossover"]
 assert "orthogonal_split" in eight and "orthogonal_split" not in three
 assert eight["orthogonal_split"]["min_loss"] < eight["min_loss"]
 PY
+# Lists of K and alpha (issue 31): one row per (K, alpha, tau, d), each as the single-K table has it.
+"$geomsim" theory --K 2:3 --alpha 0.64,0.7 --tau 0.5 --d 3 --json "$work/theoryK.json" >"$work/theoryK.txt" && pass || fail "theory --K 2:3 exited non-zero"
+head -4 "$work/theoryK.txt" | grep -q "^K  alpha  tau" && pass || fail "theory with lists of K and alpha prints no K and alpha columns"
+python3 - "$work/theoryK.json" "$work/theory3.json" <<'PY' && pass || fail "theory --K 2:3 --alpha 0.64,0.7 JSON is not as documented"
+import json, sys
+t = json.load(open(sys.argv[1]))
+one = json.load(open(sys.argv[2]))
+assert t["parameters"]["K"] == [2, 3] and t["parameters"]["alpha"] == [0.64, 0.7], t["parameters"]
+assert [(r["K"], r["alpha"]) for r in t["rows"]] == [(2, 0.64), (2, 0.7), (3, 0.64), (3, 0.7)]
+assert abs(t["threshold"][0] - 2 / 3) < 1e-15 and abs(t["threshold"][1] - 0.6) < 1e-15
+# K = 3, alpha = 0.64, d = 3 is the row of the single-K table.
+same = [r for r in one["rows"] if r["d"] == 3][0]
+row = t["rows"][2]
+for key in ("W", "c", "exact_crossover", "theta_star", "spread", "min_loss"):
+    assert row[key] == same[key], key
+PY
 # geomsim ARGUMENTS must exit 2 with EXPECTED on stderr and leave no OUTPUT file behind.
 expect_refused() {  # expected-text, output file, then the geomsim arguments
   local expected=$1 output=$2
@@ -223,7 +239,7 @@ expect_theory_rejected "--tau must be a finite number, got nan" --tau nan
 expect_theory_rejected "--d must be whole numbers in [2, 1000000], got 1" --d 1
 expect_theory_rejected "--d must be whole numbers in [2, 1000000], got 2.5" --d 2.5
 expect_theory_rejected "--alpha must be in [0, 1], got -1" --alpha -1
-expect_theory_rejected "--K must be in [2, 10000], got 1" --K 1
+expect_theory_rejected "--K must be whole numbers in [2, 10000], got 1" --K 1
 expect_theory_rejected "--tau needs ranges lo:hi:step" --tau 1:0.5:0.1
 
 # --- geomsim sweep / merge ------------------------------------------------------------
@@ -235,6 +251,17 @@ sweep_args=(--K 2 --d 2 --alpha 0.6,0.7,0.8 --tau 0.5 --seeds 0:1)
 "$geomsim" sweep "${sweep_args[@]}" --shard 0/2 --out "$work/s0.csv" -q && "$geomsim" sweep "${sweep_args[@]}" --shard 1/2 --out "$work/s1.csv" -q &&
   "$geomsim" merge "$work/s1.csv" "$work/s0.csv" --out "$work/merged.csv" >/dev/null && pass || fail "shards or merge exited non-zero"
 diff <(cut -d, -f1-22 "$work/full.csv") <(cut -d, -f1-22 "$work/merged.csv") >/dev/null && pass || fail "merged shards differ from the full sweep"
+# Integer ranges without a step (issue 31): --K 2:3 is 2,3.
+"$geomsim" sweep --K 2:3 --ny 2 --d 3 --alpha 0.7 --seeds 0 --out "$work/krange.csv" -q &&
+  [ "$(cut -d, -f1 "$work/krange.csv" | tail -n +2 | tr '\n' ' ')" = "2 3 " ] && pass || fail "sweep --K 2:3 did not solve K = 2 and 3"
+# A sweep CSV written before issue 31 names the continuous regime "spread" (the committed CSVs did,
+# until regenerated; made so here from figure-6-left.csv): it is read as "continuous" and written
+# back so, every other byte unchanged.
+sed '2,$s/,continuous,/,spread,/g' "$source_dir/notebooks-export/figure-6-left.csv" >"$work/legacy-in.csv"
+"$geomsim" merge "$work/legacy-in.csv" --out "$work/legacy.csv" >/dev/null &&
+  grep -q ",spread," <(tail -n +2 "$work/legacy-in.csv") &&
+  diff <(sed '2,$s/,spread,/,continuous,/g' "$work/legacy-in.csv") "$work/legacy.csv" >/dev/null && pass ||
+  fail "a sweep CSV with the old regime name 'spread' does not read back as 'continuous'"
 expect_sweep_rejected() {  # expected-text, then arguments
   local expected=$1
   shift

@@ -75,7 +75,7 @@ TEST_CASE("Figure 7 (K = 3, n_y = 8, S^2, tau = 0.5): collapsed, atoms, spread",
   SECTION("alpha = 0.8: spread continuously") {
     p.alpha = 0.8;
     const auto s = solve_spread_problem(p);
-    CHECK(s.geometry.kind == GeometryKind::kSpread);
+    CHECK(s.geometry.kind == GeometryKind::kContinuous);
   }
 }
 

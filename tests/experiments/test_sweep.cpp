@@ -109,7 +109,7 @@ TEST_CASE("Sweep rows carry the theory's prediction", "[sweep]") {
   CHECK(row.atoms == "4+4|4+4|4+4");
   CHECK(row.max_atoms == 2);
   SweepPoint wide{2, 8, 5, 0.7, 0.5};
-  CHECK(predict(wide).regime == "spread");
+  CHECK(predict(wide).regime == "continuous");
   CHECK_FALSE(predict(wide).spread.has_value());
 }
 
@@ -145,6 +145,23 @@ TEST_CASE("A sweep is reproducible, resumable, and its shards merge into the ful
   auto other = serial;
   other[0].loss += 1e-3;
   CHECK_THROWS_WITH(merge_sweep_rows({serial, other}), Catch::Contains("two inputs disagree"));
+}
+
+TEST_CASE("A sweep CSV written before issue 31 reads its regime 'spread' as 'continuous'", "[sweep]") {
+  // d > K: a continuous optimum and a continuous prediction, the two columns that said "spread".
+  const SweepRow row = run_sweep_point({2, 8, 5, 0.9, 0.5}, quick(), "0:1");
+  REQUIRE(row.geometry == "continuous");
+  REQUIRE(row.prediction.regime == "continuous");
+  const std::string csv = sweep_csv({row});
+  std::string legacy = csv;
+  for (std::size_t at = legacy.find(",continuous,"); at != std::string::npos; at = legacy.find(",continuous,", at)) {
+    legacy.replace(at, 12, ",spread,");
+  }
+  REQUIRE(legacy != csv);
+  const auto parsed = parse_sweep_csv(legacy, "old.csv", "out");
+  CHECK(parsed.front().geometry == "continuous");
+  CHECK(parsed.front().prediction.regime == "continuous");
+  CHECK(sweep_csv(parsed) == csv);  // rewritten in today's names
 }
 
 TEST_CASE("A corrupt sweep CSV is refused with its line", "[sweep][errors]") {

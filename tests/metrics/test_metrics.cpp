@@ -43,8 +43,8 @@ TEST_CASE("The geometry summary tells collapsed, atoms and continuous spread apa
   SECTION("distinct random points") {
     const auto labels = balanced_labels(2, 8);
     const auto g = summarize_geometry(random_uniform_sphere(3, 16, 2), labels);
-    CHECK(g.kind == GeometryKind::kSpread);
-    CHECK(g.describe() == "spread continuously: 8, 8 distinct positions per class");
+    CHECK(g.kind == GeometryKind::kContinuous);
+    CHECK(g.describe() == "continuous: 8, 8 distinct positions per class");
   }
   SECTION("the tolerance is validated") {
     const auto labels = balanced_labels(2, 2);

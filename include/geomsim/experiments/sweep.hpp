@@ -47,8 +47,9 @@ std::vector<SweepPoint> shard_points(const std::vector<SweepPoint>& points, cons
 
 // What the theory predicts at a point: "collapsed" at or below alpha = K/(2K-1) (any d >= K);
 // for d = K the symmetric split ("split", with its spread and loss) up to the exact end of its
-// window against uniform, "uniform" (spread 1) beyond it; for d > K "spread" with no closed
-// form; "none" for d < K.
+// window against uniform, "uniform" (spread 1) beyond it; for d > K "continuous" (the classes
+// spread into caps; no closed form); "none" for d < K. The measured geometry (SweepRow::geometry)
+// uses the same names: collapsed, atoms, continuous.
 struct SweepPrediction {
   std::string regime = "none";
   std::optional<double> spread, loss;
@@ -63,7 +64,7 @@ struct SweepRow {
   std::string solver;  // the solver actually used
   double cluster_tolerance = kDefaultAtomTolerance;  // the atom tolerance of the geometry summary
   double loss = 0.0, spread = 0.0;
-  std::string geometry;  // collapsed / atoms / spread
+  std::string geometry;  // collapsed / atoms / continuous (GeometryKind)
   std::string atoms;     // atom sizes per class, e.g. "4+4|4+4"
   int max_atoms = 0;     // most atoms in any class
   std::optional<double> collapsed_loss;  // L of the collapsed simplex (K <= d + 1)
@@ -91,7 +92,8 @@ std::string sweep_csv(const std::vector<SweepRow>& rows);
 // a wrong header or a row sweep_csv cannot have written: a wrong number of fields, a quoted
 // field, a value that is not a number, a non-finite loss or spread, a parameter outside its
 // range (K >= 2, n_y >= 1, d >= 2, alpha in [0, 1], tau > 0), an unknown solver, geometry or
-// regime, or run counts that do not add up.
+// regime, or run counts that do not add up. A file written before issue 31 names the continuous
+// regime "spread" (geometry, predicted_regime): it is read as "continuous".
 std::vector<SweepRow> parse_sweep_csv(const std::string& text, const std::string& source, const std::string& argument);
 // The sweep CSV at `path`, read as hostile input: a regular file only (a FIFO or a device is
 // refused unopened), its header checked before the rest is read (a file that is not a sweep CSV

@@ -11,7 +11,9 @@
 //   cosine_heatmap  the cosine-similarity matrix sorted by class and atom (Fig. 2's insets)
 //   phase_diagram   the geometry over the (alpha, tau) plane with the theory's boundaries
 //   onset_vs_d      where spread starts and saturates in alpha, against d
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,9 +53,24 @@ struct SimResult {
   std::size_t sweep_points = 0, cached_points = 0;
 };
 
+// Progress within a definition: called (serialised, from the thread that finished the point) once
+// before any point is solved, with the points found in the checkpoint as `done`, then after each
+// finished point, with the points done so far and the definition's total.
+using SimProgress = std::function<void(std::size_t done, std::size_t total)>;
+
+// Where the grid kinds (alpha_spread, phase_diagram, onset_vs_d) keep the points they have
+// finished while they run: OUT/NAME.partial.csv, a sweep CSV rewritten atomically at most once a
+// second. A later run of the same definition solves only the points missing there (rows solved
+// with other seeds, solver, restarts or atom tolerance are ignored: the checkpoint of an edited
+// definition is solved again). The caller removes it once the definition's files have landed.
+std::string sim_checkpoint_path(const std::string& out_dir, const SimDefinition& definition);
+
 // Runs the definition (with its smoke overrides when `smoke`) and stages NAME.csv, NAME.png,
 // NAME.svg and NAME.gp in out_dir into `outputs`, for the caller to commit with its own files.
-// Grid points run in parallel.
-SimResult run_sim(const SimDefinition& definition, const std::string& out_dir, bool smoke, OutputTransaction& outputs);
+// Grid points run in parallel; the grid kinds resume from and write sim_checkpoint_path, and
+// the grid kinds and point_sets (one point per alpha) report their points to `progress`;
+// c_threshold and cosine_heatmap (seconds at most) do not.
+SimResult run_sim(const SimDefinition& definition, const std::string& out_dir, bool smoke, OutputTransaction& outputs,
+                  const SimProgress& progress = {});
 
 }  // namespace geomsim

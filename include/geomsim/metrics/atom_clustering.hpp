@@ -1,6 +1,9 @@
 #pragma once
 // The geometry summary: is each class collapsed to one point, split into a few atoms,
-// or spread continuously?
+// or continuous?
+//
+// The regimes have one name each wherever geomsim writes them (CSV, JSON, text, pages):
+// collapsed, atoms, continuous. "spread" is only the measure s(y), never a regime.
 //
 // Within each class, points closer than `tolerance` (Euclidean distance) are joined,
 // and atoms are the connected components (single linkage). The optimiser places
@@ -11,8 +14,9 @@
 //   collapsed  every class is one atom;
 //   atoms      otherwise, when every class has at most half as many atoms as points
 //              (so atoms hold two points on average, e.g. mu_theta's 4+4 split);
-//   spread     some class has more than half as many atoms as points (for n_y = 8,
-//              five or more distinct positions): a continuous spread.
+//   continuous some class has more than half as many atoms as points (for n_y = 8,
+//              five or more distinct positions). (Before issue 31 this was "spread";
+//              readers of geomsim's CSVs still accept that name, geometry_kind_name.)
 #include <string>
 #include <vector>
 
@@ -20,8 +24,8 @@
 
 namespace geomsim {
 
-enum class GeometryKind { kCollapsed, kAtoms, kSpread };
-std::string to_string(GeometryKind kind);  // "collapsed", "atoms", "spread"
+enum class GeometryKind { kCollapsed, kAtoms, kContinuous };
+std::string to_string(GeometryKind kind);  // "collapsed", "atoms", "continuous"
 
 struct ClassAtoms {
   int label = 0;
