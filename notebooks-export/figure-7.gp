@@ -100,7 +100,7 @@ set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:
 set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
 splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p2 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
 unset parametric
-set title 'α = 0.8: spread' noenhanced
+set title 'α = 0.8: continuous' noenhanced
 set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:1.3]; set zrange [-1.3:1.3]
 set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
 splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p3 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
@@ -131,7 +131,7 @@ set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:
 set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
 splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p2 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
 unset parametric
-set title 'α = 0.8: spread' noenhanced
+set title 'α = 0.8: continuous' noenhanced
 set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:1.3]; set zrange [-1.3:1.3]
 set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
 splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p3 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
@@ -162,7 +162,7 @@ set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:
 set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
 splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p2 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
 unset parametric
-set title 'α = 0.8: spread' noenhanced
+set title 'α = 0.8: continuous' noenhanced
 set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:1.3]; set zrange [-1.3:1.3]
 set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
 splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p3 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
@@ -193,7 +193,7 @@ set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:
 set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
 splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p2 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
 unset parametric
-set title 'α = 0.8: spread' noenhanced
+set title 'α = 0.8: continuous' noenhanced
 set view equal xyz; set view 60,30,1.7; set xrange [-1.3:1.3]; set yrange [-1.3:1.3]; set zrange [-1.3:1.3]
 set parametric; set urange [0:2*pi]; set vrange [-pi/2:pi/2]; set isosamples 13,9
 splot cos(u)*cos(v),sin(u)*cos(v),sin(v) with lines lc 'gray85' notitle, $p3 using 1:2:3:4 with points pt 7 ps 1.0 lc variable notitle
