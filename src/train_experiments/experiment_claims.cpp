@@ -71,24 +71,25 @@ std::vector<Selector> free_combinations(const RunTable& table, const std::vector
   return combinations;
 }
 
-// The contrast sum over combinations of (1/R) sum_k w_k cell_k, or nullopt when a cell is
-// missing (or no combination is left).
+// The contrast sum over combinations of (1/R) sum_k w_k cell_k, paired by seed (design_contrast:
+// every run at one seed shares its data draw and test subset), or nullopt when a cell is missing
+// (or no combination is left).
 std::optional<Contrast> contrast(const RunTable& table, const std::vector<std::pair<double, Selector>>& terms,
                                  const Selector& scope, const std::string& metric) {
   std::vector<Selector> fixed;
   for (const auto& term : terms) fixed.push_back(term.second);
   const auto combinations = free_combinations(table, fixed, scope);
   if (combinations.empty()) return std::nullopt;
-  std::vector<std::pair<double, SeedSummary>> cells;
+  std::vector<std::pair<double, SeedValues>> cells;
   for (const auto& combination : combinations) {
     for (const auto& [weight, where] : terms) {
       // A selector's own value wins over a free combination's (an axis fixed by another term only).
-      const auto cell = table.cell(joined(joined(where, scope), combination), metric);
+      const auto cell = table.seed_values(joined(joined(where, scope), combination), metric);
       if (!cell) return std::nullopt;
       cells.emplace_back(weight / static_cast<double>(combinations.size()), *cell);
     }
   }
-  return linear_contrast(cells);
+  return design_contrast(cells);
 }
 
 std::string selector_text(const Selector& s) {
@@ -101,11 +102,6 @@ std::string number_text(double value, int decimals, bool sign) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, sign ? "%+.*f" : "%.*f", decimals, value);
   return buffer;
-}
-
-std::string contrast_text(const Contrast& c, double scale, const std::string& unit, int decimals) {
-  return number_text(c.value * scale, decimals, true) + (unit.empty() ? "" : " " + unit) + " (se " +
-         number_text(c.standard_error * scale, decimals, false) + ")" + (c.fewest_seeds < 2 ? ", 1 seed: no noise estimate" : "");
 }
 
 const std::vector<std::string> kTests = {"greater", "best", "gain_larger", "at_least", "at_most"};
@@ -148,8 +144,8 @@ std::vector<RunRow> RunTable::matching(const Selector& where) const {
   return out;
 }
 
-std::optional<SeedSummary> RunTable::cell(const Selector& where, const std::string& metric) const {
-  std::vector<double> values;
+std::optional<SeedValues> RunTable::seed_values(const Selector& where, const std::string& metric) const {
+  SeedValues values;
   for (const auto& axis : axes_) {
     if (!fixes(where, axis) && this->values(axis, where).size() > 1) {
       throw std::logic_error("RunTable::cell: the selector leaves the axis " + axis + " free");
@@ -157,9 +153,17 @@ std::optional<SeedSummary> RunTable::cell(const Selector& where, const std::stri
   }
   for (const auto& row : rows_) {
     if (!matches(row, where)) continue;
-    if (const auto v = row.number(metric)) values.push_back(*v);
+    if (const auto v = row.number(metric)) values.emplace_back(row.text("seed").value_or(""), *v);
   }
   if (values.empty()) return std::nullopt;
+  return values;
+}
+
+std::optional<SeedSummary> RunTable::cell(const Selector& where, const std::string& metric) const {
+  const auto by_seed = seed_values(where, metric);
+  if (!by_seed) return std::nullopt;
+  std::vector<double> values;
+  for (const auto& entry : *by_seed) values.push_back(entry.second);
   return summarize(values);
 }
 
@@ -254,6 +258,7 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
     if (!result) return missing(out);
     out.measured = contrast_text(*result, scale, unit, decimals);
     out.verdict = judge_positive(*result);
+    out.contrasts = {*result};
     return out;
   }
   if (test == "at_least" || test == "at_most") {
@@ -264,8 +269,10 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
     if (!result) return missing(out);
     const double value = c.at("value").get<double>();
     result->value -= sign * value;
-    out.measured = contrast_text(*result, scale, unit, decimals) + (sign > 0 ? " above " : " below ") + number_text(value * scale, decimals, false);
+    out.measured = std::string(sign > 0 ? "above " : "below ") + number_text(value * scale, decimals, false) + " by " +
+                   contrast_text(*result, scale, unit, decimals);
     out.verdict = judge_positive(*result);
+    out.contrasts = {*result};
     return out;
   }
   // best: a against every other value of the axis.
@@ -294,6 +301,7 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
     const auto result = contrast(table, {{1.0, a}, {-1.0, b}}, scope, metric);
     if (!result) return missing(out);
     verdicts.push_back(judge_positive(*result));
+    out.contrasts.push_back(*result);
     if (!closest || result->value < closest->value) {
       closest = result;
       runner_up = other;

@@ -20,7 +20,8 @@
 // (nor the scope, e.g. the encoder of the table the claim is shown for), taking the values
 // that every term's runs have (a method trained only with augmentations is compared on
 // those). A term with no run in such a combination makes the claim untestable rather than
-// silently smaller. The verdict is seed_statistics.hpp's.
+// silently smaller. The contrast is paired by seed (the runs' "seed" cells; design_contrast) and
+// the verdict is seed_statistics.hpp's 95% t interval.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -48,6 +49,8 @@ class RunTable {
   // nullopt when no row matches or none has the metric. Throws std::logic_error when `where`
   // leaves an axis free and the rows differ in it (they would not be one cell).
   std::optional<SeedSummary> cell(const Selector& where, const std::string& metric) const;
+  // The same cell's values by seed (the rows' "seed" cells), in row order; nullopt likewise.
+  std::optional<SeedValues> seed_values(const Selector& where, const std::string& metric) const;
 
  private:
   std::vector<RunRow> rows_;
