@@ -122,6 +122,52 @@ void add_side(std::vector<std::pair<double, Selector>>& terms, const std::vector
   for (const auto& s : selectors) terms.emplace_back(weight / static_cast<double>(selectors.size()), joined(s, extra));
 }
 
+// A reference {verdict K [VALUE]} or {measured K [VALUE]} of a definition's notes.
+struct ClaimReference {
+  std::size_t begin = 0, end = 0;  // the braces' span in the notes
+  bool verdict = true;
+  std::size_t claim = 0;           // from 1
+  std::string scope;               // empty: none given
+};
+
+// Every reference of `notes`, checked against the number of claims. Throws
+// InvalidArgument("definition") for a {...} that is not a reference or names no claim.
+std::vector<ClaimReference> claim_references(const std::string& notes, std::size_t claims) {
+  std::vector<ClaimReference> out;
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t open = notes.find('{', at);
+    if (open == std::string::npos) break;
+    const std::size_t close = notes.find('}', open);
+    if (close == std::string::npos) {
+      throw InvalidArgument("definition", "\"notes\": a '{' at character " + std::to_string(open + 1) +
+                                              " is never closed (a reference reads {verdict K} or {measured K})");
+    }
+    const std::string inner = notes.substr(open + 1, close - open - 1);
+    std::vector<std::string> words;
+    for (std::size_t p = 0; p <= inner.size();) {
+      const std::size_t space = std::min(inner.find(' ', p), inner.size());
+      if (space > p) words.push_back(inner.substr(p, space - p));
+      p = space + 1;
+    }
+    const auto refuse = [&](const std::string& why) {
+      throw InvalidArgument("definition", "\"notes\": {" + inner + "} " + why +
+                                              " (a reference reads {verdict K} or {measured K}, with K a claim's number from 1, and the "
+                                              "scope's value when the claims are shown per scope: {verdict K VALUE})");
+    };
+    if (words.empty() || (words[0] != "verdict" && words[0] != "measured")) refuse("is not a claim reference");
+    if (words.size() < 2 || words.size() > 3) refuse("needs a claim's number and at most one scope value");
+    std::size_t k = 0;
+    if (std::all_of(words[1].begin(), words[1].end(), [](char c) { return c >= '0' && c <= '9'; }) && words[1].size() < 6) {
+      k = static_cast<std::size_t>(std::stoul(words[1]));
+    }
+    if (k < 1 || k > claims) refuse("names no claim: the definition has " + std::to_string(claims));
+    out.push_back({open, close + 1, words[0] == "verdict", k, words.size() == 3 ? words[2] : std::string()});
+    at = close + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 RunTable::RunTable(std::vector<RunRow> rows, std::vector<std::string> axes) : rows_(std::move(rows)), axes_(std::move(axes)) {}
@@ -168,6 +214,11 @@ std::optional<SeedSummary> RunTable::cell(const Selector& where, const std::stri
 }
 
 void validate_claims(const json& definition, const std::vector<std::string>& axes) {
+  if (definition.contains("notes") && definition.at("notes").is_string()) {
+    (void)claim_references(definition.at("notes").get<std::string>(), definition.contains("claims") && definition.at("claims").is_array()
+                                                                           ? definition.at("claims").size()
+                                                                           : 0);
+  }
   if (!definition.contains("claims")) return;
   const json& claims = definition.at("claims");
   if (!claims.is_array()) throw InvalidArgument("definition", "\"claims\" must be a list");
@@ -310,6 +361,32 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
   out.measured = contrast_text(*closest, scale, unit, decimals) + " over the closest, " + runner_up;
   out.verdict = all_of(verdicts);
   return out;
+}
+
+std::string expand_claim_references(const std::string& notes, const std::vector<ClaimOutcome>& outcomes, std::size_t claims,
+                                    const std::vector<Selector>& scopes) {
+  std::string out;
+  std::size_t at = 0;
+  for (const auto& r : claim_references(notes, claims)) {
+    out += notes.substr(at, r.begin - at);
+    const std::string inner = notes.substr(r.begin + 1, r.end - r.begin - 2);
+    std::size_t scope = scopes.size();
+    if (!r.scope.empty()) {
+      for (std::size_t i = 0; i < scopes.size(); ++i) {
+        if (std::any_of(scopes[i].begin(), scopes[i].end(), [&](const auto& e) { return e.second == r.scope; })) scope = i;
+      }
+      if (scope == scopes.size()) throw InvalidArgument("definition", "\"notes\": {" + inner + "} names no scope of this page");
+    } else if (scopes.size() == 1) {
+      scope = 0;
+    } else {
+      throw InvalidArgument("definition", "\"notes\": {" + inner + "} needs the scope's value: this page shows the claims in " +
+                                              std::to_string(scopes.size()) + " scopes ({verdict K VALUE})");
+    }
+    const ClaimOutcome& o = outcomes.at(scope * claims + (r.claim - 1));
+    out += r.verdict ? verdict_text(o.verdict) : o.measured;
+    at = r.end;
+  }
+  return out + notes.substr(at);
 }
 
 }  // namespace geomsim::train_experiments

@@ -340,57 +340,6 @@ void end_page(ExperimentPage& page, const json& definition, const ExperimentCont
   write_text_file(context.stem() + ".md", page.markdown());
 }
 
-std::string expand_claim_references(const std::string& notes, const std::vector<ClaimOutcome>& outcomes, std::size_t claims,
-                                    const std::vector<Selector>& scopes) {
-  std::string out;
-  std::size_t at = 0;
-  while (at < notes.size()) {
-    const std::size_t open = notes.find('{', at);
-    if (open == std::string::npos) break;
-    const std::size_t close = notes.find('}', open);
-    if (close == std::string::npos) break;
-    out += notes.substr(at, open - at);
-    const std::string inner = notes.substr(open + 1, close - open - 1);
-    std::vector<std::string> words;
-    for (std::size_t p = 0; p <= inner.size();) {
-      const std::size_t space = std::min(inner.find(' ', p), inner.size());
-      if (space > p) words.push_back(inner.substr(p, space - p));
-      p = space + 1;
-    }
-    const auto refuse = [&](const std::string& why) {
-      throw InvalidArgument("definition", "\"notes\": {" + inner + "} " + why +
-                                              " (a reference reads {verdict K} or {measured K}, with K a claim's number from 1, and the "
-                                              "scope's value when the claims are shown per scope: {verdict K VALUE})");
-    };
-    if (words.empty() || (words[0] != "verdict" && words[0] != "measured")) refuse("is not a claim reference");
-    if (words.size() < 2 || words.size() > 3) refuse("needs a claim's number and at most one scope value");
-    std::size_t k = 0;
-    try {
-      std::size_t used = 0;
-      k = static_cast<std::size_t>(std::stoul(words[1], &used));
-      if (used != words[1].size()) k = 0;
-    } catch (const std::exception&) {
-      k = 0;
-    }
-    if (k < 1 || k > claims) refuse("names no claim: the definition has " + std::to_string(claims));
-    std::size_t scope = scopes.size();
-    if (words.size() == 3) {
-      for (std::size_t i = 0; i < scopes.size(); ++i) {
-        if (std::any_of(scopes[i].begin(), scopes[i].end(), [&](const auto& e) { return e.second == words[2]; })) scope = i;
-      }
-      if (scope == scopes.size()) refuse("names no scope of this page");
-    } else if (scopes.size() == 1) {
-      scope = 0;
-    } else {
-      refuse("needs the scope's value: this page shows the claims in " + std::to_string(scopes.size()) + " scopes");
-    }
-    const ClaimOutcome& o = outcomes.at(scope * claims + (k - 1));
-    out += words[0] == "verdict" ? verdict_text(o.verdict) : o.measured;
-    at = close + 1;
-  }
-  return out + notes.substr(std::min(at, notes.size()));
-}
-
 void write_text_file(const std::string& path, const std::string& text) {
   OutputTransaction out;
   out.stage(path, text, "out");

@@ -342,4 +342,12 @@ TEST_CASE("A definition's notes quote the claims' verdicts instead of typing the
   CHECK_THROWS_WITH(expand_claim_references("{sd 1 spurious}", outcomes, 2, scopes), Catch::Contains("is not a claim reference"));
   CHECK_THROWS_WITH(expand_claim_references("{}", outcomes, 2, scopes), Catch::Contains("is not a claim reference"));
   CHECK_THROWS_WITH(expand_claim_references("{verdict}", outcomes, 2, scopes), Catch::Contains("needs a claim's number"));
+  CHECK_THROWS_WITH(expand_claim_references("a {verdict 1 spurious", outcomes, 2, scopes), Catch::Contains("at character 3 is never closed"));
+  // validate_claims refuses a bad reference before any training.
+  json definition = {{"claims", json::array({claim("at_least")})}, {"notes", "x {verdict 2}"}};
+  definition["claims"][0]["a"] = {{"method", "x"}};
+  definition["claims"][0]["value"] = 0.5;
+  CHECK_THROWS_WITH(validate_claims(definition, {"method"}), Catch::Contains("{verdict 2} names no claim: the definition has 1"));
+  definition["notes"] = "x {verdict 1} and {measured 1 cnn}";
+  CHECK_NOTHROW(validate_claims(definition, {"method"}));
 }

@@ -58,8 +58,19 @@ class RunTable {
 };
 
 // Checks a definition's "claims" (a list; may be absent) before any training: every field of
-// the right type, a known test, selectors naming only `axes`. Throws InvalidArgument("definition").
+// the right type, a known test, selectors naming only `axes`, and the references of its "notes"
+// to the claims (expand_claim_references). Throws InvalidArgument("definition").
 void validate_claims(const nlohmann::json& definition, const std::vector<std::string>& axes);
+
+// A definition's "notes" with its references to the claims' outcomes replaced, so that no
+// verdict or contrast is typed by hand: {verdict K} is claim K's verdict ("holds", ...),
+// {measured K} its contrast text (K from 1, in the definition's order); where the claims are
+// shown in several scopes (a data set, an encoder), {verdict K VALUE} names the scope by its
+// value. `outcomes` holds the claims of scopes[0], then of scopes[1], ... validate_claims refuses
+// (before any training) a {...} that is not a reference or names no claim; this throws
+// InvalidArgument("definition") for a scope the page lacks, or a missing one where it has several.
+std::string expand_claim_references(const std::string& notes, const std::vector<ClaimOutcome>& outcomes, std::size_t claims,
+                                    const std::vector<Selector>& scopes);
 
 // The outcome of one claim within `scope` (e.g. {{"encoder", "cnn"}}, which is added to every
 // selector). The statement gets the scope appended in brackets when it is not empty.

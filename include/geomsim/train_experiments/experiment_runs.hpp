@@ -131,14 +131,6 @@ ExperimentPage begin_page(const nlohmann::json& definition, const ExperimentCont
 void end_page(ExperimentPage& page, const nlohmann::json& definition, const ExperimentContext& context, const RunTable& table,
               const std::vector<Selector>& scopes, const std::vector<std::pair<std::string, std::string>>& heatmaps,
               const std::string& closing);
-// A definition's "notes" with its references to the claims' outcomes replaced, so that no
-// verdict or contrast is typed by hand: {verdict K} is claim K's verdict ("holds", ...),
-// {measured K} its contrast text (K from 1, in the definition's order); where the claims are
-// shown in several scopes (a data set, an encoder), {verdict K VALUE} names the scope by its
-// value. `outcomes` holds the claims of scopes[0], then of scopes[1], ... Throws
-// InvalidArgument("definition") for any other {...} or a claim or scope the page lacks.
-std::string expand_claim_references(const std::string& notes, const std::vector<ClaimOutcome>& outcomes, std::size_t claims,
-                                    const std::vector<Selector>& scopes);
 // Writes a text file atomically (a figure's data, a page).
 void write_text_file(const std::string& path, const std::string& text);
 
