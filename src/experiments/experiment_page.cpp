@@ -50,7 +50,9 @@ void ExperimentPage::claims(const std::vector<ClaimOutcome>& outcomes) {
   for (const auto& o : outcomes) {
     if (!o.quote.empty()) text_ += "- " + o.source + ": \"" + o.quote + "\"\n";
   }
-  text_ += "\n" + within_noise_rule() + "\n\n";
+  std::vector<Contrast> contrasts;
+  for (const auto& o : outcomes) contrasts.insert(contrasts.end(), o.contrasts.begin(), o.contrasts.end());
+  text_ += "\n" + verdict_rule(contrasts) + "\n\n";
 }
 
 }  // namespace geomsim

@@ -71,24 +71,25 @@ std::vector<Selector> free_combinations(const RunTable& table, const std::vector
   return combinations;
 }
 
-// The contrast sum over combinations of (1/R) sum_k w_k cell_k, or nullopt when a cell is
-// missing (or no combination is left).
+// The contrast sum over combinations of (1/R) sum_k w_k cell_k, paired by seed (design_contrast:
+// every run at one seed shares its data draw and test subset), or nullopt when a cell is missing
+// (or no combination is left).
 std::optional<Contrast> contrast(const RunTable& table, const std::vector<std::pair<double, Selector>>& terms,
                                  const Selector& scope, const std::string& metric) {
   std::vector<Selector> fixed;
   for (const auto& term : terms) fixed.push_back(term.second);
   const auto combinations = free_combinations(table, fixed, scope);
   if (combinations.empty()) return std::nullopt;
-  std::vector<std::pair<double, SeedSummary>> cells;
+  std::vector<std::pair<double, SeedValues>> cells;
   for (const auto& combination : combinations) {
     for (const auto& [weight, where] : terms) {
       // A selector's own value wins over a free combination's (an axis fixed by another term only).
-      const auto cell = table.cell(joined(joined(where, scope), combination), metric);
+      const auto cell = table.seed_values(joined(joined(where, scope), combination), metric);
       if (!cell) return std::nullopt;
       cells.emplace_back(weight / static_cast<double>(combinations.size()), *cell);
     }
   }
-  return linear_contrast(cells);
+  return design_contrast(cells);
 }
 
 std::string selector_text(const Selector& s) {
@@ -101,11 +102,6 @@ std::string number_text(double value, int decimals, bool sign) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, sign ? "%+.*f" : "%.*f", decimals, value);
   return buffer;
-}
-
-std::string contrast_text(const Contrast& c, double scale, const std::string& unit, int decimals) {
-  return number_text(c.value * scale, decimals, true) + (unit.empty() ? "" : " " + unit) + " (se " +
-         number_text(c.standard_error * scale, decimals, false) + ")" + (c.fewest_seeds < 2 ? ", 1 seed: no noise estimate" : "");
 }
 
 const std::vector<std::string> kTests = {"greater", "best", "gain_larger", "at_least", "at_most"};
@@ -124,6 +120,52 @@ std::vector<Selector> side(const json& value) {
 void add_side(std::vector<std::pair<double, Selector>>& terms, const std::vector<Selector>& selectors, double weight,
               const Selector& extra = {}) {
   for (const auto& s : selectors) terms.emplace_back(weight / static_cast<double>(selectors.size()), joined(s, extra));
+}
+
+// A reference {verdict K [VALUE]} or {measured K [VALUE]} of a definition's notes.
+struct ClaimReference {
+  std::size_t begin = 0, end = 0;  // the braces' span in the notes
+  bool verdict = true;
+  std::size_t claim = 0;           // from 1
+  std::string scope;               // empty: none given
+};
+
+// Every reference of `notes`, checked against the number of claims. Throws
+// InvalidArgument("definition") for a {...} that is not a reference or names no claim.
+std::vector<ClaimReference> claim_references(const std::string& notes, std::size_t claims) {
+  std::vector<ClaimReference> out;
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t open = notes.find('{', at);
+    if (open == std::string::npos) break;
+    const std::size_t close = notes.find('}', open);
+    if (close == std::string::npos) {
+      throw InvalidArgument("definition", "\"notes\": a '{' at character " + std::to_string(open + 1) +
+                                              " is never closed (a reference reads {verdict K} or {measured K})");
+    }
+    const std::string inner = notes.substr(open + 1, close - open - 1);
+    std::vector<std::string> words;
+    for (std::size_t p = 0; p <= inner.size();) {
+      const std::size_t space = std::min(inner.find(' ', p), inner.size());
+      if (space > p) words.push_back(inner.substr(p, space - p));
+      p = space + 1;
+    }
+    const auto refuse = [&](const std::string& why) {
+      throw InvalidArgument("definition", "\"notes\": {" + inner + "} " + why +
+                                              " (a reference reads {verdict K} or {measured K}, with K a claim's number from 1, and the "
+                                              "scope's value when the claims are shown per scope: {verdict K VALUE})");
+    };
+    if (words.empty() || (words[0] != "verdict" && words[0] != "measured")) refuse("is not a claim reference");
+    if (words.size() < 2 || words.size() > 3) refuse("needs a claim's number and at most one scope value");
+    std::size_t k = 0;
+    if (std::all_of(words[1].begin(), words[1].end(), [](char c) { return c >= '0' && c <= '9'; }) && words[1].size() < 6) {
+      k = static_cast<std::size_t>(std::stoul(words[1]));
+    }
+    if (k < 1 || k > claims) refuse("names no claim: the definition has " + std::to_string(claims));
+    out.push_back({open, close + 1, words[0] == "verdict", k, words.size() == 3 ? words[2] : std::string()});
+    at = close + 1;
+  }
+  return out;
 }
 
 }  // namespace
@@ -148,8 +190,8 @@ std::vector<RunRow> RunTable::matching(const Selector& where) const {
   return out;
 }
 
-std::optional<SeedSummary> RunTable::cell(const Selector& where, const std::string& metric) const {
-  std::vector<double> values;
+std::optional<SeedValues> RunTable::seed_values(const Selector& where, const std::string& metric) const {
+  SeedValues values;
   for (const auto& axis : axes_) {
     if (!fixes(where, axis) && this->values(axis, where).size() > 1) {
       throw std::logic_error("RunTable::cell: the selector leaves the axis " + axis + " free");
@@ -157,13 +199,26 @@ std::optional<SeedSummary> RunTable::cell(const Selector& where, const std::stri
   }
   for (const auto& row : rows_) {
     if (!matches(row, where)) continue;
-    if (const auto v = row.number(metric)) values.push_back(*v);
+    if (const auto v = row.number(metric)) values.emplace_back(row.text("seed").value_or(""), *v);
   }
   if (values.empty()) return std::nullopt;
+  return values;
+}
+
+std::optional<SeedSummary> RunTable::cell(const Selector& where, const std::string& metric) const {
+  const auto by_seed = seed_values(where, metric);
+  if (!by_seed) return std::nullopt;
+  std::vector<double> values;
+  for (const auto& entry : *by_seed) values.push_back(entry.second);
   return summarize(values);
 }
 
 void validate_claims(const json& definition, const std::vector<std::string>& axes) {
+  if (definition.contains("notes") && definition.at("notes").is_string()) {
+    (void)claim_references(definition.at("notes").get<std::string>(), definition.contains("claims") && definition.at("claims").is_array()
+                                                                           ? definition.at("claims").size()
+                                                                           : 0);
+  }
   if (!definition.contains("claims")) return;
   const json& claims = definition.at("claims");
   if (!claims.is_array()) throw InvalidArgument("definition", "\"claims\" must be a list");
@@ -254,6 +309,7 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
     if (!result) return missing(out);
     out.measured = contrast_text(*result, scale, unit, decimals);
     out.verdict = judge_positive(*result);
+    out.contrasts = {*result};
     return out;
   }
   if (test == "at_least" || test == "at_most") {
@@ -264,8 +320,10 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
     if (!result) return missing(out);
     const double value = c.at("value").get<double>();
     result->value -= sign * value;
-    out.measured = contrast_text(*result, scale, unit, decimals) + (sign > 0 ? " above " : " below ") + number_text(value * scale, decimals, false);
+    out.measured = std::string(sign > 0 ? "above " : "below ") + number_text(value * scale, decimals, false) + " by " +
+                   contrast_text(*result, scale, unit, decimals);
     out.verdict = judge_positive(*result);
+    out.contrasts = {*result};
     return out;
   }
   // best: a against every other value of the axis.
@@ -294,6 +352,7 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
     const auto result = contrast(table, {{1.0, a}, {-1.0, b}}, scope, metric);
     if (!result) return missing(out);
     verdicts.push_back(judge_positive(*result));
+    out.contrasts.push_back(*result);
     if (!closest || result->value < closest->value) {
       closest = result;
       runner_up = other;
@@ -302,6 +361,32 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
   out.measured = contrast_text(*closest, scale, unit, decimals) + " over the closest, " + runner_up;
   out.verdict = all_of(verdicts);
   return out;
+}
+
+std::string expand_claim_references(const std::string& notes, const std::vector<ClaimOutcome>& outcomes, std::size_t claims,
+                                    const std::vector<Selector>& scopes) {
+  std::string out;
+  std::size_t at = 0;
+  for (const auto& r : claim_references(notes, claims)) {
+    out += notes.substr(at, r.begin - at);
+    const std::string inner = notes.substr(r.begin + 1, r.end - r.begin - 2);
+    std::size_t scope = scopes.size();
+    if (!r.scope.empty()) {
+      for (std::size_t i = 0; i < scopes.size(); ++i) {
+        if (std::any_of(scopes[i].begin(), scopes[i].end(), [&](const auto& e) { return e.second == r.scope; })) scope = i;
+      }
+      if (scope == scopes.size()) throw InvalidArgument("definition", "\"notes\": {" + inner + "} names no scope of this page");
+    } else if (scopes.size() == 1) {
+      scope = 0;
+    } else {
+      throw InvalidArgument("definition", "\"notes\": {" + inner + "} needs the scope's value: this page shows the claims in " +
+                                              std::to_string(scopes.size()) + " scopes ({verdict K VALUE})");
+    }
+    const ClaimOutcome& o = outcomes.at(scope * claims + (r.claim - 1));
+    out += r.verdict ? verdict_text(o.verdict) : o.measured;
+    at = r.end;
+  }
+  return out + notes.substr(at);
 }
 
 }  // namespace geomsim::train_experiments

@@ -324,15 +324,18 @@ void end_page(ExperimentPage& page, const json& definition, const ExperimentCont
     page.heading("Cosine heatmaps of trained test embeddings");
     for (const auto& [file, caption] : heatmaps) page.image(file, caption);
   }
+  std::vector<ClaimOutcome> outcomes;
   if (definition.contains("claims") && !definition.at("claims").empty()) {
     page.heading("Claims");
-    std::vector<ClaimOutcome> outcomes;
     for (const auto& scope : scopes) {
       for (const auto& claim : definition.at("claims")) outcomes.push_back(evaluate_claim(claim, table, scope));
     }
     page.claims(outcomes);
   }
-  if (definition.contains("notes") && !context.smoke) page.paragraph("**Comparison.** " + definition.at("notes").get<std::string>());
+  if (definition.contains("notes") && !context.smoke) {
+    const std::size_t claims = definition.contains("claims") ? definition.at("claims").size() : 0;
+    page.paragraph("**Comparison.** " + expand_claim_references(definition.at("notes").get<std::string>(), outcomes, claims, scopes));
+  }
   page.paragraph(closing);
   write_text_file(context.stem() + ".md", page.markdown());
 }

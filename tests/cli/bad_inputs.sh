@@ -104,6 +104,10 @@ JSON
   mkdir -p sims-fifo sims-deep sims-train cache-duplicate cache-wide
   mkfifo sims-fifo/fifo.json || return 1
   cp "$source_dir/sims/figure-2-trained.json" sims-train/ || return 1
+  # Issue 29: notes that quote a claim the definition does not have (it has 4).
+  mkdir -p sims-notes
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["notes"] = "F1: {verdict 9}"; json.dump(d, open(sys.argv[2], "w"))' \
+    "$source_dir/sims/figure-2-trained.json" sims-notes/figure-2-trained.json || return 1
   python3 - <<'PY' || return 1
 deep = "[" * 100000 + "]" * 100000
 open("deep.json", "w").write('{"0": ' + deep + "}")

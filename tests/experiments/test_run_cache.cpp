@@ -216,23 +216,124 @@ TEST_CASE("Mean and sd over seeds, and the standard error of a contrast", "[expe
   CHECK_THROWS_WITH(summarize({}), Catch::Contains("at least one"));
   CHECK_THROWS_WITH(summarize({1.0, std::nan("")}), Catch::Contains("finite"));
 
-  // (A2 - B2) - (A4 - B4) with the four cells' variances.
+  // Unpaired (cells taken as independent): (A2 - B2) - (A4 - B4) with the four cells' variances.
   const SeedSummary a2{3, 0.8, 0.03}, b2{3, 0.6, 0.04}, a4{3, 0.7, 0.02}, b4{4, 0.68, 0.05};
   const Contrast c = linear_contrast({{1, a2}, {-1, b2}, {-1, a4}, {1, b4}});
   CHECK(c.value == Approx(0.18).epsilon(1e-12));
   CHECK(c.standard_error == Approx(std::sqrt(0.0009 / 3 + 0.0016 / 3 + 0.0004 / 3 + 0.0025 / 4)).epsilon(1e-12));
-  CHECK(c.fewest_seeds == 3);
+  CHECK(c.n == 3);
+  CHECK_FALSE(c.paired);
   CHECK(linear_contrast({{0.5, a2}, {0.5, a4}}).value == Approx(0.75));
 }
 
+TEST_CASE("Student's t quantile against its exact values", "[experiments][statistics]") {
+  // Closed forms: t(0.975, 1) = tan(0.475 pi), t(0.975, 2) = 0.95 sqrt(2 / 0.0975); the others
+  // from mpmath at 40 digits (the regularized incomplete beta function inverted by findroot).
+  CHECK(std::abs(student_t_quantile(0.975, 1) - 12.70620473617471) < 1e-12);
+  CHECK(std::abs(student_t_quantile(0.975, 2) - 4.302652729749464) < 1e-12);
+  CHECK(std::abs(student_t_quantile(0.975, 9) - 2.262157162798205) < 1e-12);
+  CHECK(std::abs(student_t_quantile(0.975, 4) - 2.776445105197794) < 1e-12);
+  CHECK(std::abs(student_t_quantile(0.975, 3.5) - 2.940088637982730) < 1e-12);
+  CHECK(std::abs(student_t_quantile(0.025, 2) + 4.302652729749464) < 1e-12);
+  CHECK(student_t_quantile(0.5, 7) == Approx(0.0).margin(1e-15));
+  CHECK_THROWS_WITH(student_t_quantile(1.0, 2), Catch::Contains("(0, 1)"));
+  CHECK_THROWS_WITH(student_t_quantile(0.975, 0), Catch::Contains("degrees of freedom"));
+  CHECK_THROWS_WITH(student_t_quantile(0.975, std::nan("")), Catch::Contains("degrees of freedom"));
+}
+
+TEST_CASE("A contrast paired by seed, against a hand computation", "[experiments][statistics]") {
+  // C = (A + B)/2 - C over the seeds every cell holds. By hand (numpy):
+  //   A = [0.71, 0.74, 0.69, 0.75], B = [0.70, 0.72, 0.70, 0.71], C = [0.60, 0.66, 0.61, 0.62]
+  //   D = 0.5*A + 0.5*B - C = [0.105, 0.07, 0.085, 0.11]
+  //   D.mean() = 0.0925, D.std(ddof=1) = 0.018484227510682377, se = sd / sqrt(4) = 0.009242113755341189
+  // Seed 9 is in A and C only and seed 7 in B only: both left out. The order of a cell's seeds
+  // does not matter.
+  const SeedValues a{{"0", 0.71}, {"1", 0.74}, {"2", 0.69}, {"3", 0.75}, {"9", 0.10}};
+  const SeedValues b{{"3", 0.71}, {"2", 0.70}, {"1", 0.72}, {"0", 0.70}, {"7", 0.99}};
+  const SeedValues c{{"0", 0.60}, {"1", 0.66}, {"2", 0.61}, {"3", 0.62}, {"9", 0.00}};
+  const Contrast p = paired_contrast({{0.5, a}, {0.5, b}, {-1.0, c}});
+  CHECK(p.paired);
+  CHECK(p.n == 4);
+  CHECK(p.value == Approx(0.0925).epsilon(1e-12));
+  CHECK(p.standard_error == Approx(0.009242113755341189).epsilon(1e-12));
+  CHECK(p.degrees_of_freedom == 3.0);
+  // t(0.975, 3) = 3.182446305283710 (mpmath): the interval 0.0925 -+ 0.029412...
+  CHECK(p.t_critical() == Approx(3.182446305283710).epsilon(1e-12));
+  CHECK(p.low() == Approx(0.0925 - 3.182446305283710 * 0.009242113755341189).epsilon(1e-12));
+  CHECK(p.high() == Approx(0.0925 + 3.182446305283710 * 0.009242113755341189).epsilon(1e-12));
+  CHECK(judge_positive(p) == Verdict::holds);
+  CHECK(contrast_text(p, 100, "points", 2) == "+9.25 points, 95% CI [+6.31, +12.19] (paired, n = 4 seeds, se 0.92, t(3) = 3.182)");
+  // The same values taken as independent give a much larger se: the pairing is what the seeds share.
+  CHECK(linear_contrast({{0.5, summarize({0.71, 0.74, 0.69, 0.75})}, {0.5, summarize({0.70, 0.72, 0.70, 0.71})},
+                         {-1.0, summarize({0.60, 0.66, 0.61, 0.62})}})
+            .standard_error > 1.5 * p.standard_error);
+  // design_contrast pairs them too.
+  CHECK(design_contrast({{0.5, a}, {0.5, b}, {-1.0, c}}).value == Approx(0.0925).epsilon(1e-12));
+  CHECK(design_contrast({{0.5, a}, {0.5, b}, {-1.0, c}}).paired);
+
+  // No common seed, or one: untestable when paired.
+  const Contrast none = paired_contrast({{1.0, SeedValues{{"0", 0.5}, {"1", 0.6}}}, {-1.0, SeedValues{{"2", 0.5}, {"3", 0.4}}}});
+  CHECK(none.n == 0);
+  CHECK(judge_positive(none) == Verdict::untestable);
+  CHECK(contrast_text(none, 100, "points", 2) == "no seed common to every cell: no noise estimate");
+  const Contrast one = paired_contrast({{1.0, SeedValues{{"0", 0.5}, {"1", 0.6}}}, {-1.0, SeedValues{{"1", 0.5}, {"3", 0.4}}}});
+  CHECK(one.n == 1);
+  CHECK(one.value == Approx(0.1));
+  CHECK(judge_positive(one) == Verdict::untestable);
+  CHECK(contrast_text(one, 100, "points", 1) == "+10.0 points (1 paired seed): no noise estimate");
+  CHECK_THROWS_WITH(paired_contrast({}), Catch::Contains("at least one cell"));
+  CHECK_THROWS_WITH(paired_contrast({{1.0, SeedValues{}}}), Catch::Contains("without seeds"));
+  CHECK_THROWS_WITH(paired_contrast({{1.0, SeedValues{{"0", 0.5}, {"0", 0.6}}}}), Catch::Contains("one seed twice"));
+  CHECK_THROWS_WITH(paired_contrast({{1.0, SeedValues{{"0", std::nan("")}}}}), Catch::Contains("non-finite"));
+
+  // Cells without 2 common seeds (a design that does not pair them): unpaired, Welch–Satterthwaite.
+  // numpy: a = [0.8, 0.82, 0.78], b = [0.7, 0.75, 0.71, 0.69]; C = 0.0875, se = 0.0175,
+  // df = (va + vb)^2 / (va^2/2 + vb^2/3) = 4.974065832885753 with va = a.var(ddof=1)/3, vb = b.var(ddof=1)/4.
+  const Contrast u = design_contrast({{1.0, SeedValues{{"0", 0.8}, {"1", 0.82}, {"2", 0.78}}},
+                                      {-1.0, SeedValues{{"3", 0.7}, {"4", 0.75}, {"5", 0.71}, {"6", 0.69}}}});
+  CHECK_FALSE(u.paired);
+  CHECK(u.n == 3);
+  CHECK(u.value == Approx(0.0875).epsilon(1e-12));
+  CHECK(u.standard_error == Approx(0.0175).epsilon(1e-12));
+  CHECK(u.degrees_of_freedom == Approx(4.974065832885753).epsilon(1e-12));
+  CHECK(u.t_critical() == Approx(2.5746182977247893).epsilon(1e-12));  // mpmath
+  CHECK(contrast_text(u, 100, "points", 2) == "+8.75 points, 95% CI [+4.24, +13.26] (unpaired, n = 3 seeds, se 1.75, t(5.0) = 2.575)");
+  // A cell holding a seed twice cannot be paired either.
+  CHECK_FALSE(design_contrast({{1.0, SeedValues{{"0", 0.8}, {"0", 0.82}, {"1", 0.78}}}, {-1.0, SeedValues{{"0", 0.7}, {"1", 0.75}}}}).paired);
+}
+
 TEST_CASE("Verdicts: holds, does not hold, within noise, untestable", "[experiments][statistics]") {
-  // se = 0.01: the boundary is 2 se = 0.02 either way.
-  CHECK(judge_positive({0.021, 0.01, 3}) == Verdict::holds);
-  CHECK(judge_positive({0.02, 0.01, 3}) == Verdict::within_noise);
-  CHECK(judge_positive({-0.02, 0.01, 3}) == Verdict::within_noise);
-  CHECK(judge_positive({-0.021, 0.01, 3}) == Verdict::does_not_hold);
-  CHECK(judge_positive({0.5, 0.0, 1}) == Verdict::untestable);
-  CHECK(judge_positive({0.0, 0.0, 2}) == Verdict::within_noise);
+  // Paired, n = 3: t(2) = 4.302652729749464, se = 0.01, so the boundary is C = 0.04302652729749464.
+  const double t2 = 4.302652729749464;
+  const auto paired = [](double value, double se, std::size_t n) {
+    Contrast c;
+    c.value = value;
+    c.standard_error = se;
+    c.n = n;
+    c.paired = true;
+    c.degrees_of_freedom = n >= 2 ? static_cast<double>(n - 1) : 0.0;
+    return c;
+  };
+  CHECK(judge_positive(paired(t2 * 0.01 + 1e-9, 0.01, 3)) == Verdict::holds);
+  CHECK(judge_positive(paired(t2 * 0.01 - 1e-9, 0.01, 3)) == Verdict::within_noise);
+  CHECK(judge_positive(paired(0.0, 0.01, 3)) == Verdict::within_noise);
+  CHECK(judge_positive(paired(-t2 * 0.01 + 1e-9, 0.01, 3)) == Verdict::within_noise);
+  CHECK(judge_positive(paired(-t2 * 0.01 - 1e-9, 0.01, 3)) == Verdict::does_not_hold);
+  // Under the old rule (2 se) 0.03 would hold; with n = 3 it is within noise.
+  CHECK(judge_positive(paired(0.03, 0.01, 3)) == Verdict::within_noise);
+  // n = 10: t(9) = 2.262157162798205.
+  CHECK(judge_positive(paired(0.02262157162798205 + 1e-9, 0.01, 10)) == Verdict::holds);
+  CHECK(judge_positive(paired(0.02262157162798205 - 1e-9, 0.01, 10)) == Verdict::within_noise);
+  CHECK(judge_positive(paired(-0.02262157162798205 - 1e-9, 0.01, 10)) == Verdict::does_not_hold);
+  // n = 2: t(1) = 12.70620473617471.
+  CHECK(judge_positive(paired(0.127, 0.01, 2)) == Verdict::within_noise);
+  CHECK(judge_positive(paired(0.1271, 0.01, 2)) == Verdict::holds);
+  // Fewer than 2 seeds: untestable whatever the value.
+  CHECK(judge_positive(paired(0.5, 0.0, 1)) == Verdict::untestable);
+  CHECK(judge_positive(paired(0.5, 0.0, 0)) == Verdict::untestable);
+  // No spread at all: the interval is the point; 0 itself is within noise.
+  CHECK(judge_positive(paired(0.0, 0.0, 2)) == Verdict::within_noise);
+  CHECK(judge_positive(paired(1e-12, 0.0, 2)) == Verdict::holds);
   CHECK(all_of({Verdict::holds, Verdict::holds}) == Verdict::holds);
   CHECK(all_of({Verdict::holds, Verdict::within_noise}) == Verdict::within_noise);
   CHECK(all_of({Verdict::within_noise, Verdict::untestable}) == Verdict::untestable);
@@ -245,10 +346,18 @@ TEST_CASE("The experiment page escapes table cells and lists the claims", "[expe
   page.table({"a", "b"}, {{"x|y", "line\nbreak"}});
   CHECK(page.markdown().find("| x\\|y | line break |") != std::string::npos);
   CHECK_THROWS_AS(page.table({"a", "b"}, {{"only one"}}), std::logic_error);
-  page.claims({{"THANOS is best", "seed 004, §5", "THANOS significantly outperforms SupCon", "11.1 points", "+2.00 points (se 0.50)",
-                Verdict::holds}});
+  const Contrast c = paired_contrast({{1.0, SeedValues{{"0", 0.52}, {"1", 0.50}, {"2", 0.51}}},
+                                      {-1.0, SeedValues{{"0", 0.50}, {"1", 0.49}, {"2", 0.48}}}});
+  const Contrast u = design_contrast({{1.0, SeedValues{{"0", 0.52}, {"1", 0.50}}}, {-1.0, SeedValues{{"3", 0.50}, {"4", 0.49}}}});
+  page.claims({{"THANOS is best", "seed 004, §5", "THANOS significantly outperforms SupCon", "11.1 points", contrast_text(c, 100, "points", 2),
+                judge_positive(c), {c}},
+               {"unpaired", "seed 004, §5", "", "", contrast_text(u, 100, "points", 2), judge_positive(u), {u}}});
   const std::string& md = page.markdown();
-  CHECK(md.find("| THANOS is best | seed 004, §5 | 11.1 points | +2.00 points (se 0.50) | **holds** |") != std::string::npos);
+  // D = [0.02, 0.01, 0.03]: C = 0.02, se = 0.01 / sqrt(3) = 0.005774, t(2) = 4.303: [-0.48, +4.48].
+  CHECK(md.find("| THANOS is best | seed 004, §5 | 11.1 points | +2.00 points, 95% CI [-0.48, +4.48] (paired, n = 3 seeds, se 0.58, "
+                "t(2) = 4.303) | **within noise** |") != std::string::npos);
   CHECK(md.find("- seed 004, §5: \"THANOS significantly outperforms SupCon\"") != std::string::npos);
-  CHECK(md.find("within noise") != std::string::npos);
+  CHECK(md.find("**paired by seed**") != std::string::npos);
+  CHECK(md.find("Here: n = 3 paired seeds, t(2) = 4.303 (1 contrast).") != std::string::npos);
+  CHECK(md.find("1 contrast's cells share fewer than 2 seeds, so the design does not pair them") != std::string::npos);
 }

@@ -58,13 +58,17 @@ TEST_CASE("Claims are contrasts of seed means averaged over the free axes", "[cl
   json greater = claim("greater");
   greater["a"] = {{"method", "thanos"}};
   greater["b"] = {{"method", "spread"}};
-  // ((0.80 - 0.70) + (0.61 - 0.62)) / 2 = 0.045; se^2 = (1/4)(0.02^2/3 + 0.01^2/3 + 0.02^2/3 + 0.01^2/3)
+  // Paired by seed: D_s = ((0.80 - 0.70) + (0.61 - 0.62)) / 2 + (s - 1)(0.02 - 0.01) = 0.045 + {-0.01, 0, 0.01};
+  // sd(D) = 0.01, se = 0.01 / sqrt(3) = 0.005774, t(2) = 4.302653: 0.045 -+ 0.024841.
   const ClaimOutcome o = evaluate_claim(greater, table, {{"encoder", "cnn"}});
-  CHECK(o.measured == "+4.50 points (se 0.91)");  // se = 0.5 sqrt(0.001/3) = 0.009129 -> 0.91 points
+  CHECK(o.measured == "+4.50 points, 95% CI [+2.02, +6.98] (paired, n = 3 seeds, se 0.58, t(2) = 4.303)");
+  REQUIRE(o.contrasts.size() == 1);
+  CHECK(o.contrasts[0].paired);
+  CHECK(o.contrasts[0].n == 3);
   CHECK(o.verdict == Verdict::holds);
   CHECK(o.statement == "c [encoder cnn]");
 
-  // Only on fmnist-4: -0.01 with se sqrt((0.0004 + 0.0001)/3) = 0.0129: within noise.
+  // Only on fmnist-4: D = -0.01 + {-0.01, 0, 0.01}: -0.01 -+ 0.0248, within noise.
   json narrow = greater;
   narrow["a"]["hierarchy"] = "fmnist-4";
   narrow["b"]["hierarchy"] = "fmnist-4";
@@ -76,8 +80,9 @@ TEST_CASE("Claims are contrasts of seed means averaged over the free axes", "[cl
   gain["b"] = {{"method", "supcon"}};
   gain["in"] = {{"hierarchy", "fmnist-2"}};
   gain["than"] = {{"hierarchy", "fmnist-4"}};
+  // Paired, the seeds' offsets cancel (spread and supcon share d = 0.01 on both): D = 0.18 at every seed.
   const ClaimOutcome g = evaluate_claim(gain, table, {});
-  CHECK(g.measured == "+18.00 points (se 1.15)");  // sqrt(4 x 0.0001 / 3) = 0.011547
+  CHECK(g.measured == "+18.00 points, 95% CI [+18.00, +18.00] (paired, n = 3 seeds, se 0.00, t(2) = 4.303)");
   CHECK(g.verdict == Verdict::holds);
 
   // best: thanos vs spread averages 0.045 (holds), vs supcon 0.155 (holds).
@@ -86,18 +91,19 @@ TEST_CASE("Claims are contrasts of seed means averaged over the free axes", "[cl
   best["axis"] = "method";
   const ClaimOutcome b = evaluate_claim(best, table, {});
   CHECK(b.verdict == Verdict::holds);
-  CHECK(b.measured == "+4.50 points (se 0.91) over the closest, spread");
-  // spread is not best: thanos beats it by more than 2 se.
+  CHECK(b.measured == "+4.50 points, 95% CI [+2.02, +6.98] (paired, n = 3 seeds, se 0.58, t(2) = 4.303) over the closest, spread");
+  CHECK(b.contrasts.size() == 2);
+  // spread is not best: thanos beats it, the interval -4.50 -+ 2.48 lies below 0.
   best["a"] = {{"method", "spread"}};
   CHECK(evaluate_claim(best, table, {}).verdict == Verdict::does_not_hold);
 
   // Where one side has no runs for some value of a free axis (thanos never trained on
   // fmnist-4 here), the contrast is taken over the values both sides have: fmnist-2 alone,
-  // 0.10 with se sqrt((0.0004 + 0.0001) / 3).
+  // D = 0.10 + {-0.01, 0, 0.01}: 0.10 -+ 0.024841.
   auto rows = table_rows();
   rows.erase(rows.begin() + 15, rows.begin() + 18);  // thanos on fmnist-4
   const ClaimOutcome m = evaluate_claim(greater, RunTable(rows, {"method", "hierarchy", "encoder"}), {});
-  CHECK(m.measured == "+10.00 points (se 1.29)");
+  CHECK(m.measured == "+10.00 points, 95% CI [+7.52, +12.48] (paired, n = 3 seeds, se 0.58, t(2) = 4.303)");
   // A side without any run makes the claim untestable.
   json nobody = greater;
   nobody["a"] = {{"method", "thanos2"}};
@@ -114,19 +120,41 @@ TEST_CASE("Claims are contrasts of seed means averaged over the free axes", "[cl
   least["a"] = {{"method", "supcon"}, {"hierarchy", "fmnist-2"}};
   least["value"] = 0.45;
   CHECK(evaluate_claim(least, table, {}).verdict == Verdict::holds);
-  CHECK(evaluate_claim(least, table, {}).measured == "+5.00 points (se 0.58) above 45.00");
+  CHECK(evaluate_claim(least, table, {}).measured == "above 45.00 by +5.00 points, 95% CI [+2.52, +7.48] (paired, n = 3 seeds, se 0.58, t(2) = 4.303)");
   least["value"] = 0.55;
   CHECK(evaluate_claim(least, table, {}).verdict == Verdict::does_not_hold);
   json most = least;
   most["test"] = "at_most";
   CHECK(evaluate_claim(most, table, {}).verdict == Verdict::holds);
-  CHECK(evaluate_claim(most, table, {}).measured == "+5.00 points (se 0.58) below 55.00");
+  CHECK(evaluate_claim(most, table, {}).measured == "below 55.00 by +5.00 points, 95% CI [+2.52, +7.48] (paired, n = 3 seeds, se 0.58, t(2) = 4.303)");
   // One seed per cell: no noise estimate.
   std::vector<RunRow> single;
   for (const auto& r : table_rows()) {
     if (r.text("seed") == "1") single.push_back(r);
   }
   CHECK(evaluate_claim(greater, RunTable(single, {"method", "hierarchy", "encoder"}), {}).verdict == Verdict::untestable);
+}
+
+TEST_CASE("Claims pair the runs by seed: a seed's shared data draw cancels", "[cli][experiments][claims]") {
+  // Each seed draws other data: every method's value moves with it (0.50, 0.60, 0.70); thanos is
+  // 0.02 above supcon at every seed, give or take 0.001. Unpaired, se = sqrt(2 x 0.01 / 3) = 0.082
+  // would leave the 2-point gain within noise; paired, D = [0.021, 0.019, 0.020] and se = 0.000577.
+  std::vector<RunRow> rows;
+  const double base[] = {0.50, 0.60, 0.70}, jitter[] = {0.001, -0.001, 0.0};
+  for (int s = 0; s < 3; ++s) {
+    rows.push_back(run("supcon", "fmnist-2", s, base[s]));
+    rows.push_back(run("thanos", "fmnist-2", s, base[s] + 0.02 + jitter[s]));
+  }
+  // A fourth seed that only thanos has is left out of the pairs.
+  rows.push_back(run("thanos", "fmnist-2", 3, 0.10));
+  const RunTable table(rows, {"method", "hierarchy", "encoder"});
+  json greater = claim("greater");
+  greater["a"] = {{"method", "thanos"}};
+  greater["b"] = {{"method", "supcon"}};
+  const ClaimOutcome o = evaluate_claim(greater, table, {});
+  CHECK(o.verdict == Verdict::holds);
+  // 0.02 -+ 4.302653 x 0.000577 = [0.017516, 0.022484]
+  CHECK(o.measured == "+2.00 points, 95% CI [+1.75, +2.25] (paired, n = 3 seeds, se 0.06, t(2) = 4.303)");
 }
 
 TEST_CASE("A definition's claims are checked before any training", "[cli][experiments][claims]") {
@@ -290,4 +318,36 @@ TEST_CASE("The methods table reads alpha and tau from the loss registry, as the 
     CHECK(m.uses_alpha == (with_alpha.count(m.name) == 1));
     CHECK(m.uses_tau == (without_tau.count(m.name) == 0));
   }
+}
+
+TEST_CASE("A definition's notes quote the claims' verdicts instead of typing them", "[cli][experiments][claims]") {
+  ClaimOutcome a, b, c, d;
+  a.verdict = Verdict::holds;
+  a.measured = "+1.0 points";
+  b.verdict = Verdict::within_noise;
+  c.verdict = Verdict::does_not_hold;
+  d.verdict = Verdict::untestable;
+  d.measured = "runs missing";
+  const std::vector<Selector> scopes = {{{"dataset", "undersampled"}}, {{"dataset", "spurious"}}};
+  const std::vector<ClaimOutcome> outcomes = {a, b, c, d};  // claims 1, 2 on undersampled, then on spurious
+  CHECK(expand_claim_references("F1: {verdict 2 undersampled}, {verdict 1 spurious} ({measured 2 spurious}); worst {measured 1 undersampled}.",
+                                outcomes, 2, scopes) == "F1: within noise, does not hold (runs missing); worst +1.0 points.");
+  CHECK(expand_claim_references("no references, 10 %", outcomes, 2, scopes) == "no references, 10 %");
+  CHECK(expand_claim_references("{verdict 2}", {a, b}, 2, {{}}) == "within noise");
+  CHECK_THROWS_WITH(expand_claim_references("{verdict 2}", outcomes, 2, scopes), Catch::Contains("needs the scope's value"));
+  CHECK_THROWS_WITH(expand_claim_references("{verdict 3 spurious}", outcomes, 2, scopes), Catch::Contains("names no claim: the definition has 2"));
+  CHECK_THROWS_WITH(expand_claim_references("{verdict 0 spurious}", outcomes, 2, scopes), Catch::Contains("names no claim"));
+  CHECK_THROWS_WITH(expand_claim_references("{verdict 1x spurious}", outcomes, 2, scopes), Catch::Contains("names no claim"));
+  CHECK_THROWS_WITH(expand_claim_references("{verdict 1 celeba}", outcomes, 2, scopes), Catch::Contains("names no scope"));
+  CHECK_THROWS_WITH(expand_claim_references("{sd 1 spurious}", outcomes, 2, scopes), Catch::Contains("is not a claim reference"));
+  CHECK_THROWS_WITH(expand_claim_references("{}", outcomes, 2, scopes), Catch::Contains("is not a claim reference"));
+  CHECK_THROWS_WITH(expand_claim_references("{verdict}", outcomes, 2, scopes), Catch::Contains("needs a claim's number"));
+  CHECK_THROWS_WITH(expand_claim_references("a {verdict 1 spurious", outcomes, 2, scopes), Catch::Contains("at character 3 is never closed"));
+  // validate_claims refuses a bad reference before any training.
+  json definition = {{"claims", json::array({claim("at_least")})}, {"notes", "x {verdict 2}"}};
+  definition["claims"][0]["a"] = {{"method", "x"}};
+  definition["claims"][0]["value"] = 0.5;
+  CHECK_THROWS_WITH(validate_claims(definition, {"method"}), Catch::Contains("{verdict 2} names no claim: the definition has 1"));
+  definition["notes"] = "x {verdict 1} and {measured 1 cnn}";
+  CHECK_NOTHROW(validate_claims(definition, {"method"}));
 }

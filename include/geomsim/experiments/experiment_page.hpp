@@ -14,8 +14,9 @@ struct ClaimOutcome {
   std::string source;     // where the paper makes it: "seed 004, §5 and Table 3"
   std::string quote;      // the paper's words
   std::string paper;      // the paper's number(s) for the same contrast
-  std::string measured;   // ours, e.g. "+2.31 ± 0.84 points (2 se 1.68)"
+  std::string measured;   // ours: contrast_text's "+2.31 points, 95% CI [...] (paired, n = 3 seeds, ...)"
   Verdict verdict = Verdict::untestable;
+  std::vector<Contrast> contrasts;  // the contrasts the verdict rests on (none when runs are missing)
 };
 
 // A table cell: '|' and line breaks would end the cell or the row.
@@ -29,7 +30,8 @@ class ExperimentPage {
   // Throws std::logic_error when a row's width differs from the header's.
   void table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
   void image(const std::string& file, const std::string& caption);
-  // The claims table, followed by the paper's words for each claim and the within-noise rule.
+  // The claims table, followed by the paper's words for each claim and the verdict rule
+  // (verdict_rule of every outcome's contrasts).
   void claims(const std::vector<ClaimOutcome>& outcomes);
   const std::string& markdown() const { return text_; }
 

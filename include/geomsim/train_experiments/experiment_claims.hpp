@@ -20,7 +20,8 @@
 // (nor the scope, e.g. the encoder of the table the claim is shown for), taking the values
 // that every term's runs have (a method trained only with augmentations is compared on
 // those). A term with no run in such a combination makes the claim untestable rather than
-// silently smaller. The verdict is seed_statistics.hpp's.
+// silently smaller. The contrast is paired by seed (the runs' "seed" cells; design_contrast) and
+// the verdict is seed_statistics.hpp's 95% t interval.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -48,6 +49,8 @@ class RunTable {
   // nullopt when no row matches or none has the metric. Throws std::logic_error when `where`
   // leaves an axis free and the rows differ in it (they would not be one cell).
   std::optional<SeedSummary> cell(const Selector& where, const std::string& metric) const;
+  // The same cell's values by seed (the rows' "seed" cells), in row order; nullopt likewise.
+  std::optional<SeedValues> seed_values(const Selector& where, const std::string& metric) const;
 
  private:
   std::vector<RunRow> rows_;
@@ -55,8 +58,19 @@ class RunTable {
 };
 
 // Checks a definition's "claims" (a list; may be absent) before any training: every field of
-// the right type, a known test, selectors naming only `axes`. Throws InvalidArgument("definition").
+// the right type, a known test, selectors naming only `axes`, and the references of its "notes"
+// to the claims (expand_claim_references). Throws InvalidArgument("definition").
 void validate_claims(const nlohmann::json& definition, const std::vector<std::string>& axes);
+
+// A definition's "notes" with its references to the claims' outcomes replaced, so that no
+// verdict or contrast is typed by hand: {verdict K} is claim K's verdict ("holds", ...),
+// {measured K} its contrast text (K from 1, in the definition's order); where the claims are
+// shown in several scopes (a data set, an encoder), {verdict K VALUE} names the scope by its
+// value. `outcomes` holds the claims of scopes[0], then of scopes[1], ... validate_claims refuses
+// (before any training) a {...} that is not a reference or names no claim; this throws
+// InvalidArgument("definition") for a scope the page lacks, or a missing one where it has several.
+std::string expand_claim_references(const std::string& notes, const std::vector<ClaimOutcome>& outcomes, std::size_t claims,
+                                    const std::vector<Selector>& scopes);
 
 // The outcome of one claim within `scope` (e.g. {{"encoder", "cnn"}}, which is added to every
 // selector). The statement gets the scope appended in brackets when it is not empty.
