@@ -111,6 +111,14 @@ int report_parse_error(const CLI::App& app, const CLI::ParseError& error) {
       }
     }
   }
+  // An option given twice: CLI11 says "--epochs: At Most 1 required but received 2".
+  const std::string at_most = ": At Most 1 required but received ";
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr && message.rfind("--", 0) == 0) {
+    const auto at = message.find(at_most);
+    if (at != std::string::npos) {
+      message = message.substr(0, at) + " is given " + message.substr(at + at_most.size()) + " times; give it once";
+    }
+  }
   write_stderr("geomsim: error: " + message + "\nRun '" + help_command(app) + " --help' for the allowed arguments.\n");
   return 2;
 }

@@ -6,12 +6,7 @@ set -u
 geomsim=${1:?usage: cli_test.sh PATH/TO/geomsim SOURCE_DIR}
 source_dir=${2:?usage: cli_test.sh PATH/TO/geomsim SOURCE_DIR [TORCHSCRIPT_FIXTURES_DIR]}
 fixtures=${3:-}  # written by tests/train/make_torchscript_fixtures.py; needed when geomsim has libtorch
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-pass() { passes=$((passes + 1)); }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 
 # --- the README's command --------------------------------------------------------
 if "$geomsim" --K 3 --alpha 0.64 --tau 0.5 >"$work/out.txt" 2>"$work/err.txt"; then pass; else fail "default command exited $?"; fi
@@ -762,5 +757,4 @@ PY
   expect_refused "the kind \"quantum\" is not a training kind" "$work/none.md" experiment --definition "$work/kind.json" --out "$work/none"
 fi
 
-echo "cli_test: $passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish cli_test

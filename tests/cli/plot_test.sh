@@ -7,12 +7,7 @@
 # Usage: plot_test.sh PATH/TO/geomsim
 set -u
 geomsim=$(realpath "${1:?usage: plot_test.sh PATH/TO/geomsim}")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-pass() { passes=$((passes + 1)); }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 cd "$work" || exit 1
 
 "$geomsim" sweep --K 2,3,4,5 --ny 4 --d 3,6 --alpha 0.5:0.95:0.05 --tau 0.5 --seeds 0:1 --solver rlbfgs --out sweep.csv -q ||
@@ -72,5 +67,4 @@ grep -qF "| d = 2, K = 2 |" rep/byk.md && pass || fail "the page's table has no 
 "$geomsim" plot --csv rep/byk.csv --x alpha --y spread --curves K --facets d --title "spread by K" --out again >/dev/null &&
   diff <(sed 's/again\./byk./; s/again-/byk-/' again.gp) rep/byk.gp >/dev/null && pass || fail "plot and the page drew different scripts"
 
-echo "plot_test: $passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish plot_test
