@@ -16,7 +16,7 @@
 // negatives (K_XX W, and for cl-infonce K_XX's row sum and within-view positives), average the
 // losses of both views' anchors, clamp denominators to [1e-7, 1e20], and form W in float32 with
 // its diagonal zeroed and entries below 1e-6 dropped (lines 140-164); cl-infonce counts exp(s_ii)
-// among the negatives (Kxy.sum(1), line 118). Here: view 1's anchors, W in float64 as solved.
+// among the negatives (Kxy.sum(1), line 118). Here: view 1's anchors; W solved in float64, cast to z's dtype.
 // With the delta kernel (K_Z[i][j] = 1 when z_i = z_j) and a group of size m,
 // [K_XY W]_ii = m/(m + lambda) x the mean of K_XY[i][j] over j with z_j = z_i.
 // All are computed in log space from the similarities, without forming exp(x.y/tau), on the
