@@ -107,6 +107,7 @@ int run_theory(const TheoryOptions& o) {
   if (with_alpha) {
     table.back().push_back("theta*");
     table.back().push_back("spread");
+    table.back().push_back("alpha in window");
   }
   bool any_below_K = false, any_above_K = false;
   for (int K : classes) {
@@ -164,6 +165,28 @@ int run_theory(const TheoryOptions& o) {
             }
             cells.push_back(optional_text(theta, exists ? "none (collapse or beyond)" : "n/a"));
             cells.push_back(optional_text(spread, ""));
+            // Where alpha lies, said in the row: theta* and the spread are the split's stationary
+            // point whether or not the split beats uniform there (K = 3, alpha = 0.7, d = 16 lies
+            // past c_K = 0.625), so a value alone would read as a prediction of the optimum.
+            std::string where = "n/a";
+            json region = nullptr;
+            if (exists) {
+              if (alpha <= threshold) {
+                where = "no: collapse";
+                region = "collapse";
+              } else if (c && alpha < std::min(*c, bound)) {
+                where = "yes";
+                region = "window";
+              } else if (exact && alpha < *exact && alpha < bound) {
+                where = "past c, before exact end";
+                region = "past_relaxed_end";
+              } else {
+                where = "no: past the end";
+                region = "past_exact_end";
+              }
+            }
+            row["alpha_region"] = region;
+            cells.push_back(where);
           }
           table.push_back(std::move(cells));
           rows.push_back(row);
@@ -193,6 +216,12 @@ int run_theory(const TheoryOptions& o) {
             "checked, so the window is (2/3, c).\n";
   } else {
     text << "the split's own condition\n(for K = 2, the proof of Theorem 2 in Appendix C.1 states it).\n";
+  }
+  if (with_alpha) {
+    text << "alpha in window: yes inside (" << (only_two ? "2/3" : "K/(2K-1)")
+         << ", min(c, theta* bound)); 'past c, before exact end' where the split still beats\n"
+            "sigma though the relaxation's c is passed; 'no' below (collapse) or past the exact end, where theta* and the\n"
+            "spread are the split's stationary point but uniform has the lower loss: not a prediction of the optimum.\n";
   }
   if (any_below_K) text << "n/a: the split needs d >= K (the simplex spans K - 1 dimensions, the split one more).\n";
   if (any_above_K) {

@@ -157,7 +157,9 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
                  "bound is the largest singular value of the Jacobian at " + std::to_string(e.jacobian_points) + " test images (a local, "
                  "hence lower, bound on the global constant); the layer product bounds the features before the L2 normalisation "
                  "from above (certified: SVD for linear layers, the FFT bound for convolutions). K_g is the autoencoder's decoder, "
-                 "reversed. Cells are mean ± sd over seeds.");
+                 "reversed: the distance in the autoencoder's latent, which is not normalised, over the pixel distance of the "
+                 "decoded images, so it is not on the unit-embedding scale of K_L and K_g against K_L compares two scales. "
+                 "Cells are mean ± sd over seeds.");
   double seconds = 0;
   for (const auto& r : rows) seconds += r.number("lipschitz_seconds").value_or(0.0);
   page.paragraph("**Measured wall time.** " + clock_text(seconds) + " (" + format_number(std::round(seconds)) +

@@ -8,7 +8,8 @@
 // epochs, recipe, embedding_dim, width (and base_training_options' others). "heatmaps"
 // (experiment_runs.hpp) adds cosine heatmaps of chosen runs. Top level, beside
 // "parameters": "claims" (experiment_claims.hpp), "paper_table" ({"columns": "...", "values":
-// {method: "..."}}: the paper's numbers beside ours), "figure" ({"x": "tau" or "alpha",
+// {method: "...", "method,axis=value": "..."}}: the paper's numbers beside ours; a key with an
+// axis value names that row only, e.g. "spread,augmentation=false"), "figure" ({"x": "tau" or "alpha",
 // "metric": "fine_probe"}: the metric against a swept axis, one line per method and hierarchy).
 #include <algorithm>
 #include <cctype>
@@ -242,8 +243,15 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
           row.push_back(cell_text(table, where, "fine_probe", 100, 1));
         }
         if (with_paper) {
+          // "METHOD,AXIS=VALUE" (e.g. "spread,augmentation=false") names the row of that value of a
+          // swept axis; "METHOD" the others.
           const json& values = paper_table.at("values");
-          row.push_back(values.contains(m) ? values.at(m).get<std::string>() : "—");
+          std::string text = values.contains(m) ? values.at(m).get<std::string>() : "—";
+          for (const auto& [axis, value] : combo) {
+            const std::string key = m + "," + axis + "=" + value;
+            if (values.contains(key)) text = values.at(key).get<std::string>();
+          }
+          row.push_back(text);
         }
         result_rows.push_back(row);
       }

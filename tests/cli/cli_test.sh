@@ -181,6 +181,7 @@ for r in t["rows"]:
     assert math.isclose(math.exp(r["log_W"]), r["W"], rel_tol=1e-14)
     assert 2 / 3 < r["c"] <= r["exact_crossover"] + 1e-12 < r["theta_star_existence_bound"]
     assert abs(r["spread"] - math.sin(r["theta_star"])) < 1e-15
+    assert r["alpha_region"] == ("window" if 0.7 < r["c"] else "past_exact_end" if 0.7 >= r["exact_crossover"] else "past_relaxed_end"), r
 row = [r for r in t["rows"] if r["d"] == 3 and r["tau"] == 0.2][0]
 assert abs(row["W"] - 0.1 * (1 - math.exp(-10))) < 1e-15   # d = 3: (tau/2)(1 - e^{-2/tau})
 PY
@@ -198,6 +199,17 @@ assert abs(three["spread"] - 0.2239814141) < 1e-10, three
 assert 0.6 < three["c"] <= three["exact_crossover"]
 assert "orthogonal_split" in eight and "orthogonal_split" not in three
 assert eight["orthogonal_split"]["min_loss"] < eight["min_loss"]
+assert low["alpha_region"] is None and three["alpha_region"] == "window", three
+PY
+# A point outside the window says so in its row, not only below the table: K = 3, alpha = 0.7,
+# d = 16 lies past c_K = 0.625 (and its exact end), yet theta* and the spread exist there.
+"$geomsim" theory --K 3 --tau 0.5 --d 16 --alpha 0.7 --json "$work/theory16.json" >"$work/theory16.txt" && pass || fail "theory --K 3 --d 16 exited non-zero"
+grep -E '^0\.5 +16 .*no: past the end$' "$work/theory16.txt" >/dev/null && pass || fail "theory does not mark alpha past the window in the row: $(cat "$work/theory16.txt")"
+python3 - "$work/theory16.json" <<'PY' && pass || fail "theory --d 16 JSON does not mark alpha past the window"
+import json, sys
+row = json.load(open(sys.argv[1]))["rows"][0]
+assert row["c"] < 0.7 and row["exact_crossover"] < 0.7 and row["theta_star"] is not None, row
+assert row["alpha_region"] == "past_exact_end", row
 PY
 # Lists of K and alpha (issue 31): one row per (K, alpha, tau, d), each as the single-K table has it.
 "$geomsim" theory --K 2:3 --alpha 0.64,0.7 --tau 0.5 --d 3 --json "$work/theoryK.json" >"$work/theoryK.txt" && pass || fail "theory --K 2:3 exited non-zero"

@@ -4,8 +4,9 @@
 // constraints |u_i|^2 = 1 and their analytic Jacobian.
 //
 // SLSQP keeps a dense quasi-Newton matrix in the n = N d variables: O(n^2) memory and
-// O(n^3) time per iteration. It is the paper's method and the reference; large N
-// needs a manifold solver.
+// O(n^3) time per iteration. It is the paper's algorithm (not its settings, which seed 004
+// does not give: Appendix H says only "We use scipy.minimize and the Sequential Least Squares
+// Programming (SLSQP) option") and the reference; large N needs a manifold solver.
 #include "geomsim/solvers/solver.hpp"
 
 namespace geomsim {
@@ -13,9 +14,9 @@ namespace geomsim {
 class SlsqpSolver final : public Solver {
  public:
   struct Options {
-    // Stop when an iteration changes f by less than ftol_rel * |f|. scipy's default,
-    // which the paper used, is ftol = 1e-6 (absolute) with maxiter = 100; that stops
-    // far short of the 1e-7 agreement geomsim promises, so ours are much tighter.
+    // Stop when an iteration changes f by less than ftol_rel * |f|. scipy's default is
+    // ftol = 1e-6 (absolute) with maxiter = 100 (whether the paper kept it is not known);
+    // that stops far short of the 1e-7 agreement geomsim promises, so ours are much tighter.
     double ftol_rel = 1e-13;
     // Stop when an iteration moves x by less than xtol_rel * |x| (componentwise).
     double xtol_rel = 1e-11;

@@ -112,6 +112,12 @@ torch::Tensor supcon_out_loss(const torch::Tensor& z, const torch::Tensor& label
   return mean_over(per_anchor, positives.gt(0), "SupCon L_out");
 }
 
+torch::Tensor supcon_out_loss_scaled(const torch::Tensor& z, const torch::Tensor& labels, double tau,
+                                     double base_temperature) {
+  require_positive("base-temperature", base_temperature);
+  return supcon_out_loss(z, labels, tau) * (tau / base_temperature);
+}
+
 torch::Tensor supcon_in_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
   const Batch b = prepare(z, labels, tau);
   const auto positives = b.same.sum(1);

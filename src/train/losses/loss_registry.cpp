@@ -19,7 +19,10 @@ torch::Tensor second_views(const LossBatch& b) { return b.z.narrow(0, b.labels.s
 torch::Tensor spread(const LossBatch& b, const LossOptions& o) {
   return spread_loss(b.z, view_labels(b), b.partner, o.tau, o.alpha, o.include_partner);
 }
-torch::Tensor supcon(const LossBatch& b, const LossOptions& o) { return supcon_out_loss(b.z, view_labels(b), o.tau); }
+torch::Tensor supcon(const LossBatch& b, const LossOptions& o) {
+  if (o.base_temperature > 0.0) return supcon_out_loss_scaled(b.z, view_labels(b), o.tau, o.base_temperature);
+  return supcon_out_loss(b.z, view_labels(b), o.tau);
+}
 torch::Tensor supcon_in(const LossBatch& b, const LossOptions& o) { return supcon_in_loss(b.z, view_labels(b), o.tau); }
 torch::Tensor simclr(const LossBatch& b, const LossOptions& o) { return info_nce_loss(b.z, b.partner, o.tau); }
 torch::Tensor supcon_simclr(const LossBatch& b, const LossOptions& o) {
@@ -141,6 +144,18 @@ const std::vector<LossParameter>& loss_parameters() {
       {"negative-weight", "weight of the negatives in L_sup's denominator (1: L_sup)", ">= 0", false,
        LossOptions{}.negative_weight, [](const LossOptions& o) { return o.negative_weight; },
        [](LossOptions& o, double v) { o.negative_weight = v; }, [](double v) { require_non_negative("negative-weight", v); }},
+      {"base-temperature",
+       "supcon only: SupContrast's base_temperature, the loss times tau / base-temperature (its default 0.07); 0: no factor",
+       "0 (no factor) or in [" + format_number(kMinTemperature) + ", " + format_number(kMaxTemperature) + "]", false,
+       LossOptions{}.base_temperature, [](const LossOptions& o) { return o.base_temperature; },
+       [](LossOptions& o, double v) { o.base_temperature = v; },
+       [](double v) {
+         if (v == 0.0) return;
+         if (!(v >= kMinTemperature && v <= kMaxTemperature)) {
+           throw InvalidArgument("base-temperature", "must be 0 (no factor) or in [" + format_number(kMinTemperature) + ", " +
+                                                         format_number(kMaxTemperature) + "], got " + format_number(v));
+         }
+       }},
   };
   return parameters;
 }
@@ -173,7 +188,8 @@ const std::vector<LossEntry>& loss_registry() {
   static const std::vector<LossEntry> entries = {
       {"spread", "seed 004's L_spread = (1 - alpha) L_sup + alpha L_cNCE (eqs. 2-3, 10)", {"tau", "alpha", "exclude-partner"},
        contrastive(), spread},
-      {"supcon", "SupCon's L_out (seed 001 eq. 2)", {"tau"}, contrastive(), supcon},
+      {"supcon", "SupCon's L_out (seed 001 eq. 2); --base-temperature: SupContrast's scaling tau / base", {"tau", "base-temperature"},
+       contrastive(), supcon},
       {"supcon-in", "SupCon's L_in, the mean inside the log (seed 001 eq. 3)", {"tau"}, contrastive(), supcon_in},
       {"simclr", "InfoNCE on the two views, no labels (SimCLR; seed 001 eq. 1)", {"tau"}, contrastive(false), simclr},
       {"supcon+simclr", "SupCon L_out + InfoNCE (seed 004's \"SupCon + InfoNCE\" baseline)", {"tau"}, contrastive(),

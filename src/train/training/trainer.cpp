@@ -55,6 +55,7 @@ nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& enco
                            {"label-smoothing", autoencoder ? autoencoder->options().label_smoothing : 0.0}};
   const EncoderOptions defaults;  // named only off their defaults: older checkpoints resume unchanged
   if (o.precision != "float32") record["precision"] = o.precision;
+  if (o.loss_options.base_temperature != 0.0) record["base-temperature"] = o.loss_options.base_temperature;
   if (encoder.vit_layers != defaults.vit_layers) record["vit-layers"] = encoder.vit_layers;
   if (encoder.vit_heads != defaults.vit_heads) record["vit-heads"] = encoder.vit_heads;
   // The caller's run description (the data, the hierarchy, the number of training images).

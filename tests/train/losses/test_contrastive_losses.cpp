@@ -175,6 +175,55 @@ TEST_CASE("Each batch loss has the gradient of central differences", "[train][lo
   }
 }
 
+namespace {
+// SupContrast's SupConLoss.forward (HobbitLong/SupContrast 66a8fe5, losses.py:44-104, contrast_mode
+// 'all', labels given), transcribed line by line: features B x V x d, the views stacked view-major.
+torch::Tensor released_supcon(const torch::Tensor& features, const torch::Tensor& labels, double temperature,
+                              double base_temperature) {
+  const int64_t batch_size = features.size(0), contrast_count = features.size(1);
+  auto mask = torch::eq(labels.view({-1, 1}), labels.view({-1, 1}).t()).to(torch::kDouble);
+  const auto contrast_feature = torch::cat(features.unbind(1), 0);
+  const auto anchor_feature = contrast_feature;
+  const int64_t anchor_count = contrast_count;
+  const auto anchor_dot_contrast = torch::matmul(anchor_feature, contrast_feature.t()) / temperature;
+  const auto logits_max = std::get<0>(anchor_dot_contrast.max(1, true));
+  const auto logits = anchor_dot_contrast - logits_max.detach();
+  mask = mask.repeat({anchor_count, contrast_count});
+  const auto logits_mask = torch::ones_like(mask).scatter(1, torch::arange(batch_size * anchor_count).view({-1, 1}), 0);
+  mask = mask * logits_mask;
+  const auto exp_logits = torch::exp(logits) * logits_mask;
+  const auto log_prob = logits - torch::log(exp_logits.sum(1, true));
+  auto mask_pos_pairs = mask.sum(1);
+  mask_pos_pairs = torch::where(mask_pos_pairs < 1e-6, torch::ones_like(mask_pos_pairs), mask_pos_pairs);
+  const auto mean_log_prob_pos = (mask * log_prob).sum(1) / mask_pos_pairs;
+  const auto loss = -(temperature / base_temperature) * mean_log_prob_pos;
+  return loss.view({anchor_count, batch_size}).mean();
+}
+}  // namespace
+
+TEST_CASE("supcon with a base temperature is SupContrast's SupConLoss", "[train][losses]") {
+  // geomsim's z is [view 1; view 2], SupContrast's features B x 2 x d: the same rows.
+  const auto v = views({0, 1, 0, 2, 1, 0}, 5, 41);
+  const int64_t B = 6;
+  const auto features = torch::stack({v.z.narrow(0, 0, B), v.z.narrow(0, B, B)}, 1);
+  const auto sample_labels = v.labels.narrow(0, 0, B);
+  for (const double tau : {0.07, 0.1, 0.5, 2.0}) {
+    CAPTURE(tau);
+    // base_temperature = tau: no factor, seed 001's L_out.
+    CHECK(supcon_out_loss(v.z, v.labels, tau).item<double>() ==
+          Approx(released_supcon(features, sample_labels, tau, tau).item<double>()).epsilon(1e-12));
+    // SupContrast's default base_temperature = 0.07, and another.
+    for (const double base : {0.07, 1.0}) {
+      CAPTURE(base);
+      const double released = released_supcon(features, sample_labels, tau, base).item<double>();
+      CHECK(supcon_out_loss_scaled(v.z, v.labels, tau, base).item<double>() == Approx(released).epsilon(1e-12));
+      CHECK(supcon_out_loss_scaled(v.z, v.labels, tau, base).item<double>() ==
+            Approx(tau / base * loop_supcon_out(v, tau)).epsilon(1e-12));
+    }
+  }
+  CHECK_THROWS_WITH(supcon_out_loss_scaled(v.z, v.labels, 0.5, 0.0), Catch::StartsWith("base-temperature must be"));
+}
+
 TEST_CASE("Identities between the losses", "[train][losses]") {
   // With every sample its own class, SupCon's positives are just the other view: L_out = L_in = InfoNCE.
   const Views v = views({0, 1, 2, 3, 4}, 5, 11);

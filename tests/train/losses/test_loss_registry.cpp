@@ -30,7 +30,7 @@ torch::Tensor direct_call(const std::string& loss, const LossOptions& o, const t
   if (loss == "weighted-positives") return weighted_denominator_loss(z, y2, o.tau, o.positive_weight, 1.0);
   if (loss == "upweighted-negatives") return weighted_denominator_loss(z, y2, o.tau, 0.0, o.negative_weight);
   if (loss == "spread" || loss == "thanos") return spread_loss(z, y2, partner, o.tau, o.alpha, o.include_partner);
-  if (loss == "supcon") return supcon_out_loss(z, y2, o.tau);
+  if (loss == "supcon") return o.base_temperature > 0 ? supcon_out_loss_scaled(z, y2, o.tau, o.base_temperature) : supcon_out_loss(z, y2, o.tau);
   if (loss == "supcon-in") return supcon_in_loss(z, y2, o.tau);
   if (loss == "simclr") return info_nce_loss(z, partner, o.tau);
   if (loss == "supcon+simclr") return supcon_out_loss(z, y2, o.tau) + info_nce_loss(z, partner, o.tau);
@@ -109,6 +109,11 @@ TEST_CASE("Every loss parameter has its LossOptions default and refuses values o
   CHECK_THROWS_WITH(validate_loss_parameter("clip-cosine", 2.0), Catch::StartsWith("clip-cosine must be in [-1, 1]"));
   CHECK_THROWS_WITH(validate_loss_parameter("negative-weight", -0.1), Catch::StartsWith("negative-weight must be"));
   CHECK_THROWS_WITH(validate_loss_parameter("exclude-partner", 0.5), Catch::StartsWith("exclude-partner is a flag"));
+  CHECK_NOTHROW(validate_loss_parameter("base-temperature", 0.0));  // no factor
+  CHECK_NOTHROW(validate_loss_parameter("base-temperature", 0.07));
+  CHECK_THROWS_WITH(validate_loss_parameter("base-temperature", -0.07), Catch::StartsWith("base-temperature must be 0 (no factor) or in"));
+  CHECK(loss_entry("supcon").reads("base-temperature"));
+  CHECK_FALSE(loss_entry("supcon-in").reads("base-temperature"));
   LossOptions bad;
   bad.positive_weight = -1;
   CHECK_THROWS_WITH(validate(bad), Catch::StartsWith("positive-weight must be"));
@@ -156,6 +161,7 @@ TEST_CASE("Each registered batch loss is the trainer's former direct call, bit f
   o.clip_cosine = 0.3;
   o.positive_weight = 0.6;
   o.negative_weight = 1.7;
+  o.base_temperature = 0.07;
   const int64_t classes = 3;
   torch::manual_seed(static_cast<uint64_t>(B));
   const auto z0 = torch::nn::functional::normalize(torch::randn({2 * B, 5}, torch::kDouble),

@@ -24,6 +24,10 @@
 //   L_sup with each positive's similarity in the numerator replaced by min(s_ip, c / tau), c a
 //   cosine; the denominator keeps e^{s_ip}. Once z_i . z_p > c, the anchor is no longer pulled
 //   towards that positive but pushed away from it.
+//   Public code (thanos-code b4f704e, unagi/tasks/loss_fns/contrastive_loss.py:186-207): the
+//   clamp is on the logit s/tau, not the cosine, and its test is inverted: clip_pos = 1.0 (the
+//   default) clamps the numerator's positive logits at 1, any other value (0.95 in the released
+//   clip-positives config) does not clip. docs/reference/losses.md, "The public code's conventions".
 // Table 9's "Weighted Pos in Denom." (its text: "upweighting the negatives in the denominator of
 //   Lsup"): L_sup(i) = -1/|P| sum_p log( e^{s_ip} / (e^{s_ip} + w_pos sum_{p' in P, p' != p} e^{s_ip'}
 //   + w_neg sum_{n in N} e^{s_in}) ). weighted_positives uses (w_pos, 1): w_pos = 0 is L_sup and

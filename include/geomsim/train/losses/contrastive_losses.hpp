@@ -17,6 +17,20 @@
 //   L_cNCE(i) = -log( e^{s_i,a(i)} / sum_{p in D(i)} e^{s_ip} )
 //   L_spread  = (1 - alpha) L_sup + alpha L_cNCE
 // where D(i) = P(i), which holds a(x_i) in a two-view batch: eq. (10)'s form, the default.
+//
+// The public code's conventions differ here (read at the commit named; details with line numbers
+// in docs/reference/losses.md, "The public code's conventions"):
+//   SupContrast 66a8fe5, losses.py:14-15, 103: SupConLoss multiplies L_out by
+//     tau / base_temperature, base_temperature = 0.07 by default; supcon_out_loss is
+//     SupConLoss with base_temperature = tau, and supcon_out_loss_scaled(.., base) is the
+//     released scaling. Anchors without a positive count 0 in its mean (losses.py:98-104); here
+//     they are skipped (no difference in a two-view batch, where every anchor has one).
+//   thanos-code b4f704e, unagi/tasks/loss_fns/contrastive_loss.py:91-107: its l_spread takes only
+//     the cross-view block, the second view's rows as anchors against the first view's columns;
+//     here every row of both views is an anchor against all others. Its weighting
+//     (a_lc L + a_spread L_spread-term) / (a_lc + a_spread) (lines 225-228) is alpha =
+//     a_spread / (a_lc + a_spread). Its default clip_pos = 1.0 clamps the positive logits of the
+//     numerator at 1 (lines 186-207, an inverted test); spread_loss never clips.
 // With include_partner = false, D(i) = P(i) minus a(x_i) (eq. (3) read with a(x_i) outside
 // the batch); anchors with no other positive are then skipped.
 // On the CPU (float or double z, integer labels, partner in host memory) L_spread runs as one
@@ -38,6 +52,11 @@ namespace geomsim::train {
 torch::Tensor two_view_partners(int64_t batch_size);
 
 torch::Tensor supcon_out_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau);
+// SupContrast's SupConLoss(temperature = tau, base_temperature): (tau / base_temperature) L_out.
+// base_temperature > 0 (InvalidArgument("base-temperature"); the registry's option keeps it in
+// tau's range).
+torch::Tensor supcon_out_loss_scaled(const torch::Tensor& z, const torch::Tensor& labels, double tau,
+                                     double base_temperature);
 torch::Tensor supcon_in_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau);
 torch::Tensor info_nce_loss(const torch::Tensor& z, const torch::Tensor& partner, double tau);
 torch::Tensor spread_sup_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau);

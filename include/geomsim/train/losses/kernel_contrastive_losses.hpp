@@ -10,6 +10,13 @@
 //   WeaklySup: -mean_i log( [K_XY W]_ii / ([K_XY W]_ii + sum_{j != i} K_XY[i][j]) )
 //   Fair:      -mean_i log( K_XY[i][i] / (K_XY[i][i] + (b - 1) [K_XY W]_ii) )
 //   HardNeg:   Fair's formula with K_Z built from the (detached) embeddings themselves.
+// The released code (CCLK-release a5b4136, ConditionalSampling.py; details with line numbers in
+// docs/reference/losses.md, "The public code's conventions") differs: its weac-infonce (the same
+// branch as hardnegatives, line 96; here Fair) and cl-infonce (WeaklySup) add within-view
+// negatives (K_XX W, and for cl-infonce K_XX's row sum and within-view positives), average the
+// losses of both views' anchors, clamp denominators to [1e-7, 1e20], and form W in float32 with
+// its diagonal zeroed and entries below 1e-6 dropped (lines 140-164); cl-infonce counts exp(s_ii)
+// among the negatives (Kxy.sum(1), line 118). Here: view 1's anchors; W solved in float64, cast to z's dtype.
 // With the delta kernel (K_Z[i][j] = 1 when z_i = z_j) and a group of size m,
 // [K_XY W]_ii = m/(m + lambda) x the mean of K_XY[i][j] over j with z_j = z_i.
 // All are computed in log space from the similarities, without forming exp(x.y/tau), on the

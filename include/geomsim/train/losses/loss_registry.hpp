@@ -31,6 +31,10 @@ struct LossOptions {
   double clip_cosine = 0.5;       // clip-cosine: clip-positives' largest cosine of a positive in the numerator
   double positive_weight = 0.5;   // positive-weight: weighted-positives' weight of the other positives in the denominator
   double negative_weight = 2.0;   // negative-weight: upweighted-negatives' weight of the negatives in the denominator
+  // base-temperature: supcon times tau / base_temperature, SupContrast's SupConLoss convention
+  // (its default 0.07); 0, the default, is no factor (seed 001's L_out, SupConLoss with
+  // base_temperature = tau).
+  double base_temperature = 0.0;
 };
 
 // One parameter of LossOptions, under the CLI's option name. A flag (exclude-partner) reads as
