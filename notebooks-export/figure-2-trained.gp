@@ -26,6 +26,16 @@ $reference0 << EOD
 EOD
 set terminal pngcairo size 900,560 enhanced font 'DejaVu Sans,11'
 set output './figure-2-trained.png'
+reset
+gs_width = 900; gs_height = 560; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
 set title 'Spread against α: trained cnn on Fashion-MNIST fmnist-2 vs the simulated optimum (K = 2, d = 64, τ = 0.5)' noenhanced
 set xlabel 'α (weight of cNCE)' noenhanced; set ylabel 'spread s_f(y)' noenhanced; set grid; set key top left box opaque
 set yrange [0:*]
@@ -33,6 +43,16 @@ plot $trained using 1:2:3 with yerrorlines lw 2 pt 7 title 'trained L_spread (te
 unset output
 set terminal svg size 900,560 enhanced font 'DejaVu Sans,11' background '#ffffff'
 set output './figure-2-trained.svg'
+reset
+gs_width = 900; gs_height = 560; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
 set title 'Spread against α: trained cnn on Fashion-MNIST fmnist-2 vs the simulated optimum (K = 2, d = 64, τ = 0.5)' noenhanced
 set xlabel 'α (weight of cNCE)' noenhanced; set ylabel 'spread s_f(y)' noenhanced; set grid; set key top left box opaque
 set yrange [0:*]

@@ -748,8 +748,8 @@ key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
 key_rows = key_below ? ceil(5.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
-top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 2 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, τ = 0.25' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (left): spread against α for K = 3, n_y = 8, τ = 0.25, by dimension'."\n".'K = 3, n_y = 8, τ = 0.25' : 'Figure 8 (left): spread against α for K = 3, n_y = 8, τ = 0.25, by dimension'."\n".'K = 3, n_y = 8, τ = 0.25') noenhanced
+top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, τ = 0.25' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (left): spread against α for K = 3, n_y = 8, by dimension (τ = 0.25, d = 3, 5,'."\n".'10: geomsim''s choice)'."\n".'K = 3, n_y = 8, τ = 0.25' : 'Figure 8 (left): spread against α for K = 3, n_y = 8, by dimension (τ = 0.25, d = 3, 5, 10: geomsim''s choice)'."\n".'K = 3, n_y = 8, τ = 0.25') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
 set xrange [0.5:0.95]; set yrange [-0.03:1.05]
@@ -797,8 +797,8 @@ key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
 key_rows = key_below ? ceil(5.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
-top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 2 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, τ = 0.25' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (left): spread against α for K = 3, n_y = 8, τ = 0.25, by dimension'."\n".'K = 3, n_y = 8, τ = 0.25' : 'Figure 8 (left): spread against α for K = 3, n_y = 8, τ = 0.25, by dimension'."\n".'K = 3, n_y = 8, τ = 0.25') noenhanced
+top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, τ = 0.25' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (left): spread against α for K = 3, n_y = 8, by dimension (τ = 0.25, d = 3, 5,'."\n".'10: geomsim''s choice)'."\n".'K = 3, n_y = 8, τ = 0.25' : 'Figure 8 (left): spread against α for K = 3, n_y = 8, by dimension (τ = 0.25, d = 3, 5, 10: geomsim''s choice)'."\n".'K = 3, n_y = 8, τ = 0.25') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
 set xrange [0.5:0.95]; set yrange [-0.03:1.05]
@@ -846,8 +846,8 @@ key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
 key_rows = key_below ? ceil(5.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
-top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 2 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, τ = 0.25' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (left): spread against α for K = 3, n_y = 8, τ = 0.25, by dimension'."\n".'K = 3, n_y = 8, τ = 0.25' : 'Figure 8 (left): spread against α for K = 3, n_y = 8, τ = 0.25, by dimension'."\n".'K = 3, n_y = 8, τ = 0.25') noenhanced
+top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, τ = 0.25' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (left): spread against α for K = 3, n_y = 8, by dimension (τ = 0.25, d = 3, 5,'."\n".'10: geomsim''s choice)'."\n".'K = 3, n_y = 8, τ = 0.25' : 'Figure 8 (left): spread against α for K = 3, n_y = 8, by dimension (τ = 0.25, d = 3, 5, 10: geomsim''s choice)'."\n".'K = 3, n_y = 8, τ = 0.25') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
 set xrange [0.5:0.95]; set yrange [-0.03:1.05]
@@ -895,8 +895,8 @@ key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
 key_rows = key_below ? ceil(5.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
-top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 2 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, τ = 0.25' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (left): spread against α for K = 3, n_y = 8, τ = 0.25, by dimension'."\n".'K = 3, n_y = 8, τ = 0.25' : 'Figure 8 (left): spread against α for K = 3, n_y = 8, τ = 0.25, by dimension'."\n".'K = 3, n_y = 8, τ = 0.25') noenhanced
+top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, τ = 0.25' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (left): spread against α for K = 3, n_y = 8, by dimension (τ = 0.25, d = 3, 5,'."\n".'10: geomsim''s choice)'."\n".'K = 3, n_y = 8, τ = 0.25' : 'Figure 8 (left): spread against α for K = 3, n_y = 8, by dimension (τ = 0.25, d = 3, 5, 10: geomsim''s choice)'."\n".'K = 3, n_y = 8, τ = 0.25') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
 set xrange [0.5:0.95]; set yrange [-0.03:1.05]

@@ -2282,8 +2282,8 @@ key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
 key_rows = key_below ? ceil(7.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
-top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 2 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (right): spread against α for K = 3, n_y = 8, d = 3, by temperature'."\n".'K = 3, n_y = 8, d = 3' : 'Figure 8 (right): spread against α for K = 3, n_y = 8, d = 3, by temperature'."\n".'K = 3, n_y = 8, d = 3') noenhanced
+top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (right): spread against α for K = 3, n_y = 8, by temperature (d = 3: geomsim''s'."\n".'choice)'."\n".'K = 3, n_y = 8, d = 3' : 'Figure 8 (right): spread against α for K = 3, n_y = 8, by temperature (d = 3: geomsim''s choice)'."\n".'K = 3, n_y = 8, d = 3') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
 set xrange [0.5:0.95]; set yrange [-0.03:1.05]
@@ -2331,8 +2331,8 @@ key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
 key_rows = key_below ? ceil(7.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
-top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 2 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (right): spread against α for K = 3, n_y = 8, d = 3, by temperature'."\n".'K = 3, n_y = 8, d = 3' : 'Figure 8 (right): spread against α for K = 3, n_y = 8, d = 3, by temperature'."\n".'K = 3, n_y = 8, d = 3') noenhanced
+top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (right): spread against α for K = 3, n_y = 8, by temperature (d = 3: geomsim''s'."\n".'choice)'."\n".'K = 3, n_y = 8, d = 3' : 'Figure 8 (right): spread against α for K = 3, n_y = 8, by temperature (d = 3: geomsim''s choice)'."\n".'K = 3, n_y = 8, d = 3') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
 set xrange [0.5:0.95]; set yrange [-0.03:1.05]
@@ -2380,8 +2380,8 @@ key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
 key_rows = key_below ? ceil(7.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
-top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 2 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (right): spread against α for K = 3, n_y = 8, d = 3, by temperature'."\n".'K = 3, n_y = 8, d = 3' : 'Figure 8 (right): spread against α for K = 3, n_y = 8, d = 3, by temperature'."\n".'K = 3, n_y = 8, d = 3') noenhanced
+top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (right): spread against α for K = 3, n_y = 8, by temperature (d = 3: geomsim''s'."\n".'choice)'."\n".'K = 3, n_y = 8, d = 3' : 'Figure 8 (right): spread against α for K = 3, n_y = 8, by temperature (d = 3: geomsim''s choice)'."\n".'K = 3, n_y = 8, d = 3') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
 set xrange [0.5:0.95]; set yrange [-0.03:1.05]
@@ -2429,8 +2429,8 @@ key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
 key_rows = key_below ? ceil(7.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
-top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 2 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (right): spread against α for K = 3, n_y = 8, d = 3, by temperature'."\n".'K = 3, n_y = 8, d = 3' : 'Figure 8 (right): spread against α for K = 3, n_y = 8, d = 3, by temperature'."\n".'K = 3, n_y = 8, d = 3') noenhanced
+top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'K = 3, n_y = 8, d = 3' : (gs_width / (0.62 * gs_font)) < 115 ? 'Figure 8 (right): spread against α for K = 3, n_y = 8, by temperature (d = 3: geomsim''s'."\n".'choice)'."\n".'K = 3, n_y = 8, d = 3' : 'Figure 8 (right): spread against α for K = 3, n_y = 8, by temperature (d = 3: geomsim''s choice)'."\n".'K = 3, n_y = 8, d = 3') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
 set xrange [0.5:0.95]; set yrange [-0.03:1.05]

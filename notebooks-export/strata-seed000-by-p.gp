@@ -31,13 +31,23 @@ EOD
 $d1 << EOD
 0.12533976669381394 0.3095124360301512 0.029451791413878166
 0.16435030971358777 0.5607441416658819 0.06646928057800422
-0.12287485017761433 0.325421601478968 0.02788370662860444
+0.12287485017761433 0.325421601478968 0.027883706628604437
 0.12300568350366581 0.2382899363947197 0.02687616264912779
 0.14114112491817887 0.29930456853319837 0.03236343159592502
 0.1367745159772007 0.6109352919535634 0.030918398601004003
 EOD
 set terminal pngcairo size 1100,520 enhanced font 'DejaVu Sans,11'
 set output './strata-seed000-by-p.png'
+reset
+gs_width = 1100; gs_height = 520; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
 set multiplot layout 1,2 title 'fmnist-4-imbalanced, cnn, t = 1: each subclass, mean ± sd over seeds' noenhanced
 set xlabel 'p(z|y) in training' noenhanced; set grid; set key top right
 set ylabel 'σ_f(z) (test)' noenhanced; set title 'subclass scatter' noenhanced
@@ -48,6 +58,16 @@ unset multiplot
 unset output
 set terminal svg size 1100,520 enhanced font 'DejaVu Sans,11' background '#ffffff'
 set output './strata-seed000-by-p.svg'
+reset
+gs_width = 1100; gs_height = 520; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
 set multiplot layout 1,2 title 'fmnist-4-imbalanced, cnn, t = 1: each subclass, mean ± sd over seeds' noenhanced
 set xlabel 'p(z|y) in training' noenhanced; set grid; set key top right
 set ylabel 'σ_f(z) (test)' noenhanced; set title 'subclass scatter' noenhanced
