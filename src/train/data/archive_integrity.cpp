@@ -51,12 +51,14 @@ std::uint32_t crc_of(const char* data, std::uint64_t length) {
   return static_cast<std::uint32_t>(crc);
 }
 
-// CRC-32 of a raw deflate stream's output; false when the stream is broken or its size is not `expected`.
-bool inflated_crc(const char* data, std::uint64_t length, std::uint64_t expected, std::uint32_t& crc) {
+// Inflates a raw deflate stream, handing its output to `sink` in pieces; false when the stream is
+// broken or its size is not `expected` (it stops as soon as the output passes `expected`, before a
+// bomb goes off).
+bool inflate_raw(const char* data, std::uint64_t length, std::uint64_t expected,
+                 const std::function<void(const unsigned char*, std::size_t)>& sink) {
   z_stream stream{};
   if (inflateInit2(&stream, -MAX_WBITS) != Z_OK) return false;
   std::array<unsigned char, 1 << 16> buffer{};
-  uLong running = crc32(0L, Z_NULL, 0);
   std::uint64_t produced = 0;
   stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data));
   stream.avail_in = static_cast<uInt>(std::min<std::uint64_t>(length, std::numeric_limits<uInt>::max()));
@@ -67,28 +69,30 @@ bool inflated_crc(const char* data, std::uint64_t length, std::uint64_t expected
     status = inflate(&stream, Z_NO_FLUSH);
     const std::uint64_t out = buffer.size() - stream.avail_out;
     produced += out;
-    if (produced > expected) break;  // more than the directory says: stop before a bomb goes off
-    running = crc32(running, buffer.data(), static_cast<uInt>(out));
+    if (produced > expected) break;
+    sink(buffer.data(), static_cast<std::size_t>(out));
     if (status == Z_BUF_ERROR && stream.avail_in == 0) break;
   }
   inflateEnd(&stream);
-  crc = static_cast<std::uint32_t>(running);
   return status == Z_STREAM_END && produced == expected;
 }
 
-// The bytes of a small entry whose CRC was checked: stored, or inflated by zlib.
+// CRC-32 of a raw deflate stream's output; false as inflate_raw.
+bool inflated_crc(const char* data, std::uint64_t length, std::uint64_t expected, std::uint32_t& crc) {
+  uLong running = crc32(0L, Z_NULL, 0);
+  const bool whole = inflate_raw(data, length, expected, [&](const unsigned char* piece, std::size_t size) {
+    running = crc32(running, piece, static_cast<uInt>(size));
+  });
+  crc = static_cast<std::uint32_t>(running);
+  return whole;
+}
+
+// The bytes of a small entry whose CRC was checked: stored, or inflated.
 std::string small_entry_bytes(const Bytes& bytes, const ArchiveEntry& entry) {
   if (!entry.compressed) return std::string(bytes.at(entry.data_offset), entry.size);
-  std::string out(entry.size, '\0');
-  uLongf length = static_cast<uLongf>(out.size());
-  z_stream stream{};
-  if (inflateInit2(&stream, -MAX_WBITS) != Z_OK) return {};
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.at(entry.data_offset)));
-  stream.avail_in = static_cast<uInt>(entry.stored_size);
-  stream.next_out = reinterpret_cast<Bytef*>(out.data());
-  stream.avail_out = static_cast<uInt>(length);
-  inflate(&stream, Z_FINISH);
-  inflateEnd(&stream);
+  std::string out;
+  inflate_raw(bytes.at(entry.data_offset), entry.stored_size, entry.size,
+              [&](const unsigned char* piece, std::size_t size) { out.append(reinterpret_cast<const char*>(piece), size); });
   return out;
 }
 
