@@ -97,6 +97,9 @@ SolveSettings settings_from(const json& p, std::string& seeds_text) {
 }
 
 
+// The file of a grid's finished points while it runs, beside its NAME.csv (sim_checkpoint_path).
+constexpr const char* kCheckpointSuffix = ".partial.csv";
+
 // The definition's grid. Rows of it already solved with the same settings are not solved again
 // (they would come out the same: every point is reproducible): those of the CSV the output holds
 // (a page redraws from its committed CSV in seconds) and those of its checkpoint
@@ -113,7 +116,7 @@ std::vector<SweepRow> sweep(const json& p, const std::string& stem, std::string&
   const SolveSettings settings = settings_from(p, seeds_text);
   const auto points = sweep_points(grid);
   const std::string csv_path = stem + ".csv";
-  const std::string checkpoint = stem + ".partial.csv";
+  const std::string checkpoint = stem + kCheckpointSuffix;
   std::set<std::string> keys;
   for (const auto& point : points) keys.insert(point.key());
   std::vector<SweepRow> done;
@@ -729,7 +732,7 @@ SimDefinition load_sim_definition(const std::string& path, const std::vector<std
 }
 
 std::string sim_checkpoint_path(const std::string& out_dir, const SimDefinition& def) {
-  return (std::filesystem::path(out_dir) / (def.name + ".partial.csv")).string();
+  return (std::filesystem::path(out_dir) / (def.name + kCheckpointSuffix)).string();
 }
 
 SimResult run_sim(const SimDefinition& def, const std::string& out_dir, bool smoke, OutputTransaction& outputs,
