@@ -121,9 +121,10 @@ class PointProgress {
     drawn_ = true;
   }
   // " (resumed: 5 of 40 points were in NAME.csv or NAME.partial.csv)" when they held some.
-  std::string resumed_note(const std::string& name) const {
+  // cache_files: SimResult::cache_files.
+  std::string resumed_note(const std::string& name, const std::string& cache_files) const {
     if (resumed_ == 0) return "";
-    return " (resumed: " + std::to_string(resumed_) + " of " + std::to_string(total_) + " points were in " + name + ".csv or " +
+    return " (resumed: " + std::to_string(resumed_) + " of " + std::to_string(total_) + " points were in " + cache_files + " or " +
            name + ".partial.csv)";
   }
   bool drawn() const { return drawn_; }
@@ -214,8 +215,8 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
          << "Definition: [`" << def.path << "`](../" << def.path << ") · regenerate with `geomsim report --sims " << o.sims
          << " --out " << o.out << " --only " << def.name << (o.smoke ? " --smoke" : "") << "` (" << fixed(result.seconds, 3)
          << " s" << (result.cached_points > 0 ? ", with " + std::to_string(result.cached_points) + " of its " +
-                                                   std::to_string(result.sweep_points) + " points read from " + def.name +
-                                                   ".csv or its checkpoint " + def.name + ".partial.csv; delete them to solve them again"
+                                                   std::to_string(result.sweep_points) + " points read from " + result.cache_files +
+                                                   " or its checkpoint " + def.name + ".partial.csv; delete them to solve them again"
                                              : std::string())
          << ")\n\n";
     if (!def.paper.empty()) page << "**The paper.** " << def.paper << "\n\n";
@@ -226,7 +227,7 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
     fs::remove(checkpoint, ec);  // NAME.csv holds every point now
     finished[def.name] = {{"definition", digest}, {"seconds", result.seconds}};
     write_progress_record(o, finished);
-    const std::string summary = " " + fixed(result.seconds, 3) + " s" + progress.resumed_note(def.name);
+    const std::string summary = " " + fixed(result.seconds, 3) + " s" + progress.resumed_note(def.name, result.cache_files);
     if (terminal) {
       write_stderr("\r" + label + summary + std::string(progress.drawn() ? 40 : 0, ' ') + "\n");
     } else {

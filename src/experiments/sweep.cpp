@@ -160,12 +160,15 @@ SweepPrediction predict(const SweepPoint& p) {
 }
 
 SweepRow run_sweep_point(const SweepPoint& point, const SolveSettings& settings, const std::string& seeds_text) {
-  const SpreadSolution s = solve_spread_problem({point.K, point.ny, point.d, point.alpha, point.tau}, settings);
+  return sweep_row_of(point, solve_spread_problem({point.K, point.ny, point.d, point.alpha, point.tau}, settings), seeds_text);
+}
+
+SweepRow sweep_row_of(const SweepPoint& point, const SpreadSolution& s, const std::string& seeds_text) {
   SweepRow row;
   row.point = point;
   row.seeds = seeds_text;
   row.solver = s.solver;
-  row.cluster_tolerance = settings.cluster_tolerance;
+  row.cluster_tolerance = s.settings.cluster_tolerance;
   row.loss = s.loss;
   row.spread = s.spread.mean;
   row.geometry = to_string(s.geometry.kind);

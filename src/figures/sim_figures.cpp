@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "geomsim/experiments/best_known.hpp"
 #include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/experiments/sweep.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
@@ -100,27 +102,22 @@ SolveSettings settings_from(const json& p, std::string& seeds_text) {
 // The file of a grid's finished points while it runs, beside its NAME.csv (sim_checkpoint_path).
 constexpr const char* kCheckpointSuffix = ".partial.csv";
 
-// The definition's grid. Rows of it already solved with the same settings are not solved again
-// (they would come out the same: every point is reproducible): those of the CSV the output holds
-// (a page redraws from its committed CSV in seconds) and those of its checkpoint
-// (sim_checkpoint_path: the points an interrupted report had finished). Files that cannot be
-// read are ignored and rewritten. NAME.csv is staged with every row.
-std::vector<SweepRow> sweep(const json& p, const std::string& stem, std::string& seeds_text, OutputTransaction& outputs,
-                            SimResult& result, const SimProgress& progress) {
-  SweepGrid grid;
-  grid.K = integers(p, "K", 2);
-  grid.ny = integers(p, "ny", 1);
-  grid.d = integers(p, "d", 2);
-  grid.tau = numbers(p, "tau");
-  grid.alpha = numbers(p, "alpha");
-  const SolveSettings settings = settings_from(p, seeds_text);
-  const auto points = sweep_points(grid);
-  const std::string csv_path = stem + ".csv";
-  const std::string checkpoint = stem + kCheckpointSuffix;
+// One sweep of `points` under `settings`. Rows of it already solved with the same settings are
+// not solved again (they would come out the same: every point is reproducible): those of the
+// files in `caches`, in order (a page redraws from its committed CSVs in seconds), and those of
+// the checkpoint (sim_checkpoint_path: the points an interrupted report had finished), which
+// holds `kept` (another sweep's rows of this page) beside this sweep's. Files that cannot be
+// read, or rows of other settings, are ignored. `progress` gets the rows done so far.
+std::vector<SweepRow> cached_sweep(const std::vector<SweepPoint>& points, const SolveSettings& settings, const std::string& seeds_text,
+                                   const std::vector<std::string>& caches, const std::string& checkpoint,
+                                   const std::vector<SweepRow>& kept, std::size_t& cached,
+                                   const std::function<void(std::size_t)>& progress) {
   std::set<std::string> keys;
   for (const auto& point : points) keys.insert(point.key());
   std::vector<SweepRow> done;
-  for (const std::string& path : {csv_path, checkpoint}) {
+  std::vector<std::string> paths = caches;
+  paths.push_back(checkpoint);
+  for (const std::string& path : paths) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) continue;
     std::vector<SweepRow> usable;
@@ -140,8 +137,10 @@ std::vector<SweepRow> sweep(const json& p, const std::string& stem, std::string&
       if (keys.erase(row.point.key())) done.push_back(std::move(row));  // each point once
     }
   }
-  if (progress) progress(done.size(), points.size());
-  std::vector<SweepRow> saved = done;
+  cached = done.size();
+  if (progress) progress(done.size());
+  std::vector<SweepRow> saved = kept;
+  saved.insert(saved.end(), done.begin(), done.end());
   auto last_save = std::chrono::steady_clock::now();
   const auto on_row = [&](const SweepRow& row, std::size_t completed, std::size_t total) {
     saved.push_back(row);
@@ -154,12 +153,63 @@ std::vector<SweepRow> sweep(const json& p, const std::string& stem, std::string&
       partial.commit();
       last_save = now;
     }
-    if (progress) progress(done.size() + completed, points.size());
+    if (progress) progress(done.size() + completed);
   };
-  const auto rows = run_sweep(points, settings, seeds_text, done, on_row);
-  outputs.stage(csv_path, sweep_csv(rows), "out");
-  result.sweep_points = points.size();
-  result.cached_points = done.size();
+  return run_sweep(points, settings, seeds_text, done, on_row);
+}
+
+// Whether the settings are the paper's method: SLSQP, best of the seeds, no restarts.
+bool is_paper_method(const SolveSettings& s) { return s.solver == "slsqp" && s.restarts == 0; }
+
+// File names of a page's sweeps beside its NAME.csv: the paper's method's rows and the default
+// solve's, each in `geomsim sweep`'s format.
+constexpr const char* kPaperMethodSuffix = ".paper-method.csv";
+constexpr const char* kDefaultSolveSuffix = ".default-solve.csv";
+
+// The definition's grid, solved with its settings, NAME.csv staged with every row. A definition
+// that pins the paper's method (is_paper_method) is solved twice, by the paper's method and by
+// the default solve (RLBFGS with its restarts, seeds 0-4, as `geomsim sweep` without --solver),
+// each cached in its own file (NAME.paper-method.csv, NAME.default-solve.csv; a NAME.csv of the
+// paper's method alone, as written before issue 29, is read as the former), and a solve from the
+// predicted configuration is added where the theory predicts the split (best_known_rows): the
+// rows returned, and NAME.csv's loss, spread and geometry, are the best known optimum, with the
+// paper's method in columns of its own (best_known_csv), and `best_known` receives both.
+std::vector<SweepRow> sweep(const json& p, const std::string& stem, std::string& seeds_text, OutputTransaction& outputs,
+                            SimResult& result, const SimProgress& progress, std::vector<BestKnownRow>* best_known = nullptr) {
+  SweepGrid grid;
+  grid.K = integers(p, "K", 2);
+  grid.ny = integers(p, "ny", 1);
+  grid.d = integers(p, "d", 2);
+  grid.tau = numbers(p, "tau");
+  grid.alpha = numbers(p, "alpha");
+  const SolveSettings settings = settings_from(p, seeds_text);
+  const auto points = sweep_points(grid);
+  const std::string csv_path = stem + ".csv";
+  const std::string checkpoint = stem + kCheckpointSuffix;
+  const bool paper = is_paper_method(settings);
+  const std::size_t total = points.size() * (paper ? 2 : 1);
+  std::size_t cached = 0;
+  const auto first = cached_sweep(points, settings, seeds_text, paper ? std::vector<std::string>{stem + kPaperMethodSuffix, csv_path} : std::vector<std::string>{csv_path},
+                                  checkpoint, {}, cached, [&](std::size_t done) { if (progress) progress(done, total); });
+  result.sweep_points = total;
+  result.cached_points = cached;
+  const std::string name = std::filesystem::path(stem).filename().string();
+  result.cache_files = paper ? name + kPaperMethodSuffix + " and " + name + kDefaultSolveSuffix : name + ".csv";
+  if (!paper) {
+    outputs.stage(csv_path, sweep_csv(first), "out");
+    return first;
+  }
+  const SolveSettings defaults;  // the default solve: seeds 0-4, auto (RLBFGS), its restarts
+  const std::string default_seeds = "0:4";
+  const auto second = cached_sweep(points, defaults, default_seeds, {stem + kDefaultSolveSuffix}, checkpoint, first, cached,
+                                   [&](std::size_t done) { if (progress) progress(points.size() + done, total); });
+  result.cached_points += cached;
+  outputs.stage(stem + kPaperMethodSuffix, sweep_csv(first), "out");
+  outputs.stage(stem + kDefaultSolveSuffix, sweep_csv(second), "out");
+  auto joined = best_known_rows(first, second, true);
+  outputs.stage(csv_path, best_known_csv(joined), "out");
+  auto rows = best_rows(joined);
+  if (best_known) *best_known = std::move(joined);
   return rows;
 }
 
@@ -187,6 +237,39 @@ bool agrees_with_theory(const SweepRow& r) {
   return false;
 }
 
+// What a page that ran the paper's method beside the default solve says about the two: where the
+// best known optimum came from, and where the paper's method ended above it.
+std::string paper_method_summary(const std::vector<BestKnownRow>& rows, const std::string& seeds) {
+  std::size_t from_default = 0, from_prediction = 0, other_geometry = 0, split_points = 0, split_missed = 0;
+  const BestKnownRow* worst = nullptr;
+  for (const auto& r : rows) {
+    from_default += r.source == "default_solve" ? 1 : 0;
+    from_prediction += r.source == "predicted_start" ? 1 : 0;
+    other_geometry += category(r.paper_method) != category(r.best) ? 1 : 0;
+    if (r.best.prediction.regime == "split" && r.best.prediction.loss) {
+      ++split_points;
+      split_missed += r.paper_method.loss > *r.best.prediction.loss + kBestKnownTie ? 1 : 0;
+    }
+    if (r.source != "paper_method" && (!worst || r.paper_method.loss - r.best.loss > worst->paper_method.loss - worst->best.loss)) worst = &r;
+  }
+  std::ostringstream md;
+  md << "Every point is the best known optimum: the lowest loss of the paper's method (SLSQP, best of seeds " << seeds
+     << ", no restarts), the default solve (RLBFGS, seeds 0:4 and its restarts) and, where the theory predicts the split, a "
+        "solve started from the split itself (columns best_of and paper_method_* of the CSV). The paper's method reached it "
+        "(to 1e-9) at "
+     << rows.size() - from_default - from_prediction << " of " << rows.size() << " points; the default solve was lower at "
+     << from_default << ", the start from the split at " << from_prediction << ".";
+  if (worst) {
+    md << " Where it missed, the paper's method ended above the best known loss by up to " << fmt(worst->paper_method.loss - worst->best.loss)
+       << " (" << worst->best.point.key() << ": " << fmt(worst->paper_method.loss, 6) << ", " << category(worst->paper_method)
+       << ", against " << fmt(worst->best.loss, 6) << ", " << category(worst->best) << ")";
+    md << "; its geometry differs from the best known at " << other_geometry << " points";
+    if (split_points) md << ", and it is above the split's loss at " << split_missed << " of the " << split_points << " points where the split is predicted";
+    md << ".";
+  }
+  return md.str() + "\n";
+}
+
 std::string header_lines(const std::string& name, const std::string& extra = "") {
   return "![" + name + "](" + name + ".png)\n\nData: [" + name + ".csv](" + name + ".csv) · vector: [" + name +
          ".svg](" + name + ".svg) · PDF: [one column](" + name + ".pdf), [two columns](" + name + "-2col.pdf) · gnuplot script: [" +
@@ -210,7 +293,10 @@ SimResult alpha_spread(const SimDefinition& def, const json& p, const std::strin
                        const SimProgress& progress) {
   std::string seeds;
   SimResult result;
-  const auto rows = sweep(p, stem, seeds, outputs, result, progress);
+  std::vector<BestKnownRow> best_known;
+  const auto rows = sweep(p, stem, seeds, outputs, result, progress, &best_known);
+  std::map<std::string, const BestKnownRow*> known;
+  for (const auto& r : best_known) known.emplace(r.best.point.key(), &r);
   // "curves" and "facets" were checked with the definition (check_parameters).
   const std::string by = text_parameter(p, "curves", "d", "d");
   const std::string facets = text_parameter(p, "facets", "", "K");
@@ -248,12 +334,18 @@ SimResult alpha_spread(const SimDefinition& def, const json& p, const std::strin
       if (r.prediction.spread) {
         md << (agrees_with_theory(r) ? " ✓" : " (theory: " + r.prediction.regime + " " + fmt(*r.prediction.spread) + ")");
       }
+      if (const auto k = known.find(r.point.key()); k != known.end() && k->second->source != "paper_method") {
+        const SweepRow& paper = k->second->paper_method;
+        md << " [paper's method: " << fmt(paper.spread) << " " << category(paper) << ", loss +" << fmt(paper.loss - r.loss, 3) << "]";
+      }
       md << " |";
     }
     md << "\n";
   }
   result.markdown = header_lines(def.name) + "Spread of the optimum (seeds " + seeds + ") and its geometry; ✓ where the theory predicts it (collapse, the "
-                                 "split at its spread to 1e-4, or uniform), otherwise the prediction in brackets; no mark where the theory has none:\n\n" + md.str();
+                                 "split at its spread to 1e-4, or uniform), otherwise the prediction in brackets; no mark where the theory has none" +
+                    (best_known.empty() ? std::string() : "; [paper's method: …] where the paper's method ended higher, with its spread, geometry and excess loss") +
+                    ":\n\n" + md.str() + (best_known.empty() ? std::string() : "\n" + paper_method_summary(best_known, seeds));
   return result;
 }
 
@@ -466,8 +558,14 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
                             const SimProgress& progress) {
   std::string seeds;
   SimResult result;
-  const auto rows = sweep(p, stem, seeds, outputs, result, progress);
+  std::vector<BestKnownRow> best_known;
+  const auto rows = sweep(p, stem, seeds, outputs, result, progress, &best_known);
   const int K = rows.front().point.K, d = rows.front().point.d;
+  // Where the paper's method found another geometry than the best known: ringed in the figure.
+  std::vector<std::vector<double>> paper_differs;
+  for (const auto& r : best_known) {
+    if (category(r.paper_method) != category(r.best)) paper_differs.push_back({r.best.point.alpha, r.best.point.tau});
+  }
   const std::vector<std::string> order{"collapsed", "two atoms", "several atoms", "continuous", "uniform-like"};
   std::map<std::string, std::vector<std::vector<double>>> by_category;
   std::map<std::string, int> counts;
@@ -520,6 +618,10 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
   fig.key("outside right top Left reverse samplen 3 width -6", 2);
   fig.line("set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05");
   fig.line("set arrow from " + fmt(threshold, 8) + ", graph 0 to " + fmt(threshold, 8) + ", graph 1 nohead lw 2 lc 'black'");
+  if (!paper_differs.empty()) {
+    fig.datablock("pm", paper_differs);
+    plot += ", $pm using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#d55e00' title 'ringed: SLSQP best of 5 (the paper) ended in another geometry'";
+  }
   if (!window.empty()) {
     fig.datablock("w", window);
     plot += ", $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)'";
@@ -535,6 +637,7 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
   md << "\n\nWhere the theory predicts a regime (collapse below K/(2K−1); for d = K the split inside its window and "
         "uniform beyond it), the optimizer agrees at "
      << agree << " of " << predicted << " points.\n";
+  if (!best_known.empty()) md << "\n" << paper_method_summary(best_known, seeds);
   result.markdown = md.str();
   return result;
 }

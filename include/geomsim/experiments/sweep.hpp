@@ -76,6 +76,8 @@ struct SweepRow {
 
 // Solves one point with the given settings (seeds_text is recorded in the row).
 SweepRow run_sweep_point(const SweepPoint& point, const SolveSettings& settings, const std::string& seeds_text);
+// The row of a finished solve of `point` (its settings' atom tolerance; seeds_text recorded).
+SweepRow sweep_row_of(const SweepPoint& point, const SpreadSolution& solution, const std::string& seeds_text);
 
 // Runs the points that `done` does not already hold (by key) in parallel, calling on_row
 // (serialised, in completion order) after each with the number completed and the total to run.

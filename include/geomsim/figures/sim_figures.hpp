@@ -51,6 +51,9 @@ struct SimResult {
   // For the sweep kinds: the grid's points, and how many of them were read from the CSV that
   // the output already held (solved before with the same settings) instead of solved again.
   std::size_t sweep_points = 0, cached_points = 0;
+  // The files of OUT those cached points were read from besides the checkpoint: "NAME.csv", or
+  // for a page of the paper's method "NAME.paper-method.csv and NAME.default-solve.csv".
+  std::string cache_files = "";
 };
 
 // Progress within a definition: called (serialised, from the thread that finished the point) once
