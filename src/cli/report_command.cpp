@@ -109,7 +109,6 @@ class PointProgress {
       resumed_ = done;
       start_ = std::chrono::steady_clock::now();
     }
-    total_ = total;
     if (!terminal_) return;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     std::string line = "\r" + label_ + " " + std::to_string(done) + "/" + std::to_string(total) + " points, " +
@@ -121,11 +120,13 @@ class PointProgress {
     drawn_ = true;
   }
   // " (resumed: 5 of 40 points were in NAME.csv or NAME.partial.csv)" when they held some.
-  // cache_files: SimResult::cache_files.
-  std::string resumed_note(const std::string& name, const std::string& cache_files) const {
-    if (resumed_ == 0) return "";
-    return " (resumed: " + std::to_string(resumed_) + " of " + std::to_string(total_) + " points were in " + cache_files + " or " +
-           name + ".partial.csv)";
+  // From the definition's result: its points read from cache_files or the checkpoint (a page of
+  // the paper's method reads its second solve's after the first is done, so the first progress
+  // call does not count them all).
+  std::string resumed_note(const std::string& name, const SimResult& result) const {
+    if (result.cached_points == 0) return "";
+    return " (resumed: " + std::to_string(result.cached_points) + " of " + std::to_string(result.sweep_points) + " points were in " +
+           result.cache_files + " or " + name + ".partial.csv)";
   }
   bool drawn() const { return drawn_; }
 
@@ -133,7 +134,7 @@ class PointProgress {
   std::string label_;
   bool terminal_;
   bool started_ = false, drawn_ = false;
-  std::size_t resumed_ = 0, total_ = 0;
+  std::size_t resumed_ = 0;
   std::chrono::steady_clock::time_point start_;
 };
 
@@ -227,7 +228,7 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
     fs::remove(checkpoint, ec);  // NAME.csv holds every point now
     finished[def.name] = {{"definition", digest}, {"seconds", result.seconds}};
     write_progress_record(o, finished);
-    const std::string summary = " " + fixed(result.seconds, 3) + " s" + progress.resumed_note(def.name, result.cache_files);
+    const std::string summary = " " + fixed(result.seconds, 3) + " s" + progress.resumed_note(def.name, result);
     if (terminal) {
       write_stderr("\r" + label + summary + std::string(progress.drawn() ? 40 : 0, ' ') + "\n");
     } else {

@@ -620,13 +620,13 @@ SimResult phase_diagram(const SimDefinition& def, const json& p, const std::stri
   fig.line("set arrow from " + fmt(threshold, 8) + ", graph 0 to " + fmt(threshold, 8) + ", graph 1 nohead lw 2 lc 'black'");
   if (!paper_differs.empty()) {
     fig.datablock("pm", paper_differs);
-    plot += ", $pm using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#d55e00' title 'ringed: SLSQP best of 5 (the paper) ended in another geometry'";
+    plot += ", $pm using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#d55e00' title 'ringed: SLSQP (paper) differs'";
   }
   if (!window.empty()) {
     fig.datablock("w", window);
     plot += ", $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)'";
   }
-  fig.line(plot + ", NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'");
+  fig.line(plot + ", NaN with lines lw 2 dt 1 lc 'black' title 'α = K/(2K-1)'");
   fig.render(stem, outputs);
   std::ostringstream md;
   md << header_lines(def.name) << "K = " << K << ", n_y = " << rows.front().point.ny << ", d = " << d << ", " << rows.size()

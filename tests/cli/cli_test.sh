@@ -262,9 +262,9 @@ diff <(cut -d, -f1-22 "$work/full.csv") <(cut -d, -f1-22 "$work/merged.csv") >/d
 "$geomsim" sweep --K 2:3 --ny 2 --d 3 --alpha 0.7 --seeds 0 --out "$work/krange.csv" -q &&
   [ "$(cut -d, -f1 "$work/krange.csv" | tail -n +2 | tr '\n' ' ')" = "2 3 " ] && pass || fail "sweep --K 2:3 did not solve K = 2 and 3"
 # A sweep CSV written before issue 31 names the continuous regime "spread" (the committed CSVs did,
-# until regenerated; made so here from figure-6-left.csv): it is read as "continuous" and written
+# until regenerated; made so here from figure-6-left.paper-method.csv, the paper's method's own sweep): it is read as "continuous" and written
 # back so, every other byte unchanged.
-sed '2,$s/,continuous,/,spread,/g' "$source_dir/notebooks-export/figure-6-left.csv" >"$work/legacy-in.csv"
+sed '2,$s/,continuous,/,spread,/g' "$source_dir/notebooks-export/figure-6-left.paper-method.csv" >"$work/legacy-in.csv"
 "$geomsim" merge "$work/legacy-in.csv" --out "$work/legacy.csv" >/dev/null &&
   grep -q ",spread," <(tail -n +2 "$work/legacy-in.csv") &&
   diff <(sed '2,$s/,spread,/,continuous,/g' "$work/legacy-in.csv") "$work/legacy.csv" >/dev/null && pass ||
