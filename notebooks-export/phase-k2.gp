@@ -578,64 +578,83 @@ $c3 << EOD
 0.89 0.1
 0.9 0.1
 0.93 0.1
+0.94 0.1
 0.85 0.15
 0.86 0.15
 0.87 0.15
 0.88 0.15
 0.89 0.15
+0.92 0.15
+0.93 0.15
 0.84 0.2
 0.85 0.2
 0.86 0.2
+0.87 0.2
+0.91 0.2
 0.83 0.25
 0.84 0.25
+0.85 0.25
+0.86 0.25
+0.83 0.3
+0.84 0.3
+0.85 0.3
 0.82 0.35
+0.83 0.35
+0.84 0.35
 0.81 0.4
+0.82 0.4
+0.83 0.4
+0.81 0.45
+0.82 0.45
+0.8 0.5
+0.81 0.5
 0.79 0.55
+0.8 0.55
+0.79 0.6
+0.8 0.6
 0.78 0.65
+0.79 0.65
+0.78 0.7
+0.78 0.75
+0.77 0.8
+0.77 0.85
+0.76 0.9
+0.76 0.95
 EOD
 $c4 << EOD
 0.91 0.1
 0.92 0.1
-0.83 0.3
-0.83 0.35
-0.82 0.4
-0.81 0.45
-0.8 0.5
-0.79 0.6
-EOD
-$c5 << EOD
-0.94 0.1
 0.95 0.1
 0.9 0.15
 0.91 0.15
-0.92 0.15
-0.93 0.15
-0.94 0.15
-0.95 0.15
-0.87 0.2
 0.88 0.2
 0.89 0.2
 0.9 0.2
-0.91 0.2
+0.87 0.25
+0.88 0.25
+0.89 0.25
+0.86 0.3
+0.87 0.3
+0.85 0.35
+0.86 0.35
+0.84 0.4
+0.83 0.45
+0.82 0.5
+0.81 0.55
+EOD
+$c5 << EOD
+0.94 0.15
+0.95 0.15
 0.92 0.2
 0.93 0.2
 0.94 0.2
 0.95 0.2
-0.85 0.25
-0.86 0.25
-0.87 0.25
-0.88 0.25
-0.89 0.25
 0.9 0.25
 0.91 0.25
 0.92 0.25
 0.93 0.25
 0.94 0.25
 0.95 0.25
-0.84 0.3
-0.85 0.3
-0.86 0.3
-0.87 0.3
 0.88 0.3
 0.89 0.3
 0.9 0.3
@@ -644,9 +663,6 @@ $c5 << EOD
 0.93 0.3
 0.94 0.3
 0.95 0.3
-0.84 0.35
-0.85 0.35
-0.86 0.35
 0.87 0.35
 0.88 0.35
 0.89 0.35
@@ -656,8 +672,6 @@ $c5 << EOD
 0.93 0.35
 0.94 0.35
 0.95 0.35
-0.83 0.4
-0.84 0.4
 0.85 0.4
 0.86 0.4
 0.87 0.4
@@ -669,8 +683,6 @@ $c5 << EOD
 0.93 0.4
 0.94 0.4
 0.95 0.4
-0.82 0.45
-0.83 0.45
 0.84 0.45
 0.85 0.45
 0.86 0.45
@@ -683,8 +695,6 @@ $c5 << EOD
 0.93 0.45
 0.94 0.45
 0.95 0.45
-0.81 0.5
-0.82 0.5
 0.83 0.5
 0.84 0.5
 0.85 0.5
@@ -698,8 +708,6 @@ $c5 << EOD
 0.93 0.5
 0.94 0.5
 0.95 0.5
-0.8 0.55
-0.81 0.55
 0.82 0.55
 0.83 0.55
 0.84 0.55
@@ -714,7 +722,6 @@ $c5 << EOD
 0.93 0.55
 0.94 0.55
 0.95 0.55
-0.8 0.6
 0.81 0.6
 0.82 0.6
 0.83 0.6
@@ -730,7 +737,6 @@ $c5 << EOD
 0.93 0.6
 0.94 0.6
 0.95 0.6
-0.79 0.65
 0.8 0.65
 0.81 0.65
 0.82 0.65
@@ -747,7 +753,6 @@ $c5 << EOD
 0.93 0.65
 0.94 0.65
 0.95 0.65
-0.78 0.7
 0.79 0.7
 0.8 0.7
 0.81 0.7
@@ -765,7 +770,6 @@ $c5 << EOD
 0.93 0.7
 0.94 0.7
 0.95 0.7
-0.78 0.75
 0.79 0.75
 0.8 0.75
 0.81 0.75
@@ -783,7 +787,6 @@ $c5 << EOD
 0.93 0.75
 0.94 0.75
 0.95 0.75
-0.77 0.8
 0.78 0.8
 0.79 0.8
 0.8 0.8
@@ -802,7 +805,6 @@ $c5 << EOD
 0.93 0.8
 0.94 0.8
 0.95 0.8
-0.77 0.85
 0.78 0.85
 0.79 0.85
 0.8 0.85
@@ -821,7 +823,6 @@ $c5 << EOD
 0.93 0.85
 0.94 0.85
 0.95 0.85
-0.76 0.9
 0.77 0.9
 0.78 0.9
 0.79 0.9
@@ -841,7 +842,6 @@ $c5 << EOD
 0.93 0.9
 0.94 0.9
 0.95 0.9
-0.76 0.95
 0.77 0.95
 0.78 0.95
 0.79 0.95
@@ -881,6 +881,53 @@ $c5 << EOD
 0.93 1
 0.94 1
 0.95 1
+EOD
+$pm << EOD
+0.94 0.1
+0.95 0.1
+0.9 0.15
+0.91 0.15
+0.92 0.15
+0.93 0.15
+0.87 0.2
+0.88 0.2
+0.89 0.2
+0.9 0.2
+0.91 0.2
+0.85 0.25
+0.86 0.25
+0.87 0.25
+0.88 0.25
+0.89 0.25
+0.83 0.3
+0.84 0.3
+0.85 0.3
+0.86 0.3
+0.87 0.3
+0.83 0.35
+0.84 0.35
+0.85 0.35
+0.86 0.35
+0.82 0.4
+0.83 0.4
+0.84 0.4
+0.81 0.45
+0.82 0.45
+0.83 0.45
+0.8 0.5
+0.81 0.5
+0.82 0.5
+0.8 0.55
+0.81 0.55
+0.79 0.6
+0.8 0.6
+0.79 0.65
+0.78 0.7
+0.78 0.75
+0.77 0.8
+0.77 0.85
+0.76 0.9
+0.76 0.95
 EOD
 $w << EOD
 0.9450487412368764 0.1
@@ -1002,7 +1049,7 @@ if ((gs_width / (0.62 * gs_font)) < 100) {
 }
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
 set arrow from 0.66666667, graph 0 to 0.66666667, graph 1 nohead lw 2 lc 'black'
-plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
+plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $pm using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#d55e00' title 'ringed: SLSQP (paper) differs', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 dt 1 lc 'black' title 'α = K/(2K-1)'
 unset output
 set terminal svg size 900,600 enhanced font 'DejaVu Sans,11' background '#ffffff'
 set output './phase-k2.svg'
@@ -1031,7 +1078,7 @@ if ((gs_width / (0.62 * gs_font)) < 100) {
 }
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
 set arrow from 0.66666667, graph 0 to 0.66666667, graph 1 nohead lw 2 lc 'black'
-plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
+plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $pm using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#d55e00' title 'ringed: SLSQP (paper) differs', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 dt 1 lc 'black' title 'α = K/(2K-1)'
 unset output
 set terminal pdfcairo size 3.5in,3.8in enhanced font 'DejaVu Sans,7' linewidth 0.6
 set output './phase-k2.pdf'
@@ -1060,7 +1107,7 @@ if ((gs_width / (0.62 * gs_font)) < 100) {
 }
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
 set arrow from 0.66666667, graph 0 to 0.66666667, graph 1 nohead lw 2 lc 'black'
-plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
+plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $pm using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#d55e00' title 'ringed: SLSQP (paper) differs', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 dt 1 lc 'black' title 'α = K/(2K-1)'
 unset output
 set terminal pdfcairo size 7in,4.67in enhanced font 'DejaVu Sans,8' linewidth 0.6
 set output './phase-k2-2col.pdf'
@@ -1089,5 +1136,5 @@ if ((gs_width / (0.62 * gs_font)) < 100) {
 }
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
 set arrow from 0.66666667, graph 0 to 0.66666667, graph 1 nohead lw 2 lc 'black'
-plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
+plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $pm using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#d55e00' title 'ringed: SLSQP (paper) differs', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 dt 1 lc 'black' title 'α = K/(2K-1)'
 unset output

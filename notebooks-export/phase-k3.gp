@@ -175,6 +175,7 @@ $c2 << EOD
 0.68 0.45
 0.7 0.45
 0.72 0.45
+0.74 0.45
 0.62 0.5
 0.64 0.5
 0.66 0.5
@@ -186,6 +187,7 @@ $c2 << EOD
 0.66 0.55
 0.68 0.55
 0.7 0.55
+0.72 0.55
 0.62 0.6
 0.64 0.6
 0.66 0.6
@@ -195,6 +197,7 @@ $c2 << EOD
 0.64 0.65
 0.66 0.65
 0.68 0.65
+0.7 0.65
 0.62 0.7
 0.64 0.7
 0.66 0.7
@@ -206,9 +209,11 @@ $c2 << EOD
 0.62 0.8
 0.64 0.8
 0.66 0.8
+0.68 0.8
 0.62 0.85
 0.64 0.85
 0.66 0.85
+0.68 0.85
 0.62 0.9
 0.64 0.9
 0.66 0.9
@@ -289,7 +294,6 @@ $c5 << EOD
 0.9 0.4
 0.92 0.4
 0.94 0.4
-0.74 0.45
 0.76 0.45
 0.78 0.45
 0.8 0.45
@@ -311,7 +315,6 @@ $c5 << EOD
 0.9 0.5
 0.92 0.5
 0.94 0.5
-0.72 0.55
 0.74 0.55
 0.76 0.55
 0.78 0.55
@@ -335,7 +338,6 @@ $c5 << EOD
 0.9 0.6
 0.92 0.6
 0.94 0.6
-0.7 0.65
 0.72 0.65
 0.74 0.65
 0.76 0.65
@@ -374,7 +376,6 @@ $c5 << EOD
 0.9 0.75
 0.92 0.75
 0.94 0.75
-0.68 0.8
 0.7 0.8
 0.72 0.8
 0.74 0.8
@@ -388,7 +389,6 @@ $c5 << EOD
 0.9 0.8
 0.92 0.8
 0.94 0.8
-0.68 0.85
 0.7 0.85
 0.72 0.85
 0.74 0.85
@@ -444,6 +444,13 @@ $c5 << EOD
 0.9 1
 0.92 1
 0.94 1
+EOD
+$pm << EOD
+0.74 0.45
+0.72 0.55
+0.7 0.65
+0.68 0.8
+0.68 0.85
 EOD
 $w << EOD
 0.8920719978022914 0.1
@@ -565,7 +572,7 @@ if ((gs_width / (0.62 * gs_font)) < 100) {
 }
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead lw 2 lc 'black'
-plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
+plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $pm using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#d55e00' title 'ringed: SLSQP (paper) differs', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 dt 1 lc 'black' title 'α = K/(2K-1)'
 unset output
 set terminal svg size 900,600 enhanced font 'DejaVu Sans,11' background '#ffffff'
 set output './phase-k3.svg'
@@ -594,7 +601,7 @@ if ((gs_width / (0.62 * gs_font)) < 100) {
 }
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead lw 2 lc 'black'
-plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
+plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $pm using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#d55e00' title 'ringed: SLSQP (paper) differs', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 dt 1 lc 'black' title 'α = K/(2K-1)'
 unset output
 set terminal pdfcairo size 3.5in,3.8in enhanced font 'DejaVu Sans,7' linewidth 0.6
 set output './phase-k3.pdf'
@@ -623,7 +630,7 @@ if ((gs_width / (0.62 * gs_font)) < 100) {
 }
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead lw 2 lc 'black'
-plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
+plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $pm using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#d55e00' title 'ringed: SLSQP (paper) differs', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 dt 1 lc 'black' title 'α = K/(2K-1)'
 unset output
 set terminal pdfcairo size 7in,4.67in enhanced font 'DejaVu Sans,8' linewidth 0.6
 set output './phase-k3-2col.pdf'
@@ -652,5 +659,5 @@ if ((gs_width / (0.62 * gs_font)) < 100) {
 }
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead lw 2 lc 'black'
-plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 lc 'black' title 'α = K/(2K-1)'
+plot $c1 using 1:2 with points pt 5 ps 1.4 lc rgb '#000000' title 'collapsed', $c2 using 1:2 with points pt 7 ps 1.4 lc rgb '#0072b2' title 'two atoms', $c3 using 1:2 with points pt 9 ps 1.4 lc rgb '#cc79a7' title 'several atoms', $c4 using 1:2 with points pt 11 ps 1.4 lc rgb '#009e73' title 'continuous', $c5 using 1:2 with points pt 13 ps 1.4 lc rgb '#e69f00' title 'uniform-like', $pm using 1:2 with points pt 6 ps 2.2 lw 1.5 lc rgb '#d55e00' title 'ringed: SLSQP (paper) differs', $w using 1:2 with lines lw 2 dt 2 lc 'black' title 'end of the split window (d = K)', NaN with lines lw 2 dt 1 lc 'black' title 'α = K/(2K-1)'
 unset output
