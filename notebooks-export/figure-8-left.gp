@@ -451,6 +451,9 @@ $t1 << EOD
 0.9488749999999999 1
 0.95 1
 EOD
+$a1 << EOD
+0.82 0.7814265149147186
+EOD
 $c2 << EOD
 0.5 3.6206111492738066e-07
 0.51 6.128834127092992e-07
@@ -589,6 +592,10 @@ $t2 << EOD
 0.59675 0
 0.5978749999999999 0
 0.599 0
+EOD
+$a2 << EOD
+0.78 0.6181656029471188
+0.89 0.9289313792454948
 EOD
 $c3 << EOD
 0.5 3.987586263780474e-07
@@ -729,6 +736,12 @@ $t3 << EOD
 0.5978749999999999 0
 0.599 0
 EOD
+$a3 << EOD
+0.87 0.8390230710034086
+0.89 0.8698291689605527
+0.9 0.8873161686395412
+0.92 0.9411491735500426
+EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './figure-8-left.png'
 reset
@@ -743,9 +756,9 @@ set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
 ch = 1.35 * gs_font / gs_height; cw = 0.62 * gs_font / gs_width
 at_least_1(x) = x < 1 ? 1 : x; at_least_2(x) = x < 2 ? 2 : x
-entry_w = 25 * cw; key_below = entry_w > 0.3 ? 1 : 0
+entry_w = 26 * cw; key_below = entry_w > 0.3 ? 1 : 0
 key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
-key_rows = key_below ? ceil(5.0 / key_cols) : 0
+key_rows = key_below ? ceil(6.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
@@ -764,7 +777,7 @@ set ylabel 'spread s(y)' noenhanced; set format y '%g'
 unset title
 unset arrow
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead dt 3 lw 1.2 lc rgb '#666666'
-plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle
+plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $a1 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $a2 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $a3 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#009e73' notitle
 unset title; unset arrow; unset grid; unset border; unset tics; unset xlabel; unset ylabel; unset logscale
 set xrange [0:1]; set yrange [0:1]
 set label 1 'α (weight of cNCE)' noenhanced at screen left + (1 - key_w - left) / 2, screen key_rows * 1.25 * ch + 0.75 * ch center
@@ -775,7 +788,7 @@ if (key_below) {
   set lmargin at screen 1 - key_w + cw; set rmargin at screen 1
   set key at screen 1 - key_w + cw, screen top left top vertical Left reverse samplen 2.5 spacing 1.15 noautotitle
 }
-plot NaN with linespoints lt 1 lw 2 title 'd = 3' noenhanced, NaN with linespoints lt 2 lw 2 title 'd = 5' noenhanced, NaN with linespoints lt 3 lw 2 title 'd = 10' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced
+plot NaN with linespoints lt 1 lw 2 title 'd = 3' noenhanced, NaN with linespoints lt 2 lw 2 title 'd = 5' noenhanced, NaN with linespoints lt 3 lw 2 title 'd = 10' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced, NaN with points pt 6 ps 1.3 lw 1.5 lc rgb '#444444' title 'paper''s SLSQP' noenhanced
 unset multiplot
 unset output
 set terminal svg size 900,540 enhanced font 'DejaVu Sans,11' background '#ffffff'
@@ -792,9 +805,9 @@ set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
 ch = 1.35 * gs_font / gs_height; cw = 0.62 * gs_font / gs_width
 at_least_1(x) = x < 1 ? 1 : x; at_least_2(x) = x < 2 ? 2 : x
-entry_w = 25 * cw; key_below = entry_w > 0.3 ? 1 : 0
+entry_w = 26 * cw; key_below = entry_w > 0.3 ? 1 : 0
 key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
-key_rows = key_below ? ceil(5.0 / key_cols) : 0
+key_rows = key_below ? ceil(6.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
@@ -813,7 +826,7 @@ set ylabel 'spread s(y)' noenhanced; set format y '%g'
 unset title
 unset arrow
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead dt 3 lw 1.2 lc rgb '#666666'
-plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle
+plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $a1 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $a2 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $a3 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#009e73' notitle
 unset title; unset arrow; unset grid; unset border; unset tics; unset xlabel; unset ylabel; unset logscale
 set xrange [0:1]; set yrange [0:1]
 set label 1 'α (weight of cNCE)' noenhanced at screen left + (1 - key_w - left) / 2, screen key_rows * 1.25 * ch + 0.75 * ch center
@@ -824,7 +837,7 @@ if (key_below) {
   set lmargin at screen 1 - key_w + cw; set rmargin at screen 1
   set key at screen 1 - key_w + cw, screen top left top vertical Left reverse samplen 2.5 spacing 1.15 noautotitle
 }
-plot NaN with linespoints lt 1 lw 2 title 'd = 3' noenhanced, NaN with linespoints lt 2 lw 2 title 'd = 5' noenhanced, NaN with linespoints lt 3 lw 2 title 'd = 10' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced
+plot NaN with linespoints lt 1 lw 2 title 'd = 3' noenhanced, NaN with linespoints lt 2 lw 2 title 'd = 5' noenhanced, NaN with linespoints lt 3 lw 2 title 'd = 10' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced, NaN with points pt 6 ps 1.3 lw 1.5 lc rgb '#444444' title 'paper''s SLSQP' noenhanced
 unset multiplot
 unset output
 set terminal pdfcairo size 3.5in,2.4in enhanced font 'DejaVu Sans,7' linewidth 0.6
@@ -841,9 +854,9 @@ set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
 ch = 1.35 * gs_font / gs_height; cw = 0.62 * gs_font / gs_width
 at_least_1(x) = x < 1 ? 1 : x; at_least_2(x) = x < 2 ? 2 : x
-entry_w = 25 * cw; key_below = entry_w > 0.3 ? 1 : 0
+entry_w = 26 * cw; key_below = entry_w > 0.3 ? 1 : 0
 key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
-key_rows = key_below ? ceil(5.0 / key_cols) : 0
+key_rows = key_below ? ceil(6.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
@@ -862,7 +875,7 @@ set ylabel 'spread s(y)' noenhanced; set format y '%g'
 unset title
 unset arrow
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead dt 3 lw 1.2 lc rgb '#666666'
-plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle
+plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $a1 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $a2 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $a3 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#009e73' notitle
 unset title; unset arrow; unset grid; unset border; unset tics; unset xlabel; unset ylabel; unset logscale
 set xrange [0:1]; set yrange [0:1]
 set label 1 'α (weight of cNCE)' noenhanced at screen left + (1 - key_w - left) / 2, screen key_rows * 1.25 * ch + 0.75 * ch center
@@ -873,7 +886,7 @@ if (key_below) {
   set lmargin at screen 1 - key_w + cw; set rmargin at screen 1
   set key at screen 1 - key_w + cw, screen top left top vertical Left reverse samplen 2.5 spacing 1.15 noautotitle
 }
-plot NaN with linespoints lt 1 lw 2 title 'd = 3' noenhanced, NaN with linespoints lt 2 lw 2 title 'd = 5' noenhanced, NaN with linespoints lt 3 lw 2 title 'd = 10' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced
+plot NaN with linespoints lt 1 lw 2 title 'd = 3' noenhanced, NaN with linespoints lt 2 lw 2 title 'd = 5' noenhanced, NaN with linespoints lt 3 lw 2 title 'd = 10' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced, NaN with points pt 6 ps 1.3 lw 1.5 lc rgb '#444444' title 'paper''s SLSQP' noenhanced
 unset multiplot
 unset output
 set terminal pdfcairo size 7in,4.2in enhanced font 'DejaVu Sans,8' linewidth 0.6
@@ -890,9 +903,9 @@ set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
 ch = 1.35 * gs_font / gs_height; cw = 0.62 * gs_font / gs_width
 at_least_1(x) = x < 1 ? 1 : x; at_least_2(x) = x < 2 ? 2 : x
-entry_w = 25 * cw; key_below = entry_w > 0.3 ? 1 : 0
+entry_w = 26 * cw; key_below = entry_w > 0.3 ? 1 : 0
 key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
-key_rows = key_below ? ceil(5.0 / key_cols) : 0
+key_rows = key_below ? ceil(6.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
@@ -911,7 +924,7 @@ set ylabel 'spread s(y)' noenhanced; set format y '%g'
 unset title
 unset arrow
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead dt 3 lw 1.2 lc rgb '#666666'
-plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle
+plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $a1 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $a2 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $a3 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#009e73' notitle
 unset title; unset arrow; unset grid; unset border; unset tics; unset xlabel; unset ylabel; unset logscale
 set xrange [0:1]; set yrange [0:1]
 set label 1 'α (weight of cNCE)' noenhanced at screen left + (1 - key_w - left) / 2, screen key_rows * 1.25 * ch + 0.75 * ch center
@@ -922,6 +935,6 @@ if (key_below) {
   set lmargin at screen 1 - key_w + cw; set rmargin at screen 1
   set key at screen 1 - key_w + cw, screen top left top vertical Left reverse samplen 2.5 spacing 1.15 noautotitle
 }
-plot NaN with linespoints lt 1 lw 2 title 'd = 3' noenhanced, NaN with linespoints lt 2 lw 2 title 'd = 5' noenhanced, NaN with linespoints lt 3 lw 2 title 'd = 10' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced
+plot NaN with linespoints lt 1 lw 2 title 'd = 3' noenhanced, NaN with linespoints lt 2 lw 2 title 'd = 5' noenhanced, NaN with linespoints lt 3 lw 2 title 'd = 10' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced, NaN with points pt 6 ps 1.3 lw 1.5 lc rgb '#444444' title 'paper''s SLSQP' noenhanced
 unset multiplot
 unset output

@@ -451,6 +451,10 @@ $t1 << EOD
 0.9488749999999999 1
 0.95 1
 EOD
+$a1 << EOD
+0.87 0.31827309601666837
+0.95 0.7432771145680447
+EOD
 $c2 << EOD
 0.5 1.8755657628949385e-07
 0.51 9.031382639448345e-08
@@ -903,6 +907,9 @@ $t2 << EOD
 0.94775 1
 0.9488749999999999 1
 0.95 1
+EOD
+$a2 << EOD
+0.82 0.7814265149147186
 EOD
 $c3 << EOD
 0.5 5.062788644045749e-08
@@ -1810,6 +1817,9 @@ $t4 << EOD
 0.9488749999999999 1
 0.95 1
 EOD
+$a4 << EOD
+0.67 0.999999704230639
+EOD
 $c5 << EOD
 0.5 1.6936196589649066e-07
 0.51 2.765148826533544e-07
@@ -2277,9 +2287,9 @@ set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
 ch = 1.35 * gs_font / gs_height; cw = 0.62 * gs_font / gs_width
 at_least_1(x) = x < 1 ? 1 : x; at_least_2(x) = x < 2 ? 2 : x
-entry_w = 25 * cw; key_below = entry_w > 0.3 ? 1 : 0
+entry_w = 26 * cw; key_below = entry_w > 0.3 ? 1 : 0
 key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
-key_rows = key_below ? ceil(7.0 / key_cols) : 0
+key_rows = key_below ? ceil(8.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
@@ -2298,7 +2308,7 @@ set ylabel 'spread s(y)' noenhanced; set format y '%g'
 unset title
 unset arrow
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead dt 3 lw 1.2 lc rgb '#666666'
-plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 4 notitle, $t4 using 1:2 with lines lw 1 dt 1 lc rgb '#cc79a7' notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 4 notitle, $t5 using 1:2 with lines lw 1 dt 1 lc rgb '#e69f00' notitle
+plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $a1 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $a2 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 4 notitle, $t4 using 1:2 with lines lw 1 dt 1 lc rgb '#cc79a7' notitle, $a4 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#cc79a7' notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 4 notitle, $t5 using 1:2 with lines lw 1 dt 1 lc rgb '#e69f00' notitle
 unset title; unset arrow; unset grid; unset border; unset tics; unset xlabel; unset ylabel; unset logscale
 set xrange [0:1]; set yrange [0:1]
 set label 1 'α (weight of cNCE)' noenhanced at screen left + (1 - key_w - left) / 2, screen key_rows * 1.25 * ch + 0.75 * ch center
@@ -2309,7 +2319,7 @@ if (key_below) {
   set lmargin at screen 1 - key_w + cw; set rmargin at screen 1
   set key at screen 1 - key_w + cw, screen top left top vertical Left reverse samplen 2.5 spacing 1.15 noautotitle
 }
-plot NaN with linespoints lt 1 lw 2 title 'τ = 0.1' noenhanced, NaN with linespoints lt 2 lw 2 title 'τ = 0.25' noenhanced, NaN with linespoints lt 3 lw 2 title 'τ = 0.5' noenhanced, NaN with linespoints lt 4 lw 2 title 'τ = 1' noenhanced, NaN with linespoints lt 5 lw 2 title 'τ = 2' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced
+plot NaN with linespoints lt 1 lw 2 title 'τ = 0.1' noenhanced, NaN with linespoints lt 2 lw 2 title 'τ = 0.25' noenhanced, NaN with linespoints lt 3 lw 2 title 'τ = 0.5' noenhanced, NaN with linespoints lt 4 lw 2 title 'τ = 1' noenhanced, NaN with linespoints lt 5 lw 2 title 'τ = 2' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced, NaN with points pt 6 ps 1.3 lw 1.5 lc rgb '#444444' title 'paper''s SLSQP' noenhanced
 unset multiplot
 unset output
 set terminal svg size 900,540 enhanced font 'DejaVu Sans,11' background '#ffffff'
@@ -2326,9 +2336,9 @@ set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
 ch = 1.35 * gs_font / gs_height; cw = 0.62 * gs_font / gs_width
 at_least_1(x) = x < 1 ? 1 : x; at_least_2(x) = x < 2 ? 2 : x
-entry_w = 25 * cw; key_below = entry_w > 0.3 ? 1 : 0
+entry_w = 26 * cw; key_below = entry_w > 0.3 ? 1 : 0
 key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
-key_rows = key_below ? ceil(7.0 / key_cols) : 0
+key_rows = key_below ? ceil(8.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
@@ -2347,7 +2357,7 @@ set ylabel 'spread s(y)' noenhanced; set format y '%g'
 unset title
 unset arrow
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead dt 3 lw 1.2 lc rgb '#666666'
-plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 4 notitle, $t4 using 1:2 with lines lw 1 dt 1 lc rgb '#cc79a7' notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 4 notitle, $t5 using 1:2 with lines lw 1 dt 1 lc rgb '#e69f00' notitle
+plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $a1 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $a2 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 4 notitle, $t4 using 1:2 with lines lw 1 dt 1 lc rgb '#cc79a7' notitle, $a4 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#cc79a7' notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 4 notitle, $t5 using 1:2 with lines lw 1 dt 1 lc rgb '#e69f00' notitle
 unset title; unset arrow; unset grid; unset border; unset tics; unset xlabel; unset ylabel; unset logscale
 set xrange [0:1]; set yrange [0:1]
 set label 1 'α (weight of cNCE)' noenhanced at screen left + (1 - key_w - left) / 2, screen key_rows * 1.25 * ch + 0.75 * ch center
@@ -2358,7 +2368,7 @@ if (key_below) {
   set lmargin at screen 1 - key_w + cw; set rmargin at screen 1
   set key at screen 1 - key_w + cw, screen top left top vertical Left reverse samplen 2.5 spacing 1.15 noautotitle
 }
-plot NaN with linespoints lt 1 lw 2 title 'τ = 0.1' noenhanced, NaN with linespoints lt 2 lw 2 title 'τ = 0.25' noenhanced, NaN with linespoints lt 3 lw 2 title 'τ = 0.5' noenhanced, NaN with linespoints lt 4 lw 2 title 'τ = 1' noenhanced, NaN with linespoints lt 5 lw 2 title 'τ = 2' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced
+plot NaN with linespoints lt 1 lw 2 title 'τ = 0.1' noenhanced, NaN with linespoints lt 2 lw 2 title 'τ = 0.25' noenhanced, NaN with linespoints lt 3 lw 2 title 'τ = 0.5' noenhanced, NaN with linespoints lt 4 lw 2 title 'τ = 1' noenhanced, NaN with linespoints lt 5 lw 2 title 'τ = 2' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced, NaN with points pt 6 ps 1.3 lw 1.5 lc rgb '#444444' title 'paper''s SLSQP' noenhanced
 unset multiplot
 unset output
 set terminal pdfcairo size 3.5in,2.4in enhanced font 'DejaVu Sans,7' linewidth 0.6
@@ -2375,9 +2385,9 @@ set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
 ch = 1.35 * gs_font / gs_height; cw = 0.62 * gs_font / gs_width
 at_least_1(x) = x < 1 ? 1 : x; at_least_2(x) = x < 2 ? 2 : x
-entry_w = 25 * cw; key_below = entry_w > 0.3 ? 1 : 0
+entry_w = 26 * cw; key_below = entry_w > 0.3 ? 1 : 0
 key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
-key_rows = key_below ? ceil(7.0 / key_cols) : 0
+key_rows = key_below ? ceil(8.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
@@ -2396,7 +2406,7 @@ set ylabel 'spread s(y)' noenhanced; set format y '%g'
 unset title
 unset arrow
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead dt 3 lw 1.2 lc rgb '#666666'
-plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 4 notitle, $t4 using 1:2 with lines lw 1 dt 1 lc rgb '#cc79a7' notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 4 notitle, $t5 using 1:2 with lines lw 1 dt 1 lc rgb '#e69f00' notitle
+plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $a1 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $a2 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 4 notitle, $t4 using 1:2 with lines lw 1 dt 1 lc rgb '#cc79a7' notitle, $a4 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#cc79a7' notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 4 notitle, $t5 using 1:2 with lines lw 1 dt 1 lc rgb '#e69f00' notitle
 unset title; unset arrow; unset grid; unset border; unset tics; unset xlabel; unset ylabel; unset logscale
 set xrange [0:1]; set yrange [0:1]
 set label 1 'α (weight of cNCE)' noenhanced at screen left + (1 - key_w - left) / 2, screen key_rows * 1.25 * ch + 0.75 * ch center
@@ -2407,7 +2417,7 @@ if (key_below) {
   set lmargin at screen 1 - key_w + cw; set rmargin at screen 1
   set key at screen 1 - key_w + cw, screen top left top vertical Left reverse samplen 2.5 spacing 1.15 noautotitle
 }
-plot NaN with linespoints lt 1 lw 2 title 'τ = 0.1' noenhanced, NaN with linespoints lt 2 lw 2 title 'τ = 0.25' noenhanced, NaN with linespoints lt 3 lw 2 title 'τ = 0.5' noenhanced, NaN with linespoints lt 4 lw 2 title 'τ = 1' noenhanced, NaN with linespoints lt 5 lw 2 title 'τ = 2' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced
+plot NaN with linespoints lt 1 lw 2 title 'τ = 0.1' noenhanced, NaN with linespoints lt 2 lw 2 title 'τ = 0.25' noenhanced, NaN with linespoints lt 3 lw 2 title 'τ = 0.5' noenhanced, NaN with linespoints lt 4 lw 2 title 'τ = 1' noenhanced, NaN with linespoints lt 5 lw 2 title 'τ = 2' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced, NaN with points pt 6 ps 1.3 lw 1.5 lc rgb '#444444' title 'paper''s SLSQP' noenhanced
 unset multiplot
 unset output
 set terminal pdfcairo size 7in,4.2in enhanced font 'DejaVu Sans,8' linewidth 0.6
@@ -2424,9 +2434,9 @@ set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
 set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
 ch = 1.35 * gs_font / gs_height; cw = 0.62 * gs_font / gs_width
 at_least_1(x) = x < 1 ? 1 : x; at_least_2(x) = x < 2 ? 2 : x
-entry_w = 25 * cw; key_below = entry_w > 0.3 ? 1 : 0
+entry_w = 26 * cw; key_below = entry_w > 0.3 ? 1 : 0
 key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
-key_rows = key_below ? ceil(7.0 / key_cols) : 0
+key_rows = key_below ? ceil(8.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 1 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
@@ -2445,7 +2455,7 @@ set ylabel 'spread s(y)' noenhanced; set format y '%g'
 unset title
 unset arrow
 set arrow from 0.6, graph 0 to 0.6, graph 1 nohead dt 3 lw 1.2 lc rgb '#666666'
-plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 4 notitle, $t4 using 1:2 with lines lw 1 dt 1 lc rgb '#cc79a7' notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 4 notitle, $t5 using 1:2 with lines lw 1 dt 1 lc rgb '#e69f00' notitle
+plot $c1 using 1:2 with linespoints lt 1 lw 2 pi 4 notitle, $t1 using 1:2 with lines lw 1 dt 1 lc rgb '#0072b2' notitle, $a1 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#0072b2' notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 4 notitle, $t2 using 1:2 with lines lw 1 dt 1 lc rgb '#d55e00' notitle, $a2 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#d55e00' notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 4 notitle, $t3 using 1:2 with lines lw 1 dt 1 lc rgb '#009e73' notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 4 notitle, $t4 using 1:2 with lines lw 1 dt 1 lc rgb '#cc79a7' notitle, $a4 using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '#cc79a7' notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 4 notitle, $t5 using 1:2 with lines lw 1 dt 1 lc rgb '#e69f00' notitle
 unset title; unset arrow; unset grid; unset border; unset tics; unset xlabel; unset ylabel; unset logscale
 set xrange [0:1]; set yrange [0:1]
 set label 1 'α (weight of cNCE)' noenhanced at screen left + (1 - key_w - left) / 2, screen key_rows * 1.25 * ch + 0.75 * ch center
@@ -2456,6 +2466,6 @@ if (key_below) {
   set lmargin at screen 1 - key_w + cw; set rmargin at screen 1
   set key at screen 1 - key_w + cw, screen top left top vertical Left reverse samplen 2.5 spacing 1.15 noautotitle
 }
-plot NaN with linespoints lt 1 lw 2 title 'τ = 0.1' noenhanced, NaN with linespoints lt 2 lw 2 title 'τ = 0.25' noenhanced, NaN with linespoints lt 3 lw 2 title 'τ = 0.5' noenhanced, NaN with linespoints lt 4 lw 2 title 'τ = 1' noenhanced, NaN with linespoints lt 5 lw 2 title 'τ = 2' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced
+plot NaN with linespoints lt 1 lw 2 title 'τ = 0.1' noenhanced, NaN with linespoints lt 2 lw 2 title 'τ = 0.25' noenhanced, NaN with linespoints lt 3 lw 2 title 'τ = 0.5' noenhanced, NaN with linespoints lt 4 lw 2 title 'τ = 1' noenhanced, NaN with linespoints lt 5 lw 2 title 'τ = 2' noenhanced, NaN with lines lw 1 dt 1 lc rgb '#444444' title 'theory' noenhanced, NaN with lines dt 3 lw 1.2 lc rgb '#666666' title 'α = K/(2K−1)' noenhanced, NaN with points pt 6 ps 1.3 lw 1.5 lc rgb '#444444' title 'paper''s SLSQP' noenhanced
 unset multiplot
 unset output

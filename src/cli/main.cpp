@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
       "geomsim: the optimal geometry of labelled points on the hypersphere under supervised contrastive losses.\n"
       "Without a subcommand, minimises the asymptotic L_spread of seed 004 (Appendix H, eq. 39-40) for K\n"
       "classes of n_y points on S^{d-1} (by default with Riemannian L-BFGS, best of several random starts\n"
-      "and, for small problems, restarts; --solver slsqp is the paper's method), and reports the loss,\n"
+      "and, for small problems, restarts; --solver slsqp --restarts 0 is SLSQP best of the seeds, as the\n"
+      "paper names it, with NLopt's SLSQP and tolerances of our choosing), and reports the loss,\n"
       "its components, the spread and the geometry.",
       "geomsim"};
   app.set_version_flag("--version", "geomsim 0.1.0");

@@ -215,7 +215,7 @@ void add_solve_options(CLI::App& app, SolveOptions& o) {
   add_problem_options(app, o.problem);
   app.add_option("--seeds", o.seeds, "random starts, e.g. 0:4, 0:19:2 or 1,5,7; the best run is kept")
       ->capture_default_str();
-  app.add_option("--solver", o.solver, "auto (the default: rlbfgs), rlbfgs (Riemannian L-BFGS: the same optima as SLSQP, in milliseconds), slsqp (the paper's method: NLopt's SLSQP), or rtr (Riemannian trust regions with the exact Hessian: tighter stationarity)")
+  app.add_option("--solver", o.solver, "auto (the default: rlbfgs), rlbfgs (Riemannian L-BFGS: the same optima as SLSQP, in milliseconds), slsqp (SLSQP, the method the paper names: NLopt's, its tolerances ours), or rtr (Riemannian trust regions with the exact Hessian: tighter stationarity)")
       ->capture_default_str();
   app.add_option("--max-seconds", o.max_seconds,
                  "wall-time cap per seed in seconds, 0 for none; a capped run reports 'max_time' and its stationarity")

@@ -45,7 +45,7 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
   if (panels == 0) throw std::logic_error("line_figure: no panel");
   // What is drawn: the styles with measured points, and whether any theory or marker is.
   std::set<int> drawn;
-  bool theory_drawn = false, markers_drawn = false;
+  bool theory_drawn = false, markers_drawn = false, alternate_drawn = false;
   double x_lo = std::numeric_limits<double>::infinity(), x_hi = -x_lo, y_lo = x_lo, y_hi = -x_lo;
   const auto extend = [&](double x, double y) {
     x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x), y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
@@ -57,6 +57,9 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
       }
       if (!curve.points.empty()) drawn.insert(curve.style);
       for (const auto& [x, y] : curve.points) extend(x, y);
+      if (!spec.alternate_legend.empty()) {
+        for (const auto& [x, y] : curve.alternate) extend(x, y), alternate_drawn = true;
+      }
       for (const auto& row : drawable_theory(curve.theory)) {
         if (row.size() >= 2) {
           theory_drawn = true;
@@ -79,8 +82,9 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
   for (int style : drawn) longest = std::max(longest, characters(spec.legend[static_cast<std::size_t>(style - 1)]));
   if (theory_drawn) longest = std::max(longest, characters(spec.theory_legend));
   if (markers_drawn) longest = std::max(longest, characters(spec.marker_legend));
+  if (alternate_drawn) longest = std::max(longest, characters(spec.alternate_legend));
 
-  const int entries = static_cast<int>(drawn.size()) + (theory_drawn ? 1 : 0) + (markers_drawn ? 1 : 0);
+  const int entries = static_cast<int>(drawn.size()) + (theory_drawn ? 1 : 0) + (markers_drawn ? 1 : 0) + (alternate_drawn ? 1 : 0);
 
   GnuplotFigure fig(panels == 1 ? 900 : std::min(1800, 420 + 380 * panels), 540);
   fig.paper_sizes();
@@ -153,6 +157,13 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
         fig.datablock(t, theory);
         plot += ", $" + t + " using 1:2 with lines lw 1 dt 1 lc rgb '" + GnuplotFigure::colour(curve.style) + "' notitle";
       }
+      if (alternate_drawn && !curve.alternate.empty()) {
+        const std::string a = "a" + std::to_string(block);
+        std::vector<std::vector<double>> alternate;
+        for (const auto& [x, y] : curve.alternate) alternate.push_back({x, y});
+        fig.datablock(a, alternate);
+        plot += ", $" + a + " using 1:2 with points pt 6 ps 1.3 lw 1.5 lc rgb '" + GnuplotFigure::colour(curve.style) + "' notitle";
+      }
     }
     if (plot.empty()) plot = "NaN notitle";
     fig.line("plot " + plot);
@@ -175,6 +186,7 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
   }
   if (theory_drawn) key += ", NaN with lines lw 1 dt 1 lc rgb '#444444' title " + GnuplotFigure::text(spec.theory_legend);
   if (markers_drawn) key += ", NaN with lines dt 3 lw 1.2 lc rgb '#666666' title " + GnuplotFigure::text(spec.marker_legend);
+  if (alternate_drawn) key += ", NaN with points pt 6 ps 1.3 lw 1.5 lc rgb '#444444' title " + GnuplotFigure::text(spec.alternate_legend);
   fig.line("plot " + key);
   fig.line("unset multiplot");
   return fig;

@@ -302,7 +302,11 @@ SimResult alpha_spread(const SimDefinition& def, const json& p, const std::strin
   const std::string facets = text_parameter(p, "facets", "", "K");
   TablePlotSpec spec;
   spec.x = "alpha", spec.y = "spread", spec.curves = by, spec.facets = facets, spec.title = def.title;
-  plot_table(parse_text_csv(sweep_csv(rows), stem + ".csv", "sim"), spec).render(stem, outputs);
+  if (!best_known.empty()) {  // the paper's method's spread where it differs from the best known
+    spec.alternate = "paper_method_spread";
+    spec.alternate_legend = "paper's SLSQP";
+  }
+  plot_table(parse_text_csv(best_known.empty() ? sweep_csv(rows) : best_known_csv(best_known), stem + ".csv", "sim"), spec).render(stem, outputs);
 
   // One column per (panel, curve).
   using Column = std::pair<double, double>;

@@ -72,6 +72,8 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
     return *c;
   };
   const std::size_t xc = require_column("x", spec.x), yc = require_column("y", spec.y);
+  const std::optional<std::size_t> ac =
+      spec.alternate.empty() ? std::nullopt : std::optional<std::size_t>(require_column("alternate", spec.alternate));
   if (xc == yc) throw InvalidArgument("y", "must differ from --x (both are " + spec.x + ")");
   std::optional<std::size_t> cc, fc;
   if (!spec.curves.empty()) {
@@ -246,6 +248,14 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
       std::vector<std::size_t> members = it->second;
       std::sort(members.begin(), members.end(), [&](std::size_t a, std::size_t b) { return number_at(a, xc) < number_at(b, xc); });
       for (std::size_t r : members) curve.points.emplace_back(number_at(r, xc), number_at(r, yc));
+      if (ac) {
+        for (std::size_t r : members) {
+          const auto alternate = as_number(t.rows[r][*ac]);
+          if (alternate && std::abs(*alternate - number_at(r, yc)) > spec.alternate_tolerance) {
+            curve.alternate.emplace_back(number_at(r, xc), *alternate);
+          }
+        }
+      }
       if (sweep) {
         // The sweep point of the curve's first row; x varies along it.
         const auto& row = t.rows[members.front()];
@@ -297,6 +307,7 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
     figure.panels.push_back(std::move(panel));
   }
   if (spec.x == "alpha" && sweep) figure.marker_legend = "α = K/(2K−1)";
+  if (ac) figure.alternate_legend = spec.alternate_legend;
   return line_figure(figure);
 }
 

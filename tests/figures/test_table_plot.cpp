@@ -123,3 +123,24 @@ TEST_CASE("A definition with a list where one value is expected is refused, nami
   CHECK_THAT(refusal([&] { load_sim_definition(dir("s.json")); }),
              Catch::Contains("definition 'sm' (point_sets) with its smoke grid: parameter 'ny' lists 2 values"));
 }
+
+TEST_CASE("A second column of y is drawn as open circles where it differs, with one legend entry", "[figures][plot]") {
+  ScratchFolder dir("table-plot-alternate");
+  // Curve c = 1 differs at x = 2 only (by more than the tolerance); c = 2 nowhere (1e-6 is within it).
+  const TextCsv table = parse_text_csv("x,y,alt,c\n1,0.5,0.5,1\n2,0.5,1,1\n1,0.2,0.200001,2\n2,0.3,,2\n", "a.csv", "csv");
+  TablePlotSpec spec;
+  spec.x = "x", spec.y = "y", spec.curves = "c";
+  spec.alternate = "alt", spec.alternate_legend = "other solver";
+  plot_table(table, spec).render(dir("fig"));
+  const std::string script = read(dir("fig.gp"));
+  // Four images, one datablock of open circles each (curve 1's), one legend entry each.
+  CHECK(count(script, std::regex("with points pt 6 ps 1.3 lw 1.5 lc rgb '#[0-9a-f]{6}' notitle")) == 4);
+  CHECK(count(script, std::regex("title 'other solver'")) == 4);
+  CHECK(script.find("2 1\n") != std::string::npos);  // the differing point (x = 2, alt = 1)
+  // Without a legend entry no circles are drawn; an unknown column is refused by name.
+  spec.alternate_legend.clear();
+  plot_table(table, spec).render(dir("plain"));
+  CHECK(read(dir("plain.gp")).find("with points pt 6 ps 1.3") == std::string::npos);
+  spec.alternate = "nope";
+  CHECK_THAT(refusal([&] { plot_table(table, spec); }), Catch::Contains("--alternate names no column of a.csv: 'nope'"));
+}

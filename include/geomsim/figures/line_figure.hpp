@@ -7,6 +7,8 @@
 //     legend has ONE entry for that style, not one per curve;
 //   - vertical markers (a threshold such as alpha = K/(2K-1)) are dotted lines with one legend
 //     entry, so that no label is drawn over a curve;
+//   - a curve's second measurement (alternate) is open circles in its colour, with ONE legend
+//     entry for that style;
 //   - no legend entry for what is not drawn;
 //   - the title, and under it a subtitle (the parameters that the figure holds fixed).
 // The layout is computed from the terminal's size and font (gs_width, gs_height, gs_font), so it
@@ -24,6 +26,9 @@ struct LineCurve {
   int style = 1;                                 // line type, 1-based; also its legend entry
   std::vector<std::pair<double, double>> points; // measured (x, y), in x order
   std::vector<std::vector<double>> theory;       // (x, y) rows; an empty row is a gap
+  // A second measurement of the curve, drawn as open circles in its colour (without lines):
+  // e.g. another solver's result, only where it differs.
+  std::vector<std::pair<double, double>> alternate;
 };
 
 struct LineMarker {
@@ -42,6 +47,7 @@ struct LineFigureSpec {
   std::vector<std::string> legend;  // legend[k - 1]: the entry of style k
   std::string theory_legend = "theory";
   std::string marker_legend;        // the markers' entry (they are drawn only with one)
+  std::string alternate_legend;     // the open circles' entry (LineCurve::alternate; drawn only with one)
   std::optional<std::pair<double, double>> yrange;  // else the data's, with a margin
   bool logx = false;
   std::vector<LinePanel> panels;

@@ -28,6 +28,11 @@ struct TablePlotSpec {
   std::string title;                 // empty: "Y against X"
   bool theory = true;                // the theory's prediction, where the table has one
   bool logx = false;
+  // A second column of y values drawn as open circles in each curve's colour where it differs
+  // from y by more than alternate_tolerance (line_figure's LineCurve::alternate), with the legend
+  // entry alternate_legend; empty: none. Rows whose alternate cell is empty draw nothing.
+  std::string alternate, alternate_legend;
+  double alternate_tolerance = 1e-4;
 };
 
 // Throws InvalidArgument: ("x", "y", "curves", "facets" or "where") for a column the table lacks
