@@ -46,7 +46,7 @@ struct Estimate {
 };
 template <class F>
 Estimate sigma_of(const Inputs& in, int subclass, F f, int N, Rng& rng) {
-  Matrix fx(2, N);
+  Eigen::Matrix<double, 2, Eigen::Dynamic> fx(2, N);  // fixed rows: see lemma2_grid
   for (int i = 0; i < N; ++i) fx.col(i) = f(in.draw(subclass, rng));
   const Vector mean = fx.rowwise().mean();
   const Eigen::ArrayXd d = (fx.colwise() - mean).colwise().norm().array();
@@ -91,7 +91,9 @@ std::vector<Lemma2Row> lemma2_grid() {
     for (double s_noise : {0.05, 0.3}) {
       Inputs in;
       in.s_noise = s_noise;
-      const auto f = [&](const Vector& x) -> Vector { return R * x.head(2) / scale; };
+      // Fixed-size 2 x 2 products: GCC 12 misreads the dynamic ones' SSE2 copies (stringop-overread).
+      const Eigen::Matrix2d R2 = R;
+      const auto f = [&](const Vector& x) -> Eigen::Vector2d { return R2 * x.head<2>() / scale; };
       Rng rng(1000 + static_cast<std::uint64_t>(100 * scale + 10 * s_noise));
       const Estimate sf = sigma_of(in, 0, f, kPopulation, rng);
       const Estimate sz = pair_distance([&] { return (in.draw(0, rng) - in.draw(0, rng)).norm(); }, kPopulation);
@@ -153,7 +155,8 @@ std::vector<Lemma3Row> lemma3_grid() {
   const Matrix B = random_matrix(2, 2, setup);
   const double smax = Eigen::JacobiSVD<Matrix>(B).singularValues()(0);
   const Inputs in;
-  const auto f = [&](const Vector& x) -> Vector { return B * x.head(2); };
+  const Eigen::Matrix2d B2 = B;  // fixed size, as in lemma2_grid
+  const auto f = [&](const Vector& x) -> Eigen::Vector2d { return B2 * x.head<2>(); };
   Rng rng(2000);
   const Estimate sf = sigma_of(in, 0, f, kPopulation, rng);
   for (double s_aug : {0.0, 0.5, 2.0}) {
