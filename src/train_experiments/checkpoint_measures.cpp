@@ -289,7 +289,7 @@ json lipschitz_run(const LipschitzOptions& o, OutputTransaction& files) {
     series.emplace_back("augmentation-min", &augmented.min_variant);
     series.emplace_back("augmentation-max", &augmented.max_variant);
     stage_figure(o.out, series, "Lipschitz estimates of " + model.description(),
-                 data_source(loaded.data) + " " + loaded.data.hierarchy + ", " + std::to_string(o.pairs) + " same-subclass pairs, " +
+                 data_name(loaded.data) + " " + loaded.data.hierarchy + ", " + std::to_string(o.pairs) + " same-subclass pairs, " +
                      std::to_string(o.augmentations) + " augmentations, map " + o.map + ", seed " + std::to_string(o.common.seed),
                  files);
     out["files"] = figure_files(o.out);
@@ -333,7 +333,7 @@ json measure_run(const MeasureOptions& o) {
   if (!o.out.empty()) {
     const Index shown = write_cosine_heatmap(o.out, points, labels, subclasses, o.heatmap_points, o.common.seed,
                                              "cosine similarity of " + loaded.model.description(),
-                                             data_source(loaded.data) + " " + loaded.data.hierarchy + ", d = " + std::to_string(z.size(1)) + ", test images");
+                                             data_name(loaded.data) + " " + loaded.data.hierarchy + ", d = " + std::to_string(z.size(1)) + ", test images");
     out["heatmap"] = {{"points", shown}, {"files", figure_files(o.out)}};
   }
   out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -64,7 +64,7 @@ std::size_t train_sweep(const TrainSweepOptions& o, const std::function<void(con
   }
   SpreadFigure figure;
   figure.title = "Spread against α: trained " + o.train.model + " vs the simulated optimum";
-  figure.subtitle = data_source(o.train.data) + " " + data_hierarchy(o.train.data) + " (K = " + std::to_string(K) + "), d = " + std::to_string(d) +
+  figure.subtitle = data_name(o.train.data) + " " + data_hierarchy(o.train.data) + " (K = " + std::to_string(K) + "), d = " + std::to_string(d) +
                     ", τ = " + format_number(o.train.tau) + ", " + std::to_string(o.train.epochs) + " epochs, seed " + std::to_string(o.train.seed) +
                     "; simulated: n_y = " + std::to_string(o.sim_ny) + ", best of seeds " + format_seed_list(settings.seeds);
   figure.K = K;
