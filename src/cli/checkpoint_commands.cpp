@@ -79,7 +79,7 @@ void add_lipschitz_options(CLI::App& c, LipschitzOptions& o) {
   c.add_option("--jacobian-points", o.jacobian_points, "images where the Jacobian's norm is taken")->capture_default_str();
   c.add_option("--map", o.map, "geomsim checkpoints: embedding (unit, the default) or features (before normalisation)")
       ->capture_default_str();
-  c.add_option("--out", o.out, "write STEM.csv (every pair) and STEM.png/.svg/.gp (Figure 3)");
+  c.add_option("--out", o.out, "write STEM.csv (every pair) and STEM.png/.svg/.pdf/-2col.pdf/.gp (Figure 3)");
 }
 
 int run_lipschitz(const LipschitzOptions& o) {
@@ -138,7 +138,7 @@ void add_measure_options(CLI::App& c, MeasureOptions& o) {
   c.add_option("--reference-subclasses", o.reference_subclasses, "the subclass of each row of --reference-embeddings");
   c.add_option("--predictions", o.predictions,
                "with --embeddings: a classifier's class prediction per row, for NC4 (agreement with the nearest class mean)");
-  c.add_option("--out", o.out, "write the cosine heat map: STEM.csv, STEM.png, STEM.svg, STEM.gp");
+  c.add_option("--out", o.out, "write the cosine heat map: STEM.csv, STEM.png, STEM.svg, STEM.pdf, STEM-2col.pdf, STEM.gp");
   c.add_option("--heatmap-points", o.heatmap_points, "points in the heat map (a seeded sample when there are more)")->capture_default_str();
 }
 

@@ -173,7 +173,7 @@ void add_train_sweep_options(CLI::App& c, TrainSweepOptions& o) {
   c.add_option("--alphas", o.alphas, "alpha values: a list or a range lo:hi:step")->required();
   c.add_option("--sim-ny", o.sim_ny, "points per class of the simulation")->capture_default_str();
   c.add_option("--sim-seeds", o.sim_seeds, "random starts of the simulation")->capture_default_str();
-  c.add_option("--out", o.out, "output stem: writes STEM.csv, STEM.png, STEM.svg, STEM.gp")->required();
+  c.add_option("--out", o.out, "output stem: writes STEM.csv, STEM.png, STEM.svg, STEM.pdf (3.5 in wide), STEM-2col.pdf (7 in), STEM.gp")->required();
 }
 
 int run_train_sweep(const TrainSweepOptions& o) {
@@ -181,7 +181,7 @@ int run_train_sweep(const TrainSweepOptions& o) {
   const std::size_t alphas = train_sweep(o, [&](const std::string& line) {
     if (progress) std::cerr << "geomsim train-sweep: " << line << "\n";
   });
-  if (!o.train.quiet) std::cout << "geomsim train-sweep: " << alphas << " alphas written to " << o.out << ".csv and .png\n";
+  if (!o.train.quiet) std::cout << "geomsim train-sweep: " << alphas << " alphas written to " << o.out << ".csv, .png, .svg, .pdf, -2col.pdf and .gp\n";
   return 0;
 }
 

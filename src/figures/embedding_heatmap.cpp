@@ -45,8 +45,9 @@ void draw_embedding_heatmap(const Matrix& points, const std::vector<int>& classe
   };
   const double last = static_cast<double>(N) - 0.5;
   GnuplotFigure fig(640, 580);
+  fig.paper_sizes();  // the house style of the simulated heatmaps: the paper's PDFs beside the PNG
   fig.datablock("m", rows);
-  fig.line("set title " + GnuplotFigure::text(title));
+  fig.line("set title " + GnuplotFigure::wrapped_text(title));
   fig.line("set size ratio -1; set xrange [-0.5:" + text(last) + "]; set yrange [" + text(last) + ":-0.5]");
   fig.line("set xlabel 'test image (sorted by class, then subclass)'; set ylabel 'test image'");
   fig.line("set cbrange [-1:1]; set cblabel 'cosine similarity'");

@@ -175,10 +175,12 @@ const char* kColumns = "(gs_width / (0.62 * gs_font))";
 }  // namespace
 
 namespace {
-// The three forms of a title and subtitle, narrow to wide.
+// The three forms of a title and subtitle, narrow to wide. The one-column PDF holds about 50
+// characters of DejaVu Sans a line and the two-column one about 87: a longer subtitle is
+// wrapped there too.
 std::vector<std::string> title_forms(const std::string& title, const std::string& subtitle) {
-  const auto joined = [&](const std::string& t) { return t.empty() ? subtitle : subtitle.empty() ? t : t + "\n" + subtitle; };
-  return {subtitle.empty() ? wrap(title, 40) : subtitle, joined(wrap(title, 90)), joined(title)};
+  const auto joined = [](const std::string& t, const std::string& s) { return t.empty() ? s : s.empty() ? t : t + "\n" + s; };
+  return {subtitle.empty() ? wrap(title, 40) : wrap(subtitle, 48), joined(wrap(title, 90), wrap(subtitle, 85)), joined(title, subtitle)};
 }
 }  // namespace
 

@@ -55,8 +55,17 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
       if (curve.style < 1 || curve.style > kMaxLineCurves || static_cast<std::size_t>(curve.style) > spec.legend.size()) {
         throw std::logic_error("line_figure: curve style " + std::to_string(curve.style) + " has no legend entry");
       }
+      if (!curve.errors.empty() && curve.errors.size() != curve.points.size()) {
+        throw std::logic_error("line_figure: a curve of style " + std::to_string(curve.style) + " has " + std::to_string(curve.errors.size()) +
+                               " error bars for " + std::to_string(curve.points.size()) + " points");
+      }
       if (!curve.points.empty()) drawn.insert(curve.style);
-      for (const auto& [x, y] : curve.points) extend(x, y);
+      for (std::size_t i = 0; i < curve.points.size(); ++i) {
+        const auto [x, y] = curve.points[i];
+        const double e = curve.errors.empty() ? 0.0 : std::abs(curve.errors[i]);
+        extend(x, y - e);
+        extend(x, y + e);
+      }
       if (!spec.alternate_legend.empty()) {
         for (const auto& [x, y] : curve.alternate) extend(x, y), alternate_drawn = true;
       }
@@ -76,6 +85,17 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
     y_lo -= pad, y_hi += pad;
   }
   if (!(x_hi > x_lo)) x_lo -= 0.5, x_hi += 0.5;
+  // Markers with error bars, or scattered, at the ends of the x range would be cut in half: a margin.
+  const bool bars = std::any_of(spec.panels.begin(), spec.panels.end(), [](const LinePanel& p) {
+    return std::any_of(p.curves.begin(), p.curves.end(), [](const LineCurve& c) { return !c.errors.empty(); });
+  });
+  if (spec.scatter || bars) {
+    if (spec.logx) x_lo /= 1.08, x_hi *= 1.08;
+    else {
+      const double pad = 0.03 * (x_hi - x_lo);
+      x_lo -= pad, x_hi += pad;
+    }
+  }
 
   // The legend's width, in characters: its longest entry and the line sample.
   std::size_t longest = 0;
@@ -145,12 +165,23 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
       if (curve.points.empty()) continue;
       const std::string name = "c" + std::to_string(++block);
       std::vector<std::vector<double>> rows;
-      for (const auto& [x, y] : curve.points) rows.push_back({x, y});
+      for (std::size_t i = 0; i < curve.points.size(); ++i) {
+        rows.push_back({curve.points[i].first, curve.points[i].second});
+        if (!curve.errors.empty()) rows.back().push_back(std::abs(curve.errors[i]));
+      }
       fig.datablock(name, rows);
-      // About a dozen markers per curve, so that dense grids stay readable.
-      const std::size_t every = std::max<std::size_t>(1, (curve.points.size() + 11) / 12);
-      plot += (plot.empty() ? "" : ", ") + ("$" + name) + " using 1:2 with linespoints lt " + std::to_string(curve.style) +
-              " lw 2 pi " + std::to_string(every) + " notitle";
+      const std::string lt = " lt " + std::to_string(curve.style) + " lw 2";
+      // Error bars: thin and solid (the curve's dash would break them up), under the curve.
+      if (!curve.errors.empty()) {
+        plot += (plot.empty() ? "" : ", ") + ("$" + name) + " using 1:2:3 with yerrorbars lt " + std::to_string(curve.style) + " lw 1 dt 1 ps 0 notitle";
+      }
+      plot += (plot.empty() ? "" : ", ") + ("$" + name);
+      if (spec.scatter) plot += " using 1:2 with points" + lt + " notitle";
+      else {
+        // About a dozen markers per curve, so that dense grids stay readable.
+        const std::size_t every = std::max<std::size_t>(1, (curve.points.size() + 11) / 12);
+        plot += " using 1:2 with linespoints" + lt + " pi " + std::to_string(every) + " notitle";
+      }
       const auto theory = drawable_theory(curve.theory);
       if (!theory.empty()) {
         const std::string t = "t" + std::to_string(block);
@@ -181,7 +212,7 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
   fig.line("}");
   std::string key;
   for (int style : drawn) {
-    key += (key.empty() ? "" : ", ") + std::string("NaN with linespoints lt ") + std::to_string(style) + " lw 2 title " +
+    key += (key.empty() ? "" : ", ") + std::string(spec.scatter ? "NaN with points lt " : "NaN with linespoints lt ") + std::to_string(style) + " lw 2 title " +
            GnuplotFigure::text(spec.legend[static_cast<std::size_t>(style - 1)]);
   }
   if (theory_drawn) key += ", NaN with lines lw 1 dt 1 lc rgb '#444444' title " + GnuplotFigure::text(spec.theory_legend);

@@ -68,11 +68,15 @@ json model_json(const train::EmbeddingModel& model, const ModelDataOptions& o, c
 
 json scatter_json(const train::PairScatter& s) { return {{"constant", s.constant}, {"pairs", s.input_distance.size()}}; }
 
-// STEM.csv (one row per pair and estimate) and Figure 3: distance scatters with the tangents.
+// STEM.csv (one row per pair and estimate) and Figure 3: distance scatters with the tangents, in
+// the house style of figures/line_figure.hpp where panels with axes of their own allow it: the
+// palette's first two line types, one legend entry per style (in the first panel only), the
+// fixed settings in a subtitle, and the paper's PDFs.
 void stage_figure(const std::string& stem, const std::vector<std::pair<std::string, const train::PairScatter*>>& series,
-                  const std::string& title, OutputTransaction& outputs) {
+                  const std::string& title, const std::string& subtitle, OutputTransaction& outputs) {
   std::string csv = "estimate,input_distance,output_distance,ratio\n";
-  GnuplotFigure fig(static_cast<int>(420 * series.size()), 420);
+  GnuplotFigure fig(static_cast<int>(420 * series.size()), 440);
+  fig.paper_sizes();
   for (std::size_t k = 0; k < series.size(); ++k) {
     const auto& s = *series[k].second;
     std::vector<std::vector<double>> rows;
@@ -83,16 +87,17 @@ void stage_figure(const std::string& stem, const std::vector<std::pair<std::stri
     }
     fig.datablock("s" + std::to_string(k), rows);
   }
-  fig.line("set multiplot layout 1," + std::to_string(series.size()) + " title " + GnuplotFigure::text(title));
+  fig.line("set multiplot layout 1," + std::to_string(series.size()) + " title " + GnuplotFigure::wrapped_text(title, subtitle));
   for (std::size_t k = 0; k < series.size(); ++k) {
     const auto& [name, s] = series[k];
     const bool decoder = name == "decoder";
     fig.line("set title " + GnuplotFigure::text(name + ": K = " + format_significant(s->constant, 4)));
     fig.line(std::string("set xlabel '") + (decoder ? "decoded-image distance" : "pixel distance") + "'");
     fig.line(std::string("set ylabel '") + (decoder ? "latent distance" : "embedding distance") + "'");
-    fig.line("set grid; set key top left; set xrange [0:*]; set yrange [0:*]");
-    fig.line("plot $s" + std::to_string(k) + " using 1:2 with points pt 7 ps 0.5 title 'pairs', " + format_number(s->constant) +
-             "*x with lines lw 2 title 'tangent from the origin'");
+    fig.line("set grid lt 1 lc rgb '#dddddd' lw 0.5; set key top left opaque; set xrange [0:*]; set yrange [0:*]");
+    const bool legend = k == 0;
+    fig.line("plot $s" + std::to_string(k) + " using 1:2 with points lt 1 ps 0.5 " + (legend ? "title 'pairs'" : "notitle") + ", " +
+             format_number(s->constant) + "*x with lines lt 2 lw 2 " + (legend ? "title 'tangent from the origin'" : "notitle"));
   }
   fig.line("unset multiplot");
   outputs.stage(stem + ".csv", csv, "out");
@@ -192,7 +197,8 @@ json measure_embeddings_run(const MeasureOptions& o) {
               {"geometry", geometry}};
   if (!o.out.empty()) {
     const Index shown = write_cosine_heatmap(o.out, points, labels, subclasses, o.heatmap_points, o.common.seed,
-                                             "cosine similarity of " + std::to_string(std::min<Index>(points.cols(), o.heatmap_points)) + " embeddings");
+                                             "cosine similarity of saved embeddings",
+                                             "d = " + std::to_string(points.rows()));
     out["heatmap"] = {{"points", shown}, {"files", figure_files(o.out)}};
   }
   out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -282,8 +288,11 @@ json lipschitz_run(const LipschitzOptions& o, OutputTransaction& files) {
     if (decoder) series.emplace_back("decoder", &*decoder);
     series.emplace_back("augmentation-min", &augmented.min_variant);
     series.emplace_back("augmentation-max", &augmented.max_variant);
-    stage_figure(o.out, series, "Lipschitz estimates of " + model.description(), files);
-    out["files"] = {o.out + ".csv", o.out + ".png", o.out + ".svg", o.out + ".gp"};
+    stage_figure(o.out, series, "Lipschitz estimates of " + model.description(),
+                 data_name(loaded.data) + " " + loaded.data.hierarchy + ", " + std::to_string(o.pairs) + " same-subclass pairs, " +
+                     std::to_string(o.augmentations) + " augmentations, map " + o.map + ", seed " + std::to_string(o.common.seed),
+                 files);
+    out["files"] = figure_files(o.out);
   }
   return out;
 }
@@ -323,7 +332,8 @@ json measure_run(const MeasureOptions& o) {
               {"geometry", measured_geometry_json(points, labels, subclasses, o.gamma, o.common.seed, &reference_points, &reference_subclasses)}};
   if (!o.out.empty()) {
     const Index shown = write_cosine_heatmap(o.out, points, labels, subclasses, o.heatmap_points, o.common.seed,
-                                             "cosine similarity of " + loaded.model.description());
+                                             "cosine similarity of " + loaded.model.description(),
+                                             data_name(loaded.data) + " " + loaded.data.hierarchy + ", d = " + std::to_string(z.size(1)) + ", test images");
     out["heatmap"] = {{"points", shown}, {"files", figure_files(o.out)}};
   }
   out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -16,10 +16,17 @@ namespace geomsim::train_experiments {
 
 using nlohmann::json;
 
-std::vector<std::string> figure_files(const std::string& stem) { return {stem + ".csv", stem + ".png", stem + ".svg", stem + ".gp"}; }
+std::vector<std::string> figure_files(const std::string& stem) {
+  GnuplotFigure figure(1, 1);
+  figure.paper_sizes();
+  std::vector<std::string> files = {stem + ".csv"};
+  for (const auto& file : figure.files(stem)) files.push_back(file);
+  return files;
+}
 
 Index write_cosine_heatmap(const std::string& stem, const Matrix& points, const std::vector<int>& labels,
-                           const std::vector<int>& subclasses, Index max_points, std::uint64_t seed, const std::string& title) {
+                           const std::vector<int>& subclasses, Index max_points, std::uint64_t seed, const std::string& title,
+                           const std::string& subtitle) {
   require_at_least("heatmap-points", max_points, 2);
   std::vector<Index> chosen(static_cast<std::size_t>(points.cols()));
   for (std::size_t k = 0; k < chosen.size(); ++k) chosen[k] = static_cast<Index>(k);
@@ -58,10 +65,15 @@ Index write_cosine_heatmap(const std::string& stem, const Matrix& points, const 
     csv << "\n";
     rows.push_back({});
   }
+  // The house style of the simulated heatmaps (sim_figures.cpp): the fixed settings in a
+  // subtitle, the paper's PDFs beside the PNG and SVG.
   GnuplotFigure fig(680, 620);
+  fig.paper_sizes();
   fig.datablock("m", rows);
   const double last = static_cast<double>(n) - 0.5;
-  fig.line("set title " + GnuplotFigure::text(title));
+  const std::string shown = std::to_string(n) + " points" +
+                            (points.cols() > max_points ? " (a sample of " + std::to_string(points.cols()) + ", seed " + std::to_string(seed) + ")" : "");
+  fig.line("set title " + GnuplotFigure::wrapped_text(title, subtitle + (subtitle.empty() ? "" : ", ") + shown));
   fig.line("set size ratio -1; set xrange [-0.5:" + format_number(last) + "]; set yrange [" + format_number(last) + ":-0.5]");
   fig.line("set xlabel 'point (sorted by class, then subclass)'; set ylabel 'point'");
   fig.line("set cbrange [-1:1]; set cblabel 'cosine similarity'");

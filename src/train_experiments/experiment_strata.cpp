@@ -20,7 +20,7 @@
 #include "geomsim/train_experiments/experiment_kinds.hpp"
 #include "geomsim/train_experiments/experiment_progress.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
-#include "geomsim/figures/gnuplot_figure.hpp"
+#include "geomsim/figures/line_figure.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 #include "geomsim/theory/strata_subsampling.hpp"
@@ -114,6 +114,10 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
     }
   }
   validate_claims(definition, kAxes);
+  if (2 * methods.size() > static_cast<std::size_t>(kMaxLineCurves)) {
+    throw InvalidArgument("definition", "methods lists " + std::to_string(methods.size()) + "; the δ figure (two curves per method) tells at most " +
+                                            std::to_string(kMaxLineCurves / 2) + " apart");
+  }
 
   std::vector<PlannedRun> plan;
   for (const auto seed : seeds) {
@@ -136,12 +140,27 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
   const RunTable table(rows, kAxes);
   const std::string full = format_number(*std::max_element(fractions.begin(), fractions.end()));
 
-  // Figure 1: sigma_f(z) and delta(z, common) against p(z|y), at the largest t.
-  GnuplotFigure scatter(1100, 520);
-  std::string left, right;
-  int block = 0;
+  // The figures, in the house style (figures/line_figure.hpp): one curve per method (mean ± sd
+  // over seeds as error bars), the settings they share in the subtitle, the paper's PDFs.
+  const std::string fixed = hierarchy_name + ", " + encoder + ", τ = " + format_number(tau) + ", α = " + format_number(alpha) + ", " +
+                            std::to_string(base.train_samples) + " images at t = 1, ~" + std::to_string(base.epochs) + "/t epochs, seeds " +
+                            format_seed_list(seeds) + " (± sd)";
+  // Figures 1 and 2: sigma_f(z), and delta(z, common), against p(z|y), at the largest t: one point per subclass.
+  LineFigureSpec sigma_figure, delta_figure;
+  sigma_figure.scatter = delta_figure.scatter = true;
+  sigma_figure.title = "σ_f(z) of each subclass against its share p(z|y) of its class";
+  delta_figure.title = "Distance of each rare subclass to the common subclass of its class, against p(z|y)";
+  sigma_figure.subtitle = delta_figure.subtitle = "t = " + full + ", " + fixed;
+  sigma_figure.xlabel = delta_figure.xlabel = "p(z|y) in training";
+  sigma_figure.ylabel = "σ_f(z) (test)";
+  delta_figure.ylabel = "‖E_z f − E_common f‖ (test)";
+  LinePanel sigma_panel, delta_panel;
   std::string csv = "method,fraction,subclass,name,p_z_given_y,sigma_mean,sigma_sd,delta_to_common_mean,delta_to_common_sd\n";
   for (const auto& m : methods) {
+    LineCurve sigma_curve, delta_curve;
+    sigma_figure.legend.push_back(training_method(m).label);
+    delta_figure.legend.push_back(training_method(m).label);
+    sigma_curve.style = delta_curve.style = static_cast<int>(sigma_figure.legend.size());
     for (double t : fractions) {
       const std::string ft = format_number(t);
       std::vector<std::vector<double>> sigma_points, delta_points;
@@ -164,48 +183,48 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
         if (d) delta_points.push_back({pz.mean, d->mean, d->sd});
       }
       if (ft != full) continue;
-      const std::string label = GnuplotFigure::text(training_method(m).label);
-      scatter.datablock("s" + std::to_string(block), sigma_points);
-      scatter.datablock("d" + std::to_string(block), delta_points);
-      left += std::string(left.empty() ? "" : ", ") + "$s" + std::to_string(block) + " using 1:2:3 with yerrorbars pt 7 ps 1.3 title " + label;
-      right += std::string(right.empty() ? "" : ", ") + "$d" + std::to_string(block) + " using 1:2:3 with yerrorbars pt 7 ps 1.3 title " + label;
-      ++block;
+      std::sort(sigma_points.begin(), sigma_points.end());
+      std::sort(delta_points.begin(), delta_points.end());
+      for (const auto& point : sigma_points) sigma_curve.points.emplace_back(point[0], point[1]), sigma_curve.errors.push_back(point[2]);
+      for (const auto& point : delta_points) delta_curve.points.emplace_back(point[0], point[1]), delta_curve.errors.push_back(point[2]);
     }
+    sigma_panel.curves.push_back(sigma_curve);
+    delta_panel.curves.push_back(delta_curve);
   }
-  scatter.line("set multiplot layout 1,2 title " + GnuplotFigure::text(hierarchy_name + ", " + encoder + ", t = " + full + ": each subclass, mean ± sd over seeds"));
-  scatter.line("set xlabel " + GnuplotFigure::text("p(z|y) in training") + "; set grid; set key top right");
-  scatter.line("set ylabel " + GnuplotFigure::text("σ_f(z) (test)") + "; set title " + GnuplotFigure::text("subclass scatter"));
-  scatter.line("plot " + left);
-  scatter.line("set ylabel " + GnuplotFigure::text("‖E_z f − E_common f‖ (test)") + "; set title " +
-               GnuplotFigure::text("distance to the common subclass of its class (rare z only)"));
-  scatter.line("plot " + right);
-  scatter.line("unset multiplot");
-  scatter.render(context.stem() + "-by-p");
+  sigma_figure.panels = {sigma_panel};
+  delta_figure.panels = {delta_panel};
+  // A figure with no point (no class with a rare subclass) is not drawn, nor shown on the page.
+  const auto drawn = [](const LineFigureSpec& figure) {
+    for (const auto& curve : figure.panels.front().curves) {
+      if (!curve.points.empty()) return true;
+    }
+    return false;
+  };
+  if (drawn(sigma_figure)) line_figure(sigma_figure).render(context.stem() + "-by-p");
+  if (drawn(delta_figure)) line_figure(delta_figure).render(context.stem() + "-by-p-delta");
 
-  // Figure 2: delta against t.
-  GnuplotFigure against_t(900, 560);
-  std::string plot;
-  int series = 0;
+  // Figure 3: delta against t, one curve per method and pair of subclasses.
+  LineFigureSpec against_t;
+  against_t.title = "δ(f_t, z, z') = ‖E_z f − E_z' f‖ against the fraction t of the data trained on";
+  against_t.subtitle = fixed;
+  against_t.xlabel = "fraction t";
+  against_t.ylabel = "δ (test embeddings)";
+  against_t.logx = true;
+  LinePanel t_panel;
   for (const auto& m : methods) {
     for (const char* metric : {"delta_common_rare", "delta_rare_rare"}) {
-      std::vector<std::vector<double>> points;
+      LineCurve curve;
       for (double t : fractions) {
         const auto s = table.cell({{"method", m}, {"fraction", format_number(t)}}, metric);
-        if (s) points.push_back({t, s->mean, s->sd});
+        if (s) curve.points.emplace_back(t, s->mean), curve.errors.push_back(s->sd);
       }
-      if (points.empty()) continue;
-      const std::string name = "t" + std::to_string(series++);
-      against_t.datablock(name, points);
-      plot += std::string(plot.empty() ? "plot " : ", ") + "$" + name + " using 1:2:3 with yerrorlines lw 2 title " +
-              GnuplotFigure::text(training_method(m).label + (std::string(metric) == "delta_common_rare" ? ": common–rare" : ": rare–rare"));
+      against_t.legend.push_back(training_method(m).label + (std::string(metric) == "delta_common_rare" ? ": common–rare" : ": rare–rare"));
+      curve.style = static_cast<int>(against_t.legend.size());
+      t_panel.curves.push_back(curve);  // a curve without points draws nothing and has no legend entry
     }
   }
-  against_t.line("set title " + GnuplotFigure::text("δ(f_t, z, z') = ‖E_z f − E_z' f‖ against the fraction t of the data trained on (" +
-                                                   hierarchy_name + ", " + encoder + ")"));
-  against_t.line("set xlabel " + GnuplotFigure::text("fraction t") + "; set ylabel " + GnuplotFigure::text("δ (test embeddings)") +
-                 "; set logscale x; set grid; set key outside right");
-  against_t.line(plot);
-  against_t.render(context.stem() + "-by-t");
+  against_t.panels = {t_panel};
+  if (drawn(against_t)) line_figure(against_t).render(context.stem() + "-by-t");
   write_text_file(context.stem() + "-subclasses.csv", csv);
 
   ExperimentPage page = begin_page(definition, context);
@@ -217,8 +236,11 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
                  "imbalanced hierarchy) is \"common\", the others \"rare\"; classes with one subclass are left out.");
   page.paragraph("**Measured wall time.** " + std::to_string(rows.size()) + " runs, " + clock_text(total_seconds(rows)) + " (" +
                  format_number(std::round(total_seconds(rows))) + " s) of training and evaluation in all.");
-  page.image(context.name + "-by-p.png", "σ_f(z) and the distance to the common subclass against p(z|y), t = " + full);
-  page.image(context.name + "-by-t.png", "δ between subclass means against the fraction t of the data trained on");
+  if (drawn(sigma_figure)) page.image(context.name + "-by-p.png", "σ_f(z) of each subclass against p(z|y), t = " + full);
+  if (drawn(delta_figure)) {
+    page.image(context.name + "-by-p-delta.png", "The distance of each rare subclass to the common subclass of its class against p(z|y), t = " + full);
+  }
+  if (drawn(against_t)) page.image(context.name + "-by-t.png", "δ between subclass means against the fraction t of the data trained on");
   std::vector<std::vector<std::string>> table_rows;
   for (const auto& m : methods) {
     for (double t : fractions) {

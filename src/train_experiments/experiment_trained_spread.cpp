@@ -19,7 +19,7 @@
 #include "geomsim/train_experiments/experiment_progress.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/experiments/sweep.hpp"
-#include "geomsim/figures/gnuplot_figure.hpp"
+#include "geomsim/train_experiments/spread_figure.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 
@@ -43,6 +43,10 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
                               ? string_list(p, "reference_methods") : std::vector<std::string>{};
   for (const auto& m : references) {
     if (training_method(m).uses_alpha) throw InvalidArgument("definition", "reference method " + m + " uses alpha: put its alphas in \"alpha\"");
+  }
+  if (static_cast<int>(references.size()) > max_spread_references()) {
+    throw InvalidArgument("definition", "reference_methods lists " + std::to_string(references.size()) + " methods; the figure tells at most " +
+                                            std::to_string(max_spread_references()) + " apart");
   }
   const json simulation = definition.at("parameters").value("simulation", json::object());
   const int sim_ny = simulation.contains("ny") ? static_cast<int>(integer_parameter(simulation, "ny", 2)) : 8;
@@ -80,40 +84,32 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
   const auto simulated = run_sweep(sweep_points(grid), settings, sim_seeds, {});
 
   // The figure: trained spread (mean ± sd) and the simulated optimum against alpha.
-  std::vector<std::vector<double>> trained_points, simulated_points;
+  SpreadFigure figure;
+  figure.title = "Spread against α: trained " + encoder + " encoder vs the simulated optimum";
+  figure.K = K;
+  figure.alphas = alphas;
+  figure.trained_legend = "trained L_spread (test set), mean ± sd";
+  figure.simulated_legend = "simulated optimum";
   std::string csv = "alpha,trained_spread_mean,trained_spread_sd,seeds,trained_sigma_over_spread_mean,simulated_spread,simulated_geometry\n";
   for (std::size_t k = 0; k < alphas.size(); ++k) {
     const std::string a = format_number(alphas[k]);
     const auto s = table.cell({{"method", "spread"}, {"alpha", a}}, "spread");
     const auto r = table.cell({{"method", "spread"}, {"alpha", a}}, "sigma_over_spread");
     if (!s) throw std::logic_error("trained_spread: a planned run has no spread");
-    trained_points.push_back({alphas[k], s->mean, s->sd});
-    simulated_points.push_back({alphas[k], simulated[k].spread});
+    figure.trained.push_back(s->mean);
+    figure.trained_sd.push_back(s->sd);
+    figure.simulated.push_back(simulated[k].spread);
     csv += a + "," + format_number(s->mean) + "," + format_number(s->sd) + "," + std::to_string(s->n) + "," + (r ? format_number(r->mean) : std::string()) +
            "," + format_number(simulated[k].spread) + "," + simulated[k].geometry + "\n";
   }
-  GnuplotFigure fig(900, 560);
-  fig.datablock("trained", trained_points);
-  fig.datablock("simulated", simulated_points);
-  std::string plot = "plot $trained using 1:2:3 with yerrorlines lw 2 pt 7 title " +
-                     GnuplotFigure::text("trained L_spread (test set), mean ± sd over " + std::to_string(seeds.size()) + " seeds") +
-                     ", $simulated using 1:2 with linespoints lw 2 pt 5 dt 2 title " +
-                     GnuplotFigure::text("simulated optimum, n_y = " + std::to_string(sim_ny));
-  int reference_index = 0;
   for (const auto& m : references) {
     const auto s = table.cell({{"method", m}, {"alpha", "none"}}, "spread");
-    if (!s) continue;
-    const std::string block = "reference" + std::to_string(reference_index++);
-    fig.datablock(block, {{alphas.front(), s->mean}, {alphas.back(), s->mean}});
-    plot += ", $" + block + " using 1:2 with lines lw 2 dt 3 title " + GnuplotFigure::text(training_method(m).label + " (no α)");
+    if (s) figure.references.emplace_back(training_method(m).label + " (no α)", s->mean);
   }
-  fig.line("set title " + GnuplotFigure::text("Spread against α: trained " + encoder + " on Fashion-MNIST " + hierarchy +
-                                              " vs the simulated optimum (K = " + std::to_string(K) + ", d = " +
-                                              std::to_string(base.embedding_dim) + ", τ = " + format_number(tau) + ")"));
-  fig.line("set xlabel " + GnuplotFigure::text("α (weight of cNCE)") + "; set ylabel " + GnuplotFigure::text("spread s_f(y)") +
-           "; set grid; set key top left box opaque");
-  fig.line("set yrange [0:*]");
-  fig.line(plot);
+  figure.subtitle = "Fashion-MNIST " + hierarchy + " (K = " + std::to_string(K) + "), " + encoder + ", d = " + std::to_string(base.embedding_dim) +
+                    ", τ = " + format_number(tau) + ", " + std::to_string(base.epochs) + " epochs, seeds " + format_seed_list(seeds) +
+                    "; simulated: n_y = " + std::to_string(sim_ny) + ", best of seeds " + sim_seeds;
+  const GnuplotFigure fig = spread_figure(figure);
   fig.render(context.stem());
   write_text_file(context.stem() + "-spread.csv", csv);
 

@@ -16,13 +16,15 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <string>
 
 #include "geomsim/train_experiments/experiment_claims.hpp"
 #include "geomsim/train_experiments/experiment_kinds.hpp"
 #include "geomsim/train_experiments/experiment_progress.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
-#include "geomsim/figures/gnuplot_figure.hpp"
+#include "geomsim/figures/line_figure.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 
@@ -58,22 +60,27 @@ std::vector<std::string> swept(const RunTable& table, const std::vector<std::str
   return out;
 }
 
+// The metric against a swept axis in the house style (figures/line_figure.hpp): one curve per
+// method and hierarchy (mean ± sd over seeds as error bars), the settings they share in the
+// subtitle, and the paper's PDFs beside the page's PNG.
 void draw_sweep(const json& spec, const RunTable& table, const ExperimentContext& context, const std::string& encoder,
-                ExperimentPage& page) {
+                const std::string& fixed, ExperimentPage& page) {
   const std::string x = spec.value("x", std::string("tau"));
   const std::string metric = spec.value("metric", std::string("fine_probe"));
   const double scale = spec.value("scale", 100.0);
-  GnuplotFigure fig(900, 560);
-  std::string plot;
-  int series = 0;
+  LineFigureSpec figure;
+  LinePanel panel;
+  std::map<std::string, std::set<std::string>> chosen;  // the values the curves hold each other axis at
   for (const auto& method : table.values("method", {{"encoder", encoder}})) {
     for (const auto& hierarchy : table.values("hierarchy", {{"encoder", encoder}, {"method", method}})) {
+      LineCurve curve;
       std::vector<std::vector<double>> rows;
       for (const auto& value : table.values(x, {{"encoder", encoder}, {"method", method}, {"hierarchy", hierarchy}})) {
         Selector where = {{"encoder", encoder}, {"method", method}, {"hierarchy", hierarchy}, {x, value}};
         for (const auto& axis : table.axes()) {
           if (axis != x && axis != "encoder" && axis != "method" && axis != "hierarchy") {
             where.emplace_back(axis, table.values(axis, where).front());
+            chosen[axis].insert(where.back().second);
           }
         }
         const auto s = table.cell(where, metric);
@@ -81,21 +88,42 @@ void draw_sweep(const json& spec, const RunTable& table, const ExperimentContext
       }
       if (rows.empty()) continue;
       std::sort(rows.begin(), rows.end());
-      const std::string block = "s" + std::to_string(series++);
-      fig.datablock(block, rows);
-      plot += std::string(plot.empty() ? "plot " : ", ") + "$" + block + " using 1:2:3 with yerrorlines lw 2 title " +
-              GnuplotFigure::text(training_method(method).label + ", " + hierarchy);
+      for (const auto& row : rows) {
+        curve.points.emplace_back(row[0], row[1]);
+        curve.errors.push_back(row[2]);
+      }
+      if (static_cast<int>(figure.legend.size()) == kMaxLineCurves) {
+        throw InvalidArgument("definition", "figure: more than " + std::to_string(kMaxLineCurves) + " curves (methods × hierarchies) for " + encoder);
+      }
+      figure.legend.push_back(training_method(method).label + ", " + hierarchy);
+      curve.style = static_cast<int>(figure.legend.size());
+      panel.curves.push_back(curve);
     }
   }
-  if (plot.empty()) return;
-  fig.line("set title " + GnuplotFigure::text(context.title + " (" + encoder + ", mean ± sd over seeds)"));
-  fig.line("set xlabel " + GnuplotFigure::text(x) + "; set ylabel " + GnuplotFigure::text(metric + " (×" + format_number(scale) + ")") +
-           "; set grid; set key outside right");
-  if (x == "tau") fig.line("set logscale x");
-  fig.line(plot);
+  if (panel.curves.empty()) return;
+  std::string subtitle = encoder;
+  for (const auto& [axis, values] : chosen) {
+    // An axis one method does not use reads "none" there; name the value the others hold.
+    std::set<std::string> used;
+    for (const auto& v : values) {
+      if (v != "none" && !v.empty()) used.insert(v);
+    }
+    if (used.size() != 1) continue;
+    if (axis == "augmentation") subtitle += *used.begin() == "true" ? ", augmented" : ", no augmentation";
+    else subtitle += ", " + (axis == "tau" ? std::string("τ") : axis == "alpha" ? std::string("α") : axis) + " = " + *used.begin();
+  }
+  figure.title = context.title;
+  figure.subtitle = subtitle + (fixed.empty() ? "" : ", " + fixed) + " (± sd)";
+  figure.xlabel = x == "tau" ? "τ" : x == "alpha" ? "α" : x;
+  std::string ylabel = metric + " (×" + format_number(scale) + ")";
+  for (const auto& m : kMetrics) {
+    if (metric == m.column && scale == m.scale) ylabel = m.title;
+  }
+  figure.ylabel = ylabel;
+  figure.panels = {panel};
   const std::string file = context.name + "-" + encoder;
-  fig.render((std::filesystem::path(context.out_dir) / file).string());
-  page.image(file + ".png", metric + " against " + x + ", " + encoder + ": mean ± sd over seeds");
+  line_figure(figure).render((std::filesystem::path(context.out_dir) / file).string());
+  page.image(file + ".png", ylabel + " against " + figure.xlabel + ", " + encoder + ": mean ± sd over seeds");
 }
 
 }  // namespace
@@ -167,6 +195,10 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   const auto seeds = seed_list(p, "seeds");
   const TrainRunOptions base = base_training_options(p);
   validate_claims(definition, kAxes);
+  if (definition.contains("figure") && methods.size() * hierarchies.size() > static_cast<std::size_t>(kMaxLineCurves)) {
+    throw InvalidArgument("definition", "figure: " + std::to_string(methods.size() * hierarchies.size()) + " curves (methods × hierarchies); it tells at most " +
+                                            std::to_string(kMaxLineCurves) + " apart");
+  }
   std::vector<PlannedRun> plan = plan_transfer_runs(p);
   if (p.contains("keep_checkpoints") && bool_list(p, "keep_checkpoints").front()) {
     // Each run writes its checkpoint every epoch (so an interrupted run resumes mid-way) and
@@ -292,7 +324,10 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
       }
     }
     page.table(all_header, all_rows);
-    if (definition.contains("figure")) draw_sweep(definition.at("figure"), table, context, encoder, page);
+    if (definition.contains("figure")) {
+      draw_sweep(definition.at("figure"), table, context, encoder,
+                 std::to_string(base.epochs) + " epochs, seeds " + format_seed_list(seeds), page);
+    }
   }
 
   std::vector<Selector> scopes;

@@ -43,6 +43,12 @@ std::string data_source(const DataOptions& o) {
   return o.data.empty() ? train::kFashionMnistDir : o.data;
 }
 
+std::string data_name(const DataOptions& o) {
+  std::filesystem::path path(data_source(o));
+  if (path.filename().empty()) path = path.parent_path();  // a folder given as "dir/"
+  return path.filename().empty() ? data_source(o) : path.filename().string();
+}
+
 std::vector<NamedPath> data_files(const DataOptions& o) {
   if (!o.images.empty() || !o.labels.empty()) return {{"images", o.images}, {"labels", o.labels}};
   std::vector<NamedPath> files;

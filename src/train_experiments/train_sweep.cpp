@@ -3,12 +3,13 @@
 #include <algorithm>
 
 #include "geomsim/experiments/sweep.hpp"
-#include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"
 #include "geomsim/support/number_lists.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
+#include "geomsim/train_experiments/cosine_heatmap.hpp"
+#include "geomsim/train_experiments/spread_figure.hpp"
 
 namespace geomsim::train_experiments {
 using nlohmann::json;
@@ -24,7 +25,7 @@ std::size_t train_sweep(const TrainSweepOptions& o, const std::function<void(con
   if (!o.train.json_path.empty()) throw InvalidArgument("json", "is not written by train-sweep (its results are STEM.csv)");
   if (o.train.nproc_per_node != 1) throw InvalidArgument("nproc-per-node", "is not used by train-sweep (it trains in one process)");
   std::vector<NamedPath> files = data_files(o.train.data);
-  for (const char* extension : {".csv", ".png", ".svg", ".gp"}) files.push_back({"out", o.out + extension});
+  for (const auto& file : figure_files(o.out)) files.push_back({"out", file});
   require_distinct_files(files);
   require_writable_path(o.out + ".csv", "out");
   const int K = train::resolve_hierarchy(data_hierarchy(o.train.data)).num_coarse();
@@ -43,7 +44,7 @@ std::size_t train_sweep(const TrainSweepOptions& o, const std::function<void(con
 
   std::string csv = "alpha,trained_spread,trained_sigma_over_spread,trained_coarse_accuracy,trained_fine_accuracy,"
                     "simulated_spread,simulated_geometry\n";
-  std::vector<std::vector<double>> trained_rows, simulated_rows;
+  std::vector<double> trained;
   for (std::size_t k = 0; k < alphas.size(); ++k) {
     TrainRunOptions run = o.train;
     run.alpha = alphas[k];
@@ -59,20 +60,20 @@ std::size_t train_sweep(const TrainSweepOptions& o, const std::function<void(con
            "," + format_number(e["coarse_accuracy_linear_probe"].get<double>()) + "," +
            format_number(e["fine_accuracy_linear_probe"].get<double>()) + "," + format_number(simulated[k].spread) + "," +
            simulated[k].geometry + "\n";
-    trained_rows.push_back({alphas[k], spread});
-    simulated_rows.push_back({alphas[k], simulated[k].spread});
+    trained.push_back(spread);
   }
-  GnuplotFigure fig(900, 560);
-  fig.datablock("trained", trained_rows);
-  fig.datablock("simulated", simulated_rows);
-  fig.line("set title " + GnuplotFigure::text("Spread against α: trained " + o.train.model + " on " + data_source(o.train.data) +
-                                               ", " + data_hierarchy(o.train.data) + " vs the simulated optimum (K = " +
-                                               std::to_string(K) + ", d = " + std::to_string(d) + ", τ = " +
-                                               format_number(o.train.tau) + ")"));
-  fig.line("set xlabel 'α (weight of cNCE)'; set ylabel 'spread s_f(y)'; set grid; set key top left box opaque");
-  fig.line("set yrange [0:*]");
-  fig.line("plot $trained using 1:2 with linespoints lw 2 pt 7 title 'trained encoder (test set)', "
-           "$simulated using 1:2 with linespoints lw 2 pt 5 dt 2 title 'simulated optimum, n_y = " + std::to_string(o.sim_ny) + "'");
+  SpreadFigure figure;
+  figure.title = "Spread against α: trained " + o.train.model + " vs the simulated optimum";
+  figure.subtitle = data_name(o.train.data) + " " + data_hierarchy(o.train.data) + " (K = " + std::to_string(K) + "), d = " + std::to_string(d) +
+                    ", τ = " + format_number(o.train.tau) + ", " + std::to_string(o.train.epochs) + " epochs, seed " + std::to_string(o.train.seed) +
+                    "; simulated: n_y = " + std::to_string(o.sim_ny) + ", best of seeds " + format_seed_list(settings.seeds);
+  figure.K = K;
+  figure.alphas = alphas;
+  figure.trained_legend = "trained encoder (test set)";
+  figure.trained = trained;
+  figure.simulated_legend = "simulated optimum";
+  for (const auto& s : simulated) figure.simulated.push_back(s.spread);
+  const GnuplotFigure fig = spread_figure(figure);
   OutputTransaction outputs;  // the CSV and the figure land together or not at all
   outputs.stage(o.out + ".csv", csv, "out");
   fig.render(o.out, outputs);

@@ -378,7 +378,7 @@ PY
   expect_train_rejected "no train-images-idx3-ubyte" --data "$work"
   "$geomsim" train-sweep --model mlp --alphas 0.2,0.8 --train-samples 128 --test-samples 100 --batch-size 32 --epochs 1 \
     --width 16 --embedding-dim 4 --sim-ny 4 --sim-seeds 0:1 --out "$work/tsweep" -q && pass || fail "train-sweep exited non-zero"
-  [ "$(wc -l <"$work/tsweep.csv")" -eq 3 ] && [ -s "$work/tsweep.png" ] && head -1 "$work/tsweep.csv" | grep -q "^alpha,trained_spread" &&
+  [ "$(wc -l <"$work/tsweep.csv")" -eq 3 ] && [ -s "$work/tsweep.png" ] && [ -s "$work/tsweep.pdf" ] && [ -s "$work/tsweep-2col.pdf" ] && head -1 "$work/tsweep.csv" | grep -q "^alpha,trained_spread" &&
     pass || fail "train-sweep did not write its CSV and PNG"
   expect_refused "--loss must be spread for train-sweep" "$work/tsweep2.csv" train-sweep --alphas 0.5 --loss supcon --out "$work/tsweep2"
   echo "garbage" >"$work/bad.pt"
@@ -403,7 +403,7 @@ rows = list(csv.DictReader(open(sys.argv[3])))
 assert {r["estimate"] for r in rows} == {"encoder", "augmentation-min", "augmentation-max"} and len(rows) == 300, len(rows)
 assert max(float(r["ratio"]) for r in rows if r["estimate"] == "encoder") == out["K_L"]["constant"]
 PY
-  [ -s "$work/lip.png" ] && [ -s "$work/lip.svg" ] && [ -s "$work/lip.gp" ] && pass || fail "lipschitz --out wrote no figure"
+  [ -s "$work/lip.png" ] && [ -s "$work/lip.svg" ] && [ -s "$work/lip.gp" ] && [ -s "$work/lip.pdf" ] && [ -s "$work/lip-2col.pdf" ] && pass || fail "lipschitz --out wrote no figure"
   "$geomsim" train --model mlp --loss thanos --train-samples 128 --test-samples 100 --batch-size 32 --epochs 1 --width 16 \
     --embedding-dim 8 --checkpoint "$work/thanos.pt" -q && pass || fail "THANOS training for lipschitz exited non-zero"
   "$geomsim" lipschitz --checkpoint "$work/thanos.pt" --map features --pairs 50 --jacobian-points 4 --json "$work/lip2.json" -q &&
@@ -531,7 +531,7 @@ assert len(rows) == 201 and rows[0][:3] == ["index", "class", "subclass"] and le
 keys = [(int(r[1]), int(r[2])) for r in rows[1:]]
 assert keys == sorted(keys), "the heat map is sorted by class, then subclass"
 PY
-  [ -s "$work/heat.png" ] && [ -s "$work/heat.svg" ] && [ -s "$work/heat.gp" ] && pass || fail "measure --out wrote no heat map"
+  [ -s "$work/heat.png" ] && [ -s "$work/heat.svg" ] && [ -s "$work/heat.gp" ] && [ -s "$work/heat.pdf" ] && [ -s "$work/heat-2col.pdf" ] && pass || fail "measure --out wrote no heat map"
   # Refusals of bad embedding files (exit 2, nothing written).
   /usr/bin/python3 - "$work" <<'PY'
 import sys, numpy as np

@@ -2,23 +2,47 @@
 // (checked against the list geomsim's report hands to geomsim-torch, training_program.hpp).
 #include "../train/catch_with_torch.hpp"  // torch before Catch2 (glog's CHECK)
 
+#include <fstream>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "geomsim/train_experiments/experiment_claims.hpp"
 #include "geomsim/train_experiments/experiment_kinds.hpp"
 #include "geomsim/train_experiments/experiment_runs.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
+#include "geomsim/figures/line_figure.hpp"
+#include "geomsim/train_experiments/spread_figure.hpp"
 #include "geomsim/support/errors.hpp"
 #include "training_program.hpp"
+#include "../scratch_folder.hpp"
 
 using namespace geomsim;
 using namespace geomsim::train_experiments;
 using geomsim::cli::is_training_experiment_kind;
 using geomsim::cli::training_experiment_kinds;
 using nlohmann::json;
+using geomsim::testing::ScratchFolder;
 
 namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::size_t occurrences(const std::string& text, const std::string& wanted) {
+  std::size_t found = 0;
+  for (auto at = text.find(wanted); at != std::string::npos; at = text.find(wanted, at + 1)) ++found;
+  return found;
+}
+
+std::size_t matches(const std::string& text, const std::regex& pattern) {
+  return static_cast<std::size_t>(std::distance(std::sregex_iterator(text.begin(), text.end(), pattern), std::sregex_iterator()));
+}
 
 RunRow run(const std::string& method, const std::string& hierarchy, int seed, double accuracy) {
   RunRow r;
@@ -350,4 +374,83 @@ TEST_CASE("A definition's notes quote the claims' verdicts instead of typing the
   CHECK_THROWS_WITH(validate_claims(definition, {"method"}), Catch::Contains("{verdict 2} names no claim: the definition has 1"));
   definition["notes"] = "x {verdict 1} and {measured 1 cnn}";
   CHECK_NOTHROW(validate_claims(definition, {"method"}));
+}
+
+// The script holds the body once per image (PNG, SVG, the one- and two-column PDFs): an entry
+// that the legend has once appears 4 times.
+TEST_CASE("The trained spread figure is a house-style line figure with the paper's PDFs and one legend entry per curve",
+          "[experiments][figures]") {
+  ScratchFolder dir("spread-figure");
+  SpreadFigure f;
+  f.title = "Spread against α";
+  f.subtitle = "fmnist-2 (K = 2), cnn, d = 128, τ = 0.5, 20 epochs, seeds 0:2";
+  f.K = 2;
+  f.alphas = {0.95, 0.2, 0.5, 0.8};  // any order: drawn in increasing alpha
+  f.trained = {0.9, 0.1, 0.3, 0.6};
+  f.trained_sd = {0.01, 0.02, 0.03, 0.04};
+  f.trained_legend = "trained L_spread, mean ± sd";
+  f.simulated = {1.0, 0.0, 0.2, 0.7};
+  f.simulated_legend = "simulated optimum";
+  f.references = {{"SupCon (no α)", 0.05}};
+  const GnuplotFigure figure = spread_figure(f);
+  REQUIRE(figure.has_paper_sizes());
+  figure.render(dir("fig"));
+  for (const char* file : {"fig.png", "fig.svg", "fig.gp"}) CHECK(!read_file(dir(file)).empty());
+  CHECK(read_file(dir("fig.pdf")).rfind("%PDF-", 0) == 0);
+  CHECK(read_file(dir("fig-2col.pdf")).rfind("%PDF-", 0) == 0);
+  const std::string script = read_file(dir("fig.gp"));
+  // Three curves drawn (the trained one with error bars), each with one legend entry; the
+  // threshold K/(2K-1) = 0.667 lies inside the swept alphas: one entry for it; no theory entry.
+  CHECK(matches(script, std::regex("\\$c\\d+ using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle")) == 4);
+  CHECK(matches(script, std::regex("with linespoints lt [123] lw 2 pi \\d+ notitle")) == 12);
+  CHECK(occurrences(script, "NaN with linespoints lt") == 3 * 4);
+  for (const char* entry : {"'trained L_spread, mean ± sd'", "'simulated optimum'", "'SupCon (no α)'", "'α = K/(2K−1)'"}) {
+    CHECK(occurrences(script, std::string("title ") + entry) == 4);
+  }
+  CHECK(occurrences(script, "title 'theory'") == 0);
+  CHECK(occurrences(script, "d = 128, τ = 0.5, 20 epochs, seeds 0:2") > 0);
+  // The points in increasing alpha.
+  CHECK(script.find("0.2 0.1 0.02\n0.5 0.3 0.03\n0.8 0.6 0.04\n0.95 0.9 0.01") != std::string::npos);
+
+  SECTION("no entry for what is not drawn") {
+    f.K = 4;  // 4/7 = 0.571 lies outside
+    f.alphas = {0.7, 0.9}, f.trained = {0.5, 0.8}, f.trained_sd = {}, f.simulated = {0.6, 0.9}, f.references = {};
+    spread_figure(f).render(dir("two"));
+    const std::string two = read_file(dir("two.gp"));
+    CHECK(occurrences(two, "NaN with linespoints lt") == 2 * 4);
+    CHECK(occurrences(two, "α = K/(2K−1)") == 0);
+    CHECK(occurrences(two, "set arrow from") == 0);
+    CHECK(read_file(dir("two-2col.pdf")).rfind("%PDF-", 0) == 0);
+  }
+}
+
+TEST_CASE("A scatter line figure draws markers only, and a curve without points has no legend entry", "[experiments][figures]") {
+  LineFigureSpec spec;
+  spec.title = "σ_f(z) against p(z|y)";
+  spec.subtitle = "t = 1";
+  spec.xlabel = "p(z|y)";
+  spec.ylabel = "σ_f(z)";
+  spec.scatter = true;
+  spec.legend = {"SupCon", "L_spread", "not drawn"};
+  LinePanel panel;
+  LineCurve supcon, spread, not_drawn;
+  supcon.style = 1, spread.style = 2, not_drawn.style = 3;
+  supcon.points = {{0.1, 0.5}, {0.9, 0.6}}, supcon.errors = {0.05, 0.02};
+  spread.points = {{0.2, 0.4}};
+  panel.curves = {supcon, spread, not_drawn};
+  spec.panels = {panel};
+  ScratchFolder dir("scatter-figure");
+  line_figure(spec).render(dir("s"));
+  const std::string script = read_file(dir("s.gp"));
+  CHECK(occurrences(script, "using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle") == 4);
+  CHECK(occurrences(script, "using 1:2 with points lt 1 lw 2 notitle") == 4);
+  CHECK(occurrences(script, "using 1:2 with points lt 2 lw 2 notitle") == 4);
+  CHECK(occurrences(script, "linespoints") == 0);
+  CHECK(occurrences(script, "NaN with points lt") == 2 * 4);
+  CHECK(occurrences(script, "'not drawn'") == 0);
+  CHECK(read_file(dir("s.pdf")).rfind("%PDF-", 0) == 0);
+  CHECK(read_file(dir("s-2col.pdf")).rfind("%PDF-", 0) == 0);
+  // Error bars that do not match the points are a programming error.
+  spec.panels[0].curves[0].errors = {0.1};
+  CHECK_THROWS_AS(line_figure(spec), std::logic_error);
 }

@@ -12,7 +12,8 @@ namespace geomsim {
 
 // points: d x N (columns are points). Writes STEM.csv (a header row "class,subclass,c1..cN",
 // then one row per point in sorted order: its class, its subclass, its cosines), STEM.png,
-// STEM.svg and STEM.gp. Throws InvalidArgument("points") when the labels' sizes differ from N.
+// STEM.svg, STEM.gp and the paper's PDFs (STEM.pdf, STEM-2col.pdf: gnuplot_figure.hpp). Throws
+// InvalidArgument("points") when the labels' sizes differ from N.
 void draw_embedding_heatmap(const Matrix& points, const std::vector<int>& classes, const std::vector<int>& subclasses,
                             const std::string& title, const std::string& stem);
 

@@ -47,11 +47,11 @@ class GnuplotFigure {
   // `set multiplot ... title T`.
   static std::string text(const std::string& text);
   // A title and its subtitle (the fixed parameters) as one gnuplot string that fits the terminal
-  // it is drawn on: an expression that picks, from gs_width and gs_font, the subtitle alone on a
-  // one-column PDF (a paper's caption holds the title; without a subtitle, the title wrapped at
-  // 40 characters), the title wrapped at 90 characters over the subtitle on a two-column PDF,
-  // and both as they are on the page's PNG and SVG. wrapped_lines is the number of lines it
-  // then takes, as an expression.
+  // it is drawn on: an expression that picks, from gs_width and gs_font, the subtitle alone
+  // (wrapped at 48 characters) on a one-column PDF (a paper's caption holds the title; without a
+  // subtitle, the title wrapped at 40 characters), the title wrapped at 90 characters over the
+  // subtitle wrapped at 85 on a two-column PDF, and both as they are on the page's PNG and SVG.
+  // wrapped_lines is the number of lines it then takes, as an expression.
   static std::string wrapped_text(const std::string& title, const std::string& subtitle = "");
   static std::string wrapped_lines(const std::string& title, const std::string& subtitle = "");
   // Script lines that set `axis` ("x" or "y") tics on round steps (1, 2, 5 or 10 times a power

@@ -2,7 +2,9 @@
 // A figure of curves y(x) in the house style, in one panel or in several side by side (facets,
 // one per value of a parameter, sharing their axes' ranges), with one legend beside them:
 //   - each curve (a line type 1-8: Okabe-Ito colour, dash and marker, gnuplot_figure.hpp) is
-//     drawn with lines and markers and has one legend entry, the same in every panel;
+//     drawn with lines and markers (markers only in a scatter) and has one legend entry, the
+//     same in every panel; a curve may carry error bars (a mean ± sd over seeds), thin and
+//     solid, and the x range then has a margin so that the bars at its ends are whole;
 //   - its theory, where there is one, is a thin solid line in the curve's colour, and the
 //     legend has ONE entry for that style, not one per curve;
 //   - vertical markers (a threshold such as alpha = K/(2K-1)) are dotted lines with one legend
@@ -25,6 +27,7 @@ namespace geomsim {
 struct LineCurve {
   int style = 1;                                 // line type, 1-based; also its legend entry
   std::vector<std::pair<double, double>> points; // measured (x, y), in x order
+  std::vector<double> errors;                    // empty, or the error bar (± this) of each point
   std::vector<std::vector<double>> theory;       // (x, y) rows; an empty row is a gap
   // A second measurement of the curve, drawn as open circles in its colour (without lines):
   // e.g. another solver's result, only where it differs.
@@ -50,6 +53,7 @@ struct LineFigureSpec {
   std::string alternate_legend;     // the open circles' entry (LineCurve::alternate; drawn only with one)
   std::optional<std::pair<double, double>> yrange;  // else the data's, with a margin
   bool logx = false;
+  bool scatter = false;  // markers only: points that are not a sequence (one per subclass, say)
   std::vector<LinePanel> panels;
 };
 
@@ -57,7 +61,8 @@ struct LineFigureSpec {
 inline constexpr int kMaxLineCurves = 8;
 
 // The figure, sized for a page (900 px wide, wider with more panels), with paper_sizes() on.
-// Throws std::logic_error for a style outside 1..kMaxLineCurves or without a legend entry.
+// Throws std::logic_error for a style outside 1..kMaxLineCurves or without a legend entry, or
+// for a curve whose errors are neither empty nor one per point.
 GnuplotFigure line_figure(const LineFigureSpec& spec);
 
 }  // namespace geomsim

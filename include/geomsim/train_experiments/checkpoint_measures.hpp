@@ -45,7 +45,7 @@ struct LipschitzOptions {
   std::string out;  // STEM for STEM.csv and the Figure 3 plot
 };
 // The estimates and bounds, in float64. With options.out, STEM.csv (every pair) and Figure 3
-// (STEM.png/.svg/.gp) are staged in `files`, for the caller to commit with its JSON.
+// (STEM.png/.svg/.gp and the PDFs) are staged in `files`, for the caller to commit with its JSON.
 nlohmann::json lipschitz_run(const LipschitzOptions& options, OutputTransaction& files);
 
 struct MeasureOptions {
@@ -57,7 +57,7 @@ struct MeasureOptions {
   std::string embeddings, subclasses, labels_column, subclasses_column;
   std::string reference_embeddings, reference_subclasses;  // D_s for the mean classifier (optional)
   std::string predictions;         // a model's class prediction per row, for NC4 (optional)
-  std::string out;                 // STEM of the cosine heat map (csv, png, svg, gp)
+  std::string out;                 // STEM of the cosine heat map (figure_files)
   int64_t heatmap_points = 1000;
 };
 // The geometry of a model's test embeddings (common.checkpoint) or of saved embeddings

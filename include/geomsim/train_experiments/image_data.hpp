@@ -42,5 +42,7 @@ std::vector<NamedPath> data_files(const DataOptions& options);
 
 // Where the data came from, for JSON output and checkpoint descriptions.
 std::string data_source(const DataOptions& options);
+// The last component of data_source (a folder or file name), for a figure's subtitle.
+std::string data_name(const DataOptions& options);
 
 }  // namespace geomsim::train_experiments

@@ -15,7 +15,7 @@ struct TrainSweepOptions {
   std::string alphas;     // a list or a range lo:hi:step, in [0, 1]
   int sim_ny = 8;         // points per class of the simulation
   std::string sim_seeds = "0:4";
-  std::string out;        // STEM: STEM.csv, STEM.png, STEM.svg, STEM.gp, written together or not at all
+  std::string out;        // STEM: STEM.csv and the figure (cosine_heatmap.hpp's figure_files), all or none
 };
 
 // Trains and simulates every alpha, writes the files, and returns how many alphas it ran.

@@ -1,0 +1,208 @@
+$c1 << EOD
+0.12287485017761433 0.13571118143207786 0.029908762259602643
+0.12300568350366581 0.11575565818915394 0.011217837241069555
+0.12533976669381394 0.15171670838510107 0.015244125756264893
+0.1367745159772007 0.3963325223164422 0.039735596074250354
+0.14114112491817887 0.20002213289925055 0.03458493015205413
+0.16435030971358777 0.4938603708757334 0.02225265385069104
+EOD
+$c2 << EOD
+0.12287485017761433 0.325421601478968 0.027883706628604437
+0.12300568350366581 0.2382899363947197 0.02687616264912779
+0.12533976669381394 0.3095124360301512 0.029451791413878166
+0.1367745159772007 0.6109352919535634 0.030918398601004003
+0.14114112491817887 0.29930456853319837 0.03236343159592502
+0.16435030971358777 0.5607441416658819 0.06646928057800422
+EOD
+set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
+set output './strata-seed000-by-p-delta.png'
+reset
+gs_width = 900; gs_height = 540; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+ch = 1.35 * gs_font / gs_height; cw = 0.62 * gs_font / gs_width
+at_least_1(x) = x < 1 ? 1 : x; at_least_2(x) = x < 2 ? 2 : x
+entry_w = 37 * cw; key_below = entry_w > 0.3 ? 1 : 0
+key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
+key_rows = key_below ? ceil(2.0 / key_cols) : 0
+key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
+panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
+top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set tmargin at screen top; set bmargin at screen bottom
+set grid lt 1 lc rgb '#dddddd' lw 0.5
+set xrange [0.12163058639153514:0.16559457349966697]; set yrange [0.07767202746776024:0.6687194840348916]
+nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
+set xtics nice(1.0 * 0.04396398710813183 / at_least_2(floor(panel_w / cw / 10)))
+set ytics nice(1.0 * 0.5910474565671313 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set tics nomirror out; set border 3
+unset xlabel
+set lmargin at screen left + 0 * (panel_w + gap)
+set rmargin at screen left + 0 * (panel_w + gap) + panel_w
+set ylabel '‖E_z f − E_common f‖ (test)' noenhanced; set format y '%g'
+unset title
+unset arrow
+plot $c1 using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle, $c1 using 1:2 with points lt 1 lw 2 notitle, $c2 using 1:2:3 with yerrorbars lt 2 lw 1 dt 1 ps 0 notitle, $c2 using 1:2 with points lt 2 lw 2 notitle
+unset title; unset arrow; unset grid; unset border; unset tics; unset xlabel; unset ylabel; unset logscale
+set xrange [0:1]; set yrange [0:1]
+set label 1 'p(z|y) in training' noenhanced at screen left + (1 - key_w - left) / 2, screen key_rows * 1.25 * ch + 0.75 * ch center
+if (key_below) {
+  set lmargin at screen 0; set rmargin at screen 1; set tmargin at screen 1; set bmargin at screen 0
+  set key at screen 0.5, screen 0.3 * ch center bottom horizontal maxcols key_cols Left reverse samplen 2.5 noautotitle
+} else {
+  set lmargin at screen 1 - key_w + cw; set rmargin at screen 1
+  set key at screen 1 - key_w + cw, screen top left top vertical Left reverse samplen 2.5 spacing 1.15 noautotitle
+}
+plot NaN with points lt 1 lw 2 title 'SupCon' noenhanced, NaN with points lt 2 lw 2 title 'SupCon + cNCE (L_spread)' noenhanced
+unset multiplot
+unset output
+set terminal svg size 900,540 enhanced font 'DejaVu Sans,11' background '#ffffff'
+set output './strata-seed000-by-p-delta.svg'
+reset
+gs_width = 900; gs_height = 540; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+ch = 1.35 * gs_font / gs_height; cw = 0.62 * gs_font / gs_width
+at_least_1(x) = x < 1 ? 1 : x; at_least_2(x) = x < 2 ? 2 : x
+entry_w = 37 * cw; key_below = entry_w > 0.3 ? 1 : 0
+key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
+key_rows = key_below ? ceil(2.0 / key_cols) : 0
+key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
+panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
+top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set tmargin at screen top; set bmargin at screen bottom
+set grid lt 1 lc rgb '#dddddd' lw 0.5
+set xrange [0.12163058639153514:0.16559457349966697]; set yrange [0.07767202746776024:0.6687194840348916]
+nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
+set xtics nice(1.0 * 0.04396398710813183 / at_least_2(floor(panel_w / cw / 10)))
+set ytics nice(1.0 * 0.5910474565671313 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set tics nomirror out; set border 3
+unset xlabel
+set lmargin at screen left + 0 * (panel_w + gap)
+set rmargin at screen left + 0 * (panel_w + gap) + panel_w
+set ylabel '‖E_z f − E_common f‖ (test)' noenhanced; set format y '%g'
+unset title
+unset arrow
+plot $c1 using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle, $c1 using 1:2 with points lt 1 lw 2 notitle, $c2 using 1:2:3 with yerrorbars lt 2 lw 1 dt 1 ps 0 notitle, $c2 using 1:2 with points lt 2 lw 2 notitle
+unset title; unset arrow; unset grid; unset border; unset tics; unset xlabel; unset ylabel; unset logscale
+set xrange [0:1]; set yrange [0:1]
+set label 1 'p(z|y) in training' noenhanced at screen left + (1 - key_w - left) / 2, screen key_rows * 1.25 * ch + 0.75 * ch center
+if (key_below) {
+  set lmargin at screen 0; set rmargin at screen 1; set tmargin at screen 1; set bmargin at screen 0
+  set key at screen 0.5, screen 0.3 * ch center bottom horizontal maxcols key_cols Left reverse samplen 2.5 noautotitle
+} else {
+  set lmargin at screen 1 - key_w + cw; set rmargin at screen 1
+  set key at screen 1 - key_w + cw, screen top left top vertical Left reverse samplen 2.5 spacing 1.15 noautotitle
+}
+plot NaN with points lt 1 lw 2 title 'SupCon' noenhanced, NaN with points lt 2 lw 2 title 'SupCon + cNCE (L_spread)' noenhanced
+unset multiplot
+unset output
+set terminal pdfcairo size 3.5in,2.4in enhanced font 'DejaVu Sans,7' linewidth 0.6
+set output './strata-seed000-by-p-delta.pdf'
+reset
+gs_width = 252; gs_height = 172.8; gs_font = 7
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+ch = 1.35 * gs_font / gs_height; cw = 0.62 * gs_font / gs_width
+at_least_1(x) = x < 1 ? 1 : x; at_least_2(x) = x < 2 ? 2 : x
+entry_w = 37 * cw; key_below = entry_w > 0.3 ? 1 : 0
+key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
+key_rows = key_below ? ceil(2.0 / key_cols) : 0
+key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
+panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
+top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set tmargin at screen top; set bmargin at screen bottom
+set grid lt 1 lc rgb '#dddddd' lw 0.5
+set xrange [0.12163058639153514:0.16559457349966697]; set yrange [0.07767202746776024:0.6687194840348916]
+nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
+set xtics nice(1.0 * 0.04396398710813183 / at_least_2(floor(panel_w / cw / 10)))
+set ytics nice(1.0 * 0.5910474565671313 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set tics nomirror out; set border 3
+unset xlabel
+set lmargin at screen left + 0 * (panel_w + gap)
+set rmargin at screen left + 0 * (panel_w + gap) + panel_w
+set ylabel '‖E_z f − E_common f‖ (test)' noenhanced; set format y '%g'
+unset title
+unset arrow
+plot $c1 using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle, $c1 using 1:2 with points lt 1 lw 2 notitle, $c2 using 1:2:3 with yerrorbars lt 2 lw 1 dt 1 ps 0 notitle, $c2 using 1:2 with points lt 2 lw 2 notitle
+unset title; unset arrow; unset grid; unset border; unset tics; unset xlabel; unset ylabel; unset logscale
+set xrange [0:1]; set yrange [0:1]
+set label 1 'p(z|y) in training' noenhanced at screen left + (1 - key_w - left) / 2, screen key_rows * 1.25 * ch + 0.75 * ch center
+if (key_below) {
+  set lmargin at screen 0; set rmargin at screen 1; set tmargin at screen 1; set bmargin at screen 0
+  set key at screen 0.5, screen 0.3 * ch center bottom horizontal maxcols key_cols Left reverse samplen 2.5 noautotitle
+} else {
+  set lmargin at screen 1 - key_w + cw; set rmargin at screen 1
+  set key at screen 1 - key_w + cw, screen top left top vertical Left reverse samplen 2.5 spacing 1.15 noautotitle
+}
+plot NaN with points lt 1 lw 2 title 'SupCon' noenhanced, NaN with points lt 2 lw 2 title 'SupCon + cNCE (L_spread)' noenhanced
+unset multiplot
+unset output
+set terminal pdfcairo size 7in,4.2in enhanced font 'DejaVu Sans,8' linewidth 0.6
+set output './strata-seed000-by-p-delta-2col.pdf'
+reset
+gs_width = 504; gs_height = 302.4; gs_font = 8
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+ch = 1.35 * gs_font / gs_height; cw = 0.62 * gs_font / gs_width
+at_least_1(x) = x < 1 ? 1 : x; at_least_2(x) = x < 2 ? 2 : x
+entry_w = 37 * cw; key_below = entry_w > 0.3 ? 1 : 0
+key_cols = key_below ? at_least_1(floor((1 - 2 * cw) / entry_w)) : 1
+key_rows = key_below ? ceil(2.0 / key_cols) : 0
+key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
+panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
+top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set tmargin at screen top; set bmargin at screen bottom
+set grid lt 1 lc rgb '#dddddd' lw 0.5
+set xrange [0.12163058639153514:0.16559457349966697]; set yrange [0.07767202746776024:0.6687194840348916]
+nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
+set xtics nice(1.0 * 0.04396398710813183 / at_least_2(floor(panel_w / cw / 10)))
+set ytics nice(1.0 * 0.5910474565671313 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set tics nomirror out; set border 3
+unset xlabel
+set lmargin at screen left + 0 * (panel_w + gap)
+set rmargin at screen left + 0 * (panel_w + gap) + panel_w
+set ylabel '‖E_z f − E_common f‖ (test)' noenhanced; set format y '%g'
+unset title
+unset arrow
+plot $c1 using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle, $c1 using 1:2 with points lt 1 lw 2 notitle, $c2 using 1:2:3 with yerrorbars lt 2 lw 1 dt 1 ps 0 notitle, $c2 using 1:2 with points lt 2 lw 2 notitle
+unset title; unset arrow; unset grid; unset border; unset tics; unset xlabel; unset ylabel; unset logscale
+set xrange [0:1]; set yrange [0:1]
+set label 1 'p(z|y) in training' noenhanced at screen left + (1 - key_w - left) / 2, screen key_rows * 1.25 * ch + 0.75 * ch center
+if (key_below) {
+  set lmargin at screen 0; set rmargin at screen 1; set tmargin at screen 1; set bmargin at screen 0
+  set key at screen 0.5, screen 0.3 * ch center bottom horizontal maxcols key_cols Left reverse samplen 2.5 noautotitle
+} else {
+  set lmargin at screen 1 - key_w + cw; set rmargin at screen 1
+  set key at screen 1 - key_w + cw, screen top left top vertical Left reverse samplen 2.5 spacing 1.15 noautotitle
+}
+plot NaN with points lt 1 lw 2 title 'SupCon' noenhanced, NaN with points lt 2 lw 2 title 'SupCon + cNCE (L_spread)' noenhanced
+unset multiplot
+unset output
