@@ -1,7 +1,6 @@
 #include "geomsim/figures/table_plot.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <map>
 #include <set>
@@ -14,14 +13,6 @@ namespace geomsim {
 namespace {
 
 const std::vector<std::string> kSweepParameters{"K", "ny", "d", "alpha", "tau"};
-
-std::optional<double> as_number(const std::string& text) {
-  double v = 0.0;
-  const char* end = text.data() + text.size();
-  const auto res = std::from_chars(text.data(), end, v);
-  if (text.empty() || res.ec != std::errc() || res.ptr != end || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
 
 // A column's name as the figure shows it.
 std::string display(const std::string& column) {
@@ -50,8 +41,8 @@ std::vector<std::string> ordered_values(const TextCsv& t, std::size_t column, co
   for (std::size_t r : rows) {
     if (seen.insert(t.rows[r][column]).second) values.push_back(t.rows[r][column]);
   }
-  if (std::all_of(values.begin(), values.end(), [](const std::string& v) { return as_number(v).has_value(); })) {
-    std::stable_sort(values.begin(), values.end(), [](const std::string& a, const std::string& b) { return *as_number(a) < *as_number(b); });
+  if (std::all_of(values.begin(), values.end(), [](const std::string& v) { return field_number(v).has_value(); })) {
+    std::stable_sort(values.begin(), values.end(), [](const std::string& a, const std::string& b) { return *field_number(a) < *field_number(b); });
   }
   return values;
 }
@@ -91,12 +82,12 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
   for (const auto& [name, value] : spec.where) {
     const std::size_t c = require_column("where", name);
     filtered.insert(c);
-    const auto wanted = as_number(value);
+    const auto wanted = field_number(value);
     const auto all = rows;
     rows.clear();
     for (std::size_t r : all) {
       const std::string& field = t.rows[r][c];
-      const auto v = as_number(field);
+      const auto v = field_number(field);
       if (field == value || (wanted && v && *v == *wanted)) rows.push_back(r);
     }
     if (rows.empty()) {
@@ -106,7 +97,7 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
   }
   // x and y: finite numbers.
   const auto number_at = [&](std::size_t r, std::size_t c) {
-    const auto v = as_number(t.rows[r][c]);
+    const auto v = field_number(t.rows[r][c]);
     if (!v) {
       throw InvalidArgument("csv", "file " + t.source + " line " + std::to_string(t.lines[r]) + ": column " + t.header[c] + " holds '" +
                                        t.rows[r][c] + "', not a finite number; --x and --y need numbers");
@@ -250,7 +241,7 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
       for (std::size_t r : members) curve.points.emplace_back(number_at(r, xc), number_at(r, yc));
       if (ac) {
         for (std::size_t r : members) {
-          const auto alternate = as_number(t.rows[r][*ac]);
+          const auto alternate = field_number(t.rows[r][*ac]);
           if (alternate && std::abs(*alternate - number_at(r, yc)) > spec.alternate_tolerance) {
             curve.alternate.emplace_back(number_at(r, xc), *alternate);
           }
@@ -260,11 +251,11 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
         // The sweep point of the curve's first row; x varies along it.
         const auto& row = t.rows[members.front()];
         SweepPoint base;
-        base.K = static_cast<int>(*as_number(row[*t.column("K")]));
-        base.ny = static_cast<int>(*as_number(row[*t.column("ny")]));
-        base.d = static_cast<int>(*as_number(row[*t.column("d")]));
-        base.alpha = *as_number(row[*t.column("alpha")]);
-        base.tau = *as_number(row[*t.column("tau")]);
+        base.K = static_cast<int>(*field_number(row[*t.column("K")]));
+        base.ny = static_cast<int>(*field_number(row[*t.column("ny")]));
+        base.d = static_cast<int>(*field_number(row[*t.column("d")]));
+        base.alpha = *field_number(row[*t.column("alpha")]);
+        base.tau = *field_number(row[*t.column("tau")]);
         const double lo = curve.points.front().first, hi = curve.points.back().first;
         if (spec.x == "alpha") {
           const double threshold = predict(base).threshold;

@@ -1,5 +1,7 @@
 #include "geomsim/support/text_csv.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <set>
 
 #include "geomsim/support/errors.hpp"
@@ -18,6 +20,14 @@ std::vector<std::string> split_fields(const std::string& line) {
 }
 
 }  // namespace
+
+std::optional<double> field_number(const std::string& field) {
+  double value = 0.0;
+  const char* end = field.data() + field.size();
+  const auto result = std::from_chars(field.data(), end, value);
+  if (field.empty() || result.ec != std::errc() || result.ptr != end || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
 
 std::optional<std::size_t> TextCsv::column(const std::string& name) const {
   for (std::size_t c = 0; c < header.size(); ++c) {

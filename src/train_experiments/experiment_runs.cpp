@@ -282,6 +282,11 @@ std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cach
     const PlannedRun& run = plan[i];
     if (!chosen[i]) {
       if (cached[i]) rows.push_back(*cached[i]);
+      // A cached run's heatmap is drawn again from its CSV (plan_heatmaps trains the run again
+      // when that CSV is missing), so that a change of the figures' style reaches it.
+      if (cached[i] && !run.heatmap_stem.empty() && context.job.is_main()) {
+        redraw_embedding_heatmap(run.heatmap_title, (std::filesystem::path(context.out_dir) / run.heatmap_stem).string());
+      }
       continue;
     }
     progress.start_run(run.label, static_cast<double>(run.options.epochs) * static_cast<double>(run.options.train_samples));

@@ -17,4 +17,11 @@ namespace geomsim {
 void draw_embedding_heatmap(const Matrix& points, const std::vector<int>& classes, const std::vector<int>& subclasses,
                             const std::string& title, const std::string& stem);
 
+// Draws the figure again from the STEM.csv that draw_embedding_heatmap wrote (a cached run's
+// embeddings are gone; the CSV holds what the figure shows): STEM.png, STEM.svg, STEM.gp and the
+// PDFs; STEM.csv itself is read, never rewritten. Throws InvalidArgument("out"), naming the
+// file and line when it is not such a table: the header class,subclass,c1..cN, N rows, whole
+// labels, cosines in [-1, 1].
+void redraw_embedding_heatmap(const std::string& title, const std::string& stem);
+
 }  // namespace geomsim

@@ -23,6 +23,9 @@ struct TextCsv {
   std::string column_list() const;
 };
 
+// The finite number a field spells, whole (no leading '+' or space, nothing after it), or none.
+std::optional<double> field_number(const std::string& field);
+
 // Parses `text` (the contents of `source`). Throws InvalidArgument(argument, ...).
 TextCsv parse_text_csv(const std::string& text, const std::string& source, const std::string& argument);
 // The CSV at `path`.
