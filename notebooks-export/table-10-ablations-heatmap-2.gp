@@ -10102,7 +10102,17 @@ $m << EOD
 EOD
 set terminal pngcairo size 640,580 enhanced font 'DejaVu Sans,11'
 set output './table-10-ablations-heatmap-2.png'
-set title 'SupCon + cNCE (L_spread), fmnist-2, cnn, seed 0, α 0.5, no augmentation' noenhanced
+reset
+gs_width = 640; gs_height = 580; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'SupCon + cNCE (L_spread), fmnist-2, cnn,'."\n".'seed 0, α 0.5, no augmentation' : (gs_width / (0.62 * gs_font)) < 115 ? 'SupCon + cNCE (L_spread), fmnist-2, cnn, seed 0, α 0.5, no augmentation' : 'SupCon + cNCE (L_spread), fmnist-2, cnn, seed 0, α 0.5, no augmentation') noenhanced
 set size ratio -1; set xrange [-0.5:99.5]; set yrange [99.5:-0.5]
 set xlabel 'test image (sorted by class, then subclass)'; set ylabel 'test image'
 set cbrange [-1:1]; set cblabel 'cosine similarity'
@@ -10129,7 +10139,91 @@ plot $m using 1:2:3 with image notitle
 unset output
 set terminal svg size 640,580 enhanced font 'DejaVu Sans,11' background '#ffffff'
 set output './table-10-ablations-heatmap-2.svg'
-set title 'SupCon + cNCE (L_spread), fmnist-2, cnn, seed 0, α 0.5, no augmentation' noenhanced
+reset
+gs_width = 640; gs_height = 580; gs_font = 11
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'SupCon + cNCE (L_spread), fmnist-2, cnn,'."\n".'seed 0, α 0.5, no augmentation' : (gs_width / (0.62 * gs_font)) < 115 ? 'SupCon + cNCE (L_spread), fmnist-2, cnn, seed 0, α 0.5, no augmentation' : 'SupCon + cNCE (L_spread), fmnist-2, cnn, seed 0, α 0.5, no augmentation') noenhanced
+set size ratio -1; set xrange [-0.5:99.5]; set yrange [99.5:-0.5]
+set xlabel 'test image (sorted by class, then subclass)'; set ylabel 'test image'
+set cbrange [-1:1]; set cblabel 'cosine similarity'
+set palette defined (-1 '#2166ac', 0 '#f7f7f7', 1 '#b2182b')
+set arrow from 9.5,-0.5 to 9.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,9.5 to 99.5,9.5 nohead front lc 'black' dt 2
+set arrow from 19.5,-0.5 to 19.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,19.5 to 99.5,19.5 nohead front lc 'black' dt 2
+set arrow from 29.5,-0.5 to 29.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,29.5 to 99.5,29.5 nohead front lc 'black' dt 2
+set arrow from 39.5,-0.5 to 39.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,39.5 to 99.5,39.5 nohead front lc 'black' dt 2
+set arrow from 49.5,-0.5 to 49.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,49.5 to 99.5,49.5 nohead front lc 'black' dt 2
+set arrow from 59.5,-0.5 to 59.5,99.5 nohead front lc 'black' lw 1.5
+set arrow from -0.5,59.5 to 99.5,59.5 nohead front lc 'black' lw 1.5
+set arrow from 69.5,-0.5 to 69.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,69.5 to 99.5,69.5 nohead front lc 'black' dt 2
+set arrow from 79.5,-0.5 to 79.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,79.5 to 99.5,79.5 nohead front lc 'black' dt 2
+set arrow from 89.5,-0.5 to 89.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,89.5 to 99.5,89.5 nohead front lc 'black' dt 2
+plot $m using 1:2:3 with image notitle
+unset output
+set terminal pdfcairo size 3.5in,3.17in enhanced font 'DejaVu Sans,7' linewidth 0.6
+set output './table-10-ablations-heatmap-2.pdf'
+reset
+gs_width = 252; gs_height = 228.24; gs_font = 7
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'SupCon + cNCE (L_spread), fmnist-2, cnn,'."\n".'seed 0, α 0.5, no augmentation' : (gs_width / (0.62 * gs_font)) < 115 ? 'SupCon + cNCE (L_spread), fmnist-2, cnn, seed 0, α 0.5, no augmentation' : 'SupCon + cNCE (L_spread), fmnist-2, cnn, seed 0, α 0.5, no augmentation') noenhanced
+set size ratio -1; set xrange [-0.5:99.5]; set yrange [99.5:-0.5]
+set xlabel 'test image (sorted by class, then subclass)'; set ylabel 'test image'
+set cbrange [-1:1]; set cblabel 'cosine similarity'
+set palette defined (-1 '#2166ac', 0 '#f7f7f7', 1 '#b2182b')
+set arrow from 9.5,-0.5 to 9.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,9.5 to 99.5,9.5 nohead front lc 'black' dt 2
+set arrow from 19.5,-0.5 to 19.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,19.5 to 99.5,19.5 nohead front lc 'black' dt 2
+set arrow from 29.5,-0.5 to 29.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,29.5 to 99.5,29.5 nohead front lc 'black' dt 2
+set arrow from 39.5,-0.5 to 39.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,39.5 to 99.5,39.5 nohead front lc 'black' dt 2
+set arrow from 49.5,-0.5 to 49.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,49.5 to 99.5,49.5 nohead front lc 'black' dt 2
+set arrow from 59.5,-0.5 to 59.5,99.5 nohead front lc 'black' lw 1.5
+set arrow from -0.5,59.5 to 99.5,59.5 nohead front lc 'black' lw 1.5
+set arrow from 69.5,-0.5 to 69.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,69.5 to 99.5,69.5 nohead front lc 'black' dt 2
+set arrow from 79.5,-0.5 to 79.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,79.5 to 99.5,79.5 nohead front lc 'black' dt 2
+set arrow from 89.5,-0.5 to 89.5,99.5 nohead front lc 'black' dt 2
+set arrow from -0.5,89.5 to 99.5,89.5 nohead front lc 'black' dt 2
+plot $m using 1:2:3 with image notitle
+unset output
+set terminal pdfcairo size 7in,6.34in enhanced font 'DejaVu Sans,8' linewidth 0.6
+set output './table-10-ablations-heatmap-2-2col.pdf'
+reset
+gs_width = 504; gs_height = 456.48; gs_font = 8
+set linetype 1 lc rgb '#0072b2' lw 1.5 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb '#d55e00' lw 1.5 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb '#009e73' lw 1.5 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb '#cc79a7' lw 1.5 dt 5 pt 11 ps 0.8
+set linetype 5 lc rgb '#e69f00' lw 1.5 dt 3 pt 13 ps 0.8
+set linetype 6 lc rgb '#56b4e9' lw 1.5 dt 6 pt 15 ps 0.8
+set linetype 7 lc rgb '#000000' lw 1.5 dt 7 pt 4 ps 0.8
+set linetype 8 lc rgb '#f0e442' lw 1.5 dt 8 pt 6 ps 0.8
+set title ((gs_width / (0.62 * gs_font)) < 70 ? 'SupCon + cNCE (L_spread), fmnist-2, cnn,'."\n".'seed 0, α 0.5, no augmentation' : (gs_width / (0.62 * gs_font)) < 115 ? 'SupCon + cNCE (L_spread), fmnist-2, cnn, seed 0, α 0.5, no augmentation' : 'SupCon + cNCE (L_spread), fmnist-2, cnn, seed 0, α 0.5, no augmentation') noenhanced
 set size ratio -1; set xrange [-0.5:99.5]; set yrange [99.5:-0.5]
 set xlabel 'test image (sorted by class, then subclass)'; set ylabel 'test image'
 set cbrange [-1:1]; set cblabel 'cosine similarity'
