@@ -33,13 +33,7 @@ std::optional<SweepRow> predicted_start_row(const SweepPoint& point, double clus
   MultiStartRun run;
   run.summary = solver->minimize(loss, U);
   s.runs.push_back(run);
-  s.points.points = std::move(U);
-  s.points.labels = labels;
-  s.components = loss.components(s.points.points);
-  s.loss = s.components.total();
-  s.spread = class_spread(s.points.points, labels);
-  s.geometry = summarize_geometry(s.points.points, labels, cluster_tolerance);
-  if (point.K <= point.d + 1) s.collapsed_simplex_loss = loss.evaluate(collapsed_simplex(labels, point.d));
+  describe_points(s, loss, std::move(U), labels, cluster_tolerance);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return sweep_row_of(point, s, "predicted");
 }

@@ -1,6 +1,5 @@
 #include "geomsim/experiments/spread_problem.hpp"
 
-#include <algorithm>
 #include <chrono>
 
 #include "geomsim/experiments/solve_memory.hpp"
@@ -22,6 +21,18 @@ void SpreadProblem::validate() const {
   if (d != 0) require_at_least("d", d, 2);
   require_in_closed_range("alpha", alpha, 0.0, 1.0);
   require_in_closed_range("tau", tau, kMinTemperature, kMaxTemperature);
+}
+
+void describe_points(SpreadSolution& out, const SpreadLoss& loss, Matrix points, const std::vector<int>& labels,
+                     double cluster_tolerance) {
+  const auto dim = static_cast<int>(points.rows());
+  out.points.points = std::move(points);
+  out.points.labels = labels;
+  out.components = loss.components(out.points.points);
+  out.loss = out.components.total();
+  out.spread = class_spread(out.points.points, labels);
+  out.geometry = summarize_geometry(out.points.points, labels, cluster_tolerance);
+  if (loss.num_classes() <= dim + 1) out.collapsed_simplex_loss = loss.evaluate(collapsed_simplex(labels, dim));
 }
 
 SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSettings& settings) {
@@ -48,13 +59,7 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   out.settings = settings;
   out.solver = solver->name();
   out.solver_settings = solver->settings();
-  out.points.points = std::move(best.points);
-  out.points.labels = labels;
-  out.components = loss.components(out.points.points);
-  out.loss = out.components.total();
-  out.spread = class_spread(out.points.points, labels);
-  out.geometry = summarize_geometry(out.points.points, labels, settings.cluster_tolerance);
-  if (problem.K <= dim + 1) out.collapsed_simplex_loss = loss.evaluate(collapsed_simplex(labels, dim));
+  describe_points(out, loss, std::move(best.points), labels, settings.cluster_tolerance);
   if (settings.certify) out.certificate = certify_second_order(loss, out.points.points);
   if (options.restarts > 0) {
     out.restart_solver = restart_solver ? restart_solver->name() : solver->name();

@@ -98,4 +98,11 @@ struct SpreadSolution {
 
 SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSettings& settings = {});
 
+// Sets what `out` reports of its points from the core's SpreadLoss at them: the points and their
+// labels, the components and the loss, the spread, the geometry at cluster_tolerance and, when
+// K <= d + 1, the collapsed simplex's loss. solve_spread_problem's report, for solves started
+// elsewhere too (experiments/best_known.hpp).
+void describe_points(SpreadSolution& out, const SpreadLoss& loss, Matrix points, const std::vector<int>& labels,
+                     double cluster_tolerance);
+
 }  // namespace geomsim
