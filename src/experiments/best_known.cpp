@@ -11,14 +11,14 @@
 
 namespace geomsim {
 
-std::optional<SweepRow> predicted_start_row(const SweepPoint& point, double cluster_tolerance) {
+std::optional<SpreadSolution> predicted_start_solution(const SpreadProblem& problem, double cluster_tolerance) {
+  const SweepPoint point{problem.K, problem.ny, problem.d, problem.alpha, problem.tau};
   const SweepPrediction prediction = predict(point);
   if (prediction.regime != "split" || point.ny % 2 != 0) return std::nullopt;
   const SymmetricSplit split(point.K);
   const auto theta = split.theta_star(point.alpha, point.tau);
   if (!theta) return std::nullopt;
   const auto start = std::chrono::steady_clock::now();
-  const SpreadProblem problem{point.K, point.ny, point.d, point.alpha, point.tau};
   const std::vector<int> labels = balanced_labels(point.K, point.ny);
   const SpreadLoss loss(labels, point.alpha, point.tau);
   SpreadSolution s;
@@ -35,7 +35,33 @@ std::optional<SweepRow> predicted_start_row(const SweepPoint& point, double clus
   s.runs.push_back(run);
   describe_points(s, loss, std::move(U), labels, cluster_tolerance);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return sweep_row_of(point, s, "predicted");
+  return s;
+}
+
+std::optional<SweepRow> predicted_start_row(const SweepPoint& point, double cluster_tolerance) {
+  const auto s = predicted_start_solution({point.K, point.ny, point.d, point.alpha, point.tau}, cluster_tolerance);
+  if (!s) return std::nullopt;
+  return sweep_row_of(point, *s, "predicted");
+}
+
+BestKnownSolution best_known_solution(const SpreadProblem& problem, const SolveSettings& paper_method) {
+  BestKnownSolution out;
+  out.paper_method = solve_spread_problem(problem, paper_method);
+  out.best = out.paper_method;
+  out.source = "paper_method";
+  const auto consider = [&](const SpreadSolution& candidate, const char* source) {
+    if (candidate.loss < out.best.loss - kBestKnownTie) out.best = candidate, out.source = source;
+  };
+  SolveSettings defaults;  // the default solve: seeds 0-4, auto (RLBFGS), its restarts
+  defaults.cluster_tolerance = paper_method.cluster_tolerance;
+  const SpreadSolution default_solve = solve_spread_problem(problem, defaults);
+  out.default_solve_loss = default_solve.loss;
+  consider(default_solve, "default_solve");
+  if (const auto predicted = predicted_start_solution(problem, paper_method.cluster_tolerance)) {
+    out.predicted_start_loss = predicted->loss;
+    consider(*predicted, "predicted_start");
+  }
+  return out;
 }
 
 std::vector<BestKnownRow> best_known_rows(const std::vector<SweepRow>& paper_method, const std::vector<SweepRow>& default_solve,

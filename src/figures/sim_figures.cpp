@@ -428,8 +428,64 @@ SimResult c_threshold_figure(const SimDefinition& def, const json& p, const std:
 // rank within its atom so that stacked points stay visible.
 struct SolvedSet {
   double alpha;
-  SpreadSolution solution;
+  BestKnownSolution solved;  // solved.best is drawn
+  bool paper = false;        // whether the definition pins the paper's method (solved.paper_method)
 };
+
+// The optimum a page that draws points shows: where the definition pins the paper's method, the
+// best known optimum (best_known_solution), with the paper's method kept beside it; else the
+// definition's own solve.
+SolvedSet solved_set(const SpreadProblem& problem, const SolveSettings& settings) {
+  SolvedSet out{problem.alpha, {}, is_paper_method(settings)};
+  if (out.paper) {
+    out.solved = best_known_solution(problem, settings);
+  } else {
+    out.solved.best = solve_spread_problem(problem, settings);
+    out.solved.source = "definition";
+  }
+  return out;
+}
+
+// What a page that draws points says of the paper's method beside the best known optimum drawn.
+std::string paper_method_cell(const SolvedSet& set) {
+  if (!set.paper) return "—";
+  if (set.solved.source == "paper_method") return "reached it";
+  const SpreadSolution& p = set.solved.paper_method;
+  return cell(p.geometry.describe()) + ", loss " + fmt(p.loss, 12) + " (+" + fmt(p.loss - set.solved.best.loss, 4) + ")";
+}
+
+// How a page that draws points names its solves (seeds: the definition's).
+std::string drawn_optimum_text(bool paper, const std::string& seeds) {
+  if (!paper) return "seeds " + seeds;
+  return "the best known optimum: the lowest of the paper's method (SLSQP, best of seeds " + seeds +
+         "), the default solve (RLBFGS with its restarts, seeds 0:4) and, where the split is predicted, a solve started from "
+         "it (best of), with the paper's method's own result beside it";
+}
+
+// The CSV rows of one solution's points (alpha, class, atom, coordinates, solve); `drawn` gets
+// each point pushed outwards by its rank within its atom, so that stacked points stay visible.
+void point_rows(const SpreadSolution& solution, double alpha, const std::string& solve, std::string& csv,
+                std::vector<std::vector<double>>* drawn) {
+  const Matrix& U = solution.points.points;
+  const auto& labels = solution.points.labels;
+  const int ny = solution.problem.ny;
+  std::map<std::pair<int, int>, int> rank;
+  for (Index i = 0; i < U.cols(); ++i) {
+    const int y = labels[static_cast<std::size_t>(i)];
+    const auto& cls = solution.geometry.classes[static_cast<std::size_t>(y)];
+    const int atom = cls.atom_of_point[static_cast<std::size_t>(i % ny)];
+    const double r = 1.0 + 0.035 * rank[{y, atom}]++;
+    csv += format_number(alpha) + "," + std::to_string(y) + "," + std::to_string(atom);
+    std::vector<double> row;
+    for (Index k = 0; k < U.rows(); ++k) {
+      csv += "," + format_number(U(k, i));
+      row.push_back(r * U(k, i));
+    }
+    csv += "," + solve + "\n";
+    row.push_back(y + 1);
+    if (drawn) drawn->push_back(row);
+  }
+}
 
 SimResult point_sets(const SimDefinition& def, const json& p, const std::string& stem, OutputTransaction& outputs,
                          const SimProgress& progress) {
@@ -442,11 +498,12 @@ SimResult point_sets(const SimDefinition& def, const json& p, const std::string&
   std::vector<SolvedSet> sets;
   if (progress) progress(0, alphas.size());
   for (double a : alphas) {
-    sets.push_back({a, solve_spread_problem({K, ny, d, a, tau}, settings)});
+    sets.push_back(solved_set({K, ny, d, a, tau}, settings));
     if (progress) progress(sets.size(), alphas.size());
   }
 
-  std::string csv = "alpha,class,atom,x,y" + std::string(d == 3 ? ",z" : "") + "\n";
+  // solve: "best_known" (drawn) and, where the definition pins it, "paper_method".
+  std::string csv = "alpha,class,atom,x,y" + std::string(d == 3 ? ",z" : "") + ",solve\n";
   GnuplotFigure fig(420 * static_cast<int>(sets.size()), 480);
   fig.paper_sizes(true, 1.7);  // a row of spheres: not much higher than wide panels need
   const std::string fixed = "K = " + std::to_string(K) + ", n_y = " + std::to_string(ny) + ", d = " + std::to_string(d) + ", τ = " + fmt(tau);
@@ -454,31 +511,15 @@ SimResult point_sets(const SimDefinition& def, const json& p, const std::string&
   fig.line("unset key; set border 0; unset xtics; unset ytics; unset ztics");
   // Class y is drawn in line type y + 1: the house palette (Okabe-Ito).
   std::ostringstream md;
-  md << "| α | geometry | spread | loss | prediction |\n|---|---|---|---|---|\n";
+  md << "| α | geometry | spread | loss | best of | the paper's method | prediction |\n|---|---|---|---|---|---|---|\n";
   int panel = 0;
   for (const auto& set : sets) {
     ++panel;
-    const Matrix& U = set.solution.points.points;
-    const auto& labels = set.solution.points.labels;
     std::vector<std::vector<double>> rows;
-    std::map<std::pair<int, int>, int> rank;
-    for (Index i = 0; i < U.cols(); ++i) {
-      const int y = labels[static_cast<std::size_t>(i)];
-      const auto& cls = set.solution.geometry.classes[static_cast<std::size_t>(y)];
-      const int atom = cls.atom_of_point[static_cast<std::size_t>(i % ny)];
-      const double r = 1.0 + 0.035 * rank[{y, atom}]++;
-      csv += format_number(set.alpha) + "," + std::to_string(y) + "," + std::to_string(atom);
-      std::vector<double> row;
-      for (Index k = 0; k < d; ++k) {
-        csv += "," + format_number(U(k, i));
-        row.push_back(r * U(k, i));
-      }
-      csv += "\n";
-      row.push_back(y + 1);
-      rows.push_back(row);
-    }
+    point_rows(set.solved.best, set.alpha, "best_known", csv, &rows);
+    if (set.paper) point_rows(set.solved.paper_method, set.alpha, "paper_method", csv, nullptr);
     fig.datablock("p" + std::to_string(panel), rows);
-    const std::string caption = "α = " + fmt(set.alpha) + ": " + to_string(set.solution.geometry.kind);
+    const std::string caption = "α = " + fmt(set.alpha) + ": " + to_string(set.solved.best.geometry.kind);
     fig.line("set title " + GnuplotFigure::text(caption));
     if (d == 2) {
       fig.line("set size ratio -1; set xrange [-1.7:1.7]; set yrange [-1.7:1.7]");
@@ -494,15 +535,17 @@ SimResult point_sets(const SimDefinition& def, const json& p, const std::string&
       fig.line("unset parametric");
     }
     const SweepPrediction pr = predict({K, ny, d, set.alpha, tau});
-    md << "| " << fmt(set.alpha) << " | " << cell(set.solution.geometry.describe()) << " | " << fmt(set.solution.spread.mean, 8)
-       << " | " << fmt(set.solution.loss, 12) << " | " << pr.regime
+    const SpreadSolution& best = set.solved.best;
+    md << "| " << fmt(set.alpha) << " | " << cell(best.geometry.describe()) << " | " << fmt(best.spread.mean, 8) << " | "
+       << fmt(best.loss, 12) << " | " << set.solved.source << " | " << paper_method_cell(set) << " | " << pr.regime
        << (pr.spread ? " (spread " + fmt(*pr.spread, 8) + ")" : std::string()) << " |\n";
   }
   fig.line("unset multiplot");
   outputs.stage(stem + ".csv", csv, "out");
   fig.render(stem, outputs);
   return {header_lines(def.name, " · one colour per class; the points of one atom are drawn stacked outwards") + "K = " + std::to_string(K) +
-                  ", n_y = " + std::to_string(ny) + ", τ = " + fmt(tau) + ", seeds " + seeds + ":\n\n" + md.str(),
+                  ", n_y = " + std::to_string(ny) + ", τ = " + fmt(tau) + ", " + drawn_optimum_text(sets.front().paper, seeds) +
+                  (sets.front().paper ? " (its points: the CSV's rows with solve = paper_method)" : "") + ":\n\n" + md.str(),
           0.0};
 }
 
@@ -513,7 +556,8 @@ SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::str
   const int K = integer(p, "K", 2), ny = integer(p, "ny", 1), d = integer(p, "d", 2);
   const double tau = real(p, "tau"), alpha = real(p, "alpha");
   std::string seeds;
-  const SpreadSolution s = solve_spread_problem({K, ny, d, alpha, tau}, settings_from(p, seeds));
+  const SolvedSet solved = solved_set({K, ny, d, alpha, tau}, settings_from(p, seeds));
+  const SpreadSolution& s = solved.solved.best;
   PointSet set = s.points;
   // Subclass = atom: sort by class, then atom, as the paper's insets sort by subclass.
   set.subclass_labels.resize(set.labels.size());
@@ -552,8 +596,9 @@ SimResult cosine_heatmap(const SimDefinition& def, const json& p, const std::str
   fig.line("plot $m using 1:2:3 with image notitle");
   fig.render(stem, outputs);
   return {header_lines(def.name) + "K = " + std::to_string(K) + ", n_y = " + std::to_string(ny) + ", d = " +
-                  std::to_string(d) + ", τ = " + fmt(tau) + ", α = " + fmt(alpha) + ": " + cell(s.geometry.describe()) +
-                  ", spread " + fmt(s.spread.mean, 6) + ". Black lines separate the classes.\n",
+                  std::to_string(d) + ", τ = " + fmt(tau) + ", α = " + fmt(alpha) + ", " + drawn_optimum_text(solved.paper, seeds) +
+                  ": " + cell(s.geometry.describe()) + ", spread " + fmt(s.spread.mean, 6) + ", loss " + fmt(s.loss, 12) + " (best of: " +
+                  solved.solved.source + "; the paper's method: " + paper_method_cell(solved) + "). Black lines separate the classes.\n",
           0.0};
 }
 

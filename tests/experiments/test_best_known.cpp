@@ -2,10 +2,12 @@
 // solve and a start from the predicted split, with the paper's method kept beside it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 
 #include "geomsim/experiments/best_known.hpp"
+#include "geomsim/objectives/spread_loss.hpp"
 
 using namespace geomsim;
 
@@ -82,4 +84,30 @@ TEST_CASE("Where the split is predicted a start from it bounds the best known lo
   // No prediction of the split (below the threshold), or an odd n_y: no start from it.
   CHECK_FALSE(predicted_start_row({2, 8, 2, 0.6, 0.25}, kDefaultAtomTolerance));
   CHECK_FALSE(predicted_start_row({2, 7, 2, 0.85, 0.25}, kDefaultAtomTolerance));
+}
+
+TEST_CASE("best_known_solution keeps the points of the lowest solve and the paper's method beside them", "[best_known]") {
+  // The same point as above, solved for real: the paper's method (SLSQP, best of seeds 0-4)
+  // ends above the split there; the best known is at or below the prediction, and its points
+  // have the loss it reports.
+  const SpreadProblem problem{2, 8, 2, 0.85, 0.25};
+  SolveSettings paper;
+  paper.solver = "slsqp";
+  paper.restarts = 0;
+  const BestKnownSolution s = best_known_solution(problem, paper);
+  const SweepPrediction prediction = predict({2, 8, 2, 0.85, 0.25});
+  REQUIRE(prediction.loss);
+  CHECK(s.best.loss <= *prediction.loss + 1e-9);
+  CHECK(s.best.loss <= s.paper_method.loss + 1e-9);
+  CHECK(s.paper_method.solver == "slsqp");
+  REQUIRE(s.default_solve_loss);
+  REQUIRE(s.predicted_start_loss);
+  CHECK(s.best.loss == Approx(std::min({s.paper_method.loss, *s.default_solve_loss, *s.predicted_start_loss})).margin(1e-9));
+  CHECK(s.source != "paper_method");
+  const SpreadLoss loss(s.best.points.labels, problem.alpha, problem.tau);
+  CHECK(loss.evaluate(s.best.points.points) == Approx(s.best.loss).margin(1e-12));
+  // Below the threshold the split is not predicted: no start from it, and collapse is reached.
+  const BestKnownSolution below = best_known_solution({2, 8, 2, 0.6, 0.25}, paper);
+  CHECK_FALSE(below.predicted_start_loss);
+  CHECK(below.best.geometry.kind == GeometryKind::kCollapsed);
 }

@@ -18,10 +18,25 @@ namespace geomsim {
 // earlier candidate (the paper's method, then the default solve, then the predicted start).
 inline constexpr double kBestKnownTie = 1e-9;
 
-// The row of a solve of `point` started from the predicted split configuration (RLBFGS, run to
-// its tolerance from there), or nullopt where the theory predicts no split (predict(point)) or
-// n_y is odd (the split puts half of a class on each atom). Its seeds column reads "predicted".
+// A solve of `problem` started from the predicted split configuration (RLBFGS, run to its
+// tolerance from there), or nullopt where the theory predicts no split (predict) or n_y is odd
+// (the split puts half of a class on each atom).
+std::optional<SpreadSolution> predicted_start_solution(const SpreadProblem& problem, double cluster_tolerance);
+
+// predicted_start_solution as a sweep row; its seeds column reads "predicted".
 std::optional<SweepRow> predicted_start_row(const SweepPoint& point, double cluster_tolerance);
+
+// The best known optimum of one problem, with its points, for the pages that draw them (point
+// sets, heatmaps): the paper's method (`paper_method`, the definition's settings), the default
+// solve (seeds 0-4, RLBFGS with its restarts, at the same cluster tolerance) and, where the split
+// is predicted, the solve from it; the lowest by kBestKnownTie, in that order.
+struct BestKnownSolution {
+  SpreadSolution best;
+  std::string source;  // "paper_method", "default_solve" or "predicted_start"
+  SpreadSolution paper_method;
+  std::optional<double> default_solve_loss, predicted_start_loss;
+};
+BestKnownSolution best_known_solution(const SpreadProblem& problem, const SolveSettings& paper_method);
 
 struct BestKnownRow {
   SweepRow best;            // loss, spread, geometry, ... of the lowest candidate
