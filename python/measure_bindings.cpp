@@ -10,7 +10,7 @@
 #include "geomsim/metrics/class_means.hpp"
 #include "geomsim/metrics/neural_collapse.hpp"
 #include "geomsim/support/errors.hpp"
-#include "geomsim/train_experiments/measure_json.hpp"
+#include "geomsim/experiments/measure_json.hpp"
 #include "numpy_views.hpp"
 
 namespace geomsim::python {
@@ -73,7 +73,7 @@ void bind_measures(py::module_& module) {
         {
           const py::gil_scoped_release release;
           const Matrix points = x.view();
-          text = train_experiments::measured_geometry_json(points, y, z, gamma, seed, reference.is_none() ? nullptr : &reference_points,
+          text = measured_geometry_json(points, y, z, gamma, seed, reference.is_none() ? nullptr : &reference_points,
                                              reference.is_none() ? nullptr : &reference_z, predictions.is_none() ? nullptr : &predicted)
                      .dump();
         }

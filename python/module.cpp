@@ -1,15 +1,57 @@
 // The geomsim Python module: a thin face over the C++ library, like the CLI. numpy arrays go in
 // and out (numpy_views.hpp), invalid arguments raise geomsim.InvalidArgument, a ValueError whose
-// message is the CLI's ("--alpha must be in [0, 1], got 1.5"), and long computations release
-// the GIL.
+// message is the CLI's in Python's words ("alpha must be in [0, 1], got 1.5": the parameter's
+// name where the CLI has its flag), and long computations release the GIL.
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
+#include <cctype>
+#include <map>
 #include <string>
 
 #include "bindings.hpp"
 #include "geomsim/support/errors.hpp"
 
 namespace py = pybind11;
+
+namespace {
+
+// The Python parameter that an argument name of the core stands for. The core names arguments as
+// the CLI's flags (--ny, --max-seconds, --reference-subclasses) or, in metrics/, by their role
+// (points, subclass_labels); the module's functions take embeddings, subclasses, n_y, max_seconds.
+// Every binding's errors pass through here, so no check is written twice in other words.
+std::string python_name(const std::string& argument) {
+  static const std::map<std::string, std::string> renamed = {
+      {"ny", "n_y"}, {"points", "embeddings"}, {"subclass_labels", "subclasses"}};
+  const auto found = renamed.find(argument);
+  if (found != renamed.end()) return found->second;
+  std::string name = argument;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+// A requirement's own mentions of flags ("... but --embeddings has 39 rows", "and
+// --reference-subclasses go together") in the same words.
+std::string python_words(const std::string& text) {
+  std::string out;
+  std::size_t k = 0;
+  while (k < text.size()) {
+    const bool flag = text.compare(k, 2, "--") == 0 && k + 2 < text.size() && std::isalpha(static_cast<unsigned char>(text[k + 2])) &&
+                      (k == 0 || text[k - 1] == ' ' || text[k - 1] == '(');
+    if (!flag) {
+      out += text[k++];
+      continue;
+    }
+    std::size_t end = k + 2;
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-' || text[end] == '_')) ++end;
+    while (end > k + 2 && text[end - 1] == '-') --end;
+    out += python_name(text.substr(k + 2, end - k - 2));
+    k = end;
+  }
+  return out;
+}
+
+}  // namespace
 
 PYBIND11_MODULE(geomsim, module) {
   module.doc() =
@@ -30,9 +72,10 @@ PYBIND11_MODULE(geomsim, module) {
       if (error) std::rethrow_exception(error);
     } catch (const geomsim::InvalidArgument& e) {
       // The CLI prints "geomsim: error: --ARGUMENT REQUIREMENT"; the exception carries the same
-      // sentence, and the argument's name as .argument.
-      py::object instance = invalid_argument("--" + e.argument() + " " + e.requirement());
-      instance.attr("argument") = e.argument();
+      // sentence with Python's names for the flags, and the parameter's name as .argument.
+      const std::string argument = python_name(e.argument());
+      py::object instance = invalid_argument(argument + " " + python_words(e.requirement()));
+      instance.attr("argument") = argument;
       PyErr_SetObject(invalid_argument.ptr(), instance.ptr());
     }
   });

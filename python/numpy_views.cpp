@@ -10,13 +10,29 @@ namespace {
 
 std::string dtype_name(const py::array& array) { return py::str(array.dtype()).cast<std::string>(); }
 
+// "torch.Tensor", "list": the type's module (but builtins) and name.
+std::string type_name(const py::handle& object) {
+  const py::handle type = py::type::handle_of(object);
+  const std::string module = py::str(type.attr("__module__"));
+  const std::string name = py::str(type.attr("__qualname__"));
+  return module == "builtins" ? name : module + "." + name;
+}
+
 py::array as_array(const py::handle& object, const char* argument) {
   if (!py::isinstance<py::array>(object)) {
+    // A tensor (torch's, or anything with .detach or .requires_grad) is refused by its type: numpy
+    // cannot read one that needs a gradient or lives on a GPU, and the copy it takes otherwise
+    // should be the caller's decision.
+    if (py::hasattr(object, "detach") || py::hasattr(object, "requires_grad")) {
+      const std::string name = argument;  // the bindings pass their parameters' names
+      throw py::type_error(name + " must be a numpy array, got a " + type_name(object) + "; pass " + name +
+                           ".detach().cpu().numpy()");
+    }
     // Lists and other sequences become arrays by numpy's own rules.
     try {
       return py::module_::import("numpy").attr("asarray")(object);
     } catch (const py::error_already_set&) {
-      throw InvalidArgument(argument, "must be a numpy array or convertible to one");
+      throw InvalidArgument(argument, "must be a numpy array or convertible to one, got a " + type_name(object));
     }
   }
   return py::reinterpret_borrow<py::array>(object);

@@ -6,6 +6,7 @@
 
 #include "cli_support.hpp"
 #include "evaluation_output.hpp"
+#include "measure_embeddings.hpp"
 #include "geomsim/support/atomic_output.hpp"
 
 namespace geomsim::cli {
@@ -115,52 +116,22 @@ int run_lipschitz(const LipschitzOptions& o) {
 }
 
 void add_measure_options(CLI::App& c, MeasureOptions& o) {
-  c.footer("Reports seed 004's Section 4 geometry of embeddings: s_f(y), sigma_f(z), sigma_f(z)/s_f(y) per class and\n"
-           "subclass (mean and max), subgroup recovery (k-means macro F1), and Theorem 3 at --gamma for the classes\n"
-           "with exactly two subclasses: the gamma-margin error of the mean classifier beside the bound's leading term\n"
-           "sigma_f(z)/sqrt(r_f - 2 log gamma) for each pair where it is not vacuous. --out STEM draws the cosine\n"
-           "heat map sorted by class, then subclass.\n"
-           "The embeddings come from a model (--checkpoint: test images embedded, the mean classifier fit on\n"
-           "--reference-samples training images) or from files (--embeddings N x d, --labels and --subclasses N\n"
-           "integers each; NumPy .npy, CSV, or a tensor saved by torch.save; subclass ids are global, each inside\n"
-           "one class; --hierarchy FILE|NAME instead of --labels maps the subclasses to classes).");
   add_model_data_options(c, o.common, false);
   c.add_option("--samples", o.samples, "test images measured (0: all)")->capture_default_str();
   c.add_option("--reference-samples", o.reference_samples, "training images the mean classifier is fit on (0: all)")
       ->capture_default_str();
-  c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1")->capture_default_str();
-  c.add_option("--embeddings", o.embeddings, "N x d embeddings to measure instead of a model's (.npy, CSV, torch.save)");
-  c.add_option("--subclasses", o.subclasses, "with --embeddings: the subclass of each row (.npy, CSV, torch.save)");
-  c.add_option("--labels-column", o.labels_column, "the CSV column (header name or 0-based index) of --labels");
-  c.add_option("--subclasses-column", o.subclasses_column, "the CSV column (header name or 0-based index) of --subclasses");
-  c.add_option("--reference-embeddings", o.reference_embeddings,
-               "with --embeddings: a labelled set D_s the mean classifier is fit on (default: the embeddings themselves)");
-  c.add_option("--reference-subclasses", o.reference_subclasses, "the subclass of each row of --reference-embeddings");
-  c.add_option("--predictions", o.predictions,
-               "with --embeddings: a classifier's class prediction per row, for NC4 (agreement with the nearest class mean)");
-  c.add_option("--out", o.out, "write the cosine heat map: STEM.csv, STEM.png, STEM.svg, STEM.pdf, STEM-2col.pdf, STEM.gp");
-  c.add_option("--heatmap-points", o.heatmap_points, "points in the heat map (a seeded sample when there are more)")->capture_default_str();
+  add_shared_measure_options(c, o.measure);
 }
 
 int run_measure(const MeasureOptions& o) {
+  // Saved embeddings: the same run as geomsim's without libtorch, with torch.save files readable.
+  if (!o.measure.embeddings.empty()) {
+    return run_measure_embeddings(train_experiments::embedding_measure_options(o), train_experiments::torch_embedding_readers(),
+                                  o.common.quiet);
+  }
   const json out = measure_run(o);
-  std::ostringstream text;
-  if (out.contains("input")) {
-    text << "geomsim measure: " << out["input"]["embeddings"].get<std::string>() << " (" << out["samples"].get<int64_t>()
-         << " embeddings, d = " << out["embedding_dim"].get<int64_t>() << ")";
-  } else {
-    text << "geomsim measure: " << model_on_data(out["model"]) << " (" << out["samples"].get<int64_t>() << " test images, d = "
-         << out["embedding_dim"].get<int64_t>() << ")";
-  }
-  text << "\n" << evaluation_text(out["geometry"]);
-  const double norm_min = out["embedding_norm"]["min"].get<double>(), norm_max = out["embedding_norm"]["max"].get<double>();
-  if (norm_max - norm_min > 1e-3) {
-    text << "  note: the embeddings are not unit vectors (norms " << fixed(norm_min, 4) << " to " << fixed(norm_max, 4)
-         << "); the theory's geometry is on the sphere\n";
-  }
-  if (out.contains("heatmap")) text << "  wrote " << out["heatmap"]["files"][0].get<std::string>() << " and .png (cosine heat map)\n";
   OutputTransaction files;
-  finish(text.str(), out, o.common, files);
+  finish(measure_text(out), out, o.common, files);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // geomsim: the command-line front end. Layering: this file only parses arguments and
 // dispatches; every computation lives in the core library. It links no libtorch: the
-// training commands are run by geomsim-torch (training_program.hpp).
+// training commands are run by geomsim-torch (training_program.hpp); in a build without it,
+// geomsim runs `measure --embeddings` on .npy and CSV files itself (measure_embeddings.hpp).
 #include <iostream>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "cli_support.hpp"
 #include "plot_command.hpp"
 #include "geomsim/support/errors.hpp"
+#include "measure_embeddings.hpp"
 #include "report_command.hpp"
 #include "solve_command.hpp"
 #include "sweep_command.hpp"
@@ -63,7 +65,12 @@ int main(int argc, char** argv) {
     if (plot->parsed()) return geomsim::cli::run_plot_command(plot_options);
     if (report->parsed()) return geomsim::cli::run_report(report_options);
     for (CLI::App* command : training) {
-      if (command->parsed()) return geomsim::cli::run_training_program(command->get_name(), command->remaining());
+      if (!command->parsed()) continue;
+      // Without geomsim-torch, geomsim measures saved embeddings (.npy, CSV) itself.
+      if (command->get_name() == "measure" && !geomsim::cli::has_training_program()) {
+        return geomsim::cli::run_measure_without_torch(command->get_description(), command->remaining());
+      }
+      return geomsim::cli::run_training_program(command->get_name(), command->remaining());
     }
     // On a GPU the solve runs in geomsim-torch, whose objective is libtorch's (device_solve.hpp).
     if (solve.device != "cpu") {

@@ -40,7 +40,7 @@ const std::vector<TrainingCommand>& training_commands() {
                     "(Table 1, Figure 3), a Jacobian lower bound and a layer-product upper bound (libtorch)"},
       {"measure", "the Section 4 geometry of a checkpoint or TorchScript model on a dataset, or of given embeddings "
                   "(--embeddings N x d with --labels and --subclasses): s_f(y), sigma_f(z), their ratio, Theorem 3's "
-                  "bound (libtorch)"},
+                  "bound (a model or torch.save files: libtorch)"},
       {"experiment", "run one training experiment of sims/ (a definition of a training kind): its runs, cached in "
                      "NAME.csv, and its page NAME.md (geomsim report runs it for you; libtorch)"},
       {"robustness", "worst-group robustness (seed 004 Table 4) on an undersampled or spurious Fashion-MNIST: ERM, JTT, "

@@ -17,9 +17,9 @@
 #include "geomsim/train/data/tensor_points.hpp"
 #include "geomsim/train/training/evaluation.hpp"
 #include "geomsim/train/training/torch_threads.hpp"
-#include "geomsim/train_experiments/cosine_heatmap.hpp"
+#include "geomsim/figures/cosine_heatmap.hpp"
 #include "geomsim/train_experiments/evaluation_json.hpp"
-#include "geomsim/train_experiments/measure_json.hpp"
+#include "geomsim/experiments/measure_json.hpp"
 
 namespace geomsim::train_experiments {
 namespace {
@@ -104,108 +104,23 @@ void stage_figure(const std::string& stem, const std::vector<std::pair<std::stri
   fig.render(stem, outputs);
 }
 
-void require_rows(const std::string& argument, std::size_t count, const std::string& of, Index rows) {
-  if (static_cast<Index>(count) != rows) {
-    throw InvalidArgument(argument, "holds " + std::to_string(count) + " labels but --" + of + " has " + std::to_string(rows) + " rows");
-  }
-}
+}  // namespace
 
-json measure_embeddings_run(const MeasureOptions& o) {
-  const auto start = std::chrono::steady_clock::now();
+EmbeddingMeasureOptions embedding_measure_options(const MeasureOptions& o) {
   const DataOptions& data = o.common.data;
   if (!o.common.checkpoint.empty()) throw InvalidArgument("embeddings", "measures saved embeddings; it cannot be combined with --checkpoint");
   if (!data.images.empty() || !data.data.empty()) throw InvalidArgument("embeddings", "cannot be combined with --images or --data (those are images for a model)");
   if (o.common.device_given) throw InvalidArgument("device", "is not used with --embeddings (no model runs; the measures are the core's, on the CPU)");
-  if (o.subclasses.empty()) throw InvalidArgument("subclasses", "is required with --embeddings (the subclass of each row)");
-  if (data.labels.empty() == data.hierarchy.empty()) {
-    throw InvalidArgument("labels", "or --hierarchy (not both) must say the class of each row of --embeddings");
-  }
-  if (o.reference_embeddings.empty() != o.reference_subclasses.empty()) {
-    throw InvalidArgument("reference-embeddings", "and --reference-subclasses go together");
-  }
-  require_margin_gamma(o.gamma);
-  require_at_least("heatmap-points", o.heatmap_points, 2);
-  std::vector<NamedPath> outputs = {{"json", o.common.json_path}};
-  if (!o.out.empty()) {
-    for (const auto& f : figure_files(o.out)) outputs.push_back({"out", f});
-  }
-  // Inputs may share a file (labels and subclasses as two CSV columns); no output may be any of them.
-  const std::vector<NamedPath> inputs = {{"embeddings", o.embeddings},
-                                         {"labels", data.labels},
-                                         {"subclasses", o.subclasses},
-                                         {"reference-embeddings", o.reference_embeddings},
-                                         {"reference-subclasses", o.reference_subclasses},
-                                         {"predictions", o.predictions}};
-  for (const NamedPath& input : inputs) {
-    std::vector<NamedPath> paths = {input};
-    paths.insert(paths.end(), outputs.begin(), outputs.end());
-    require_distinct_files(paths);
-  }
-  // Every input a regular file, checked before any is opened: a FIFO would block the first read
-  // forever, and /dev/zero never ends.
-  for (const NamedPath& input : inputs) {
-    if (!input.path.empty()) regular_file_size(input.path, input.argument);
-  }
-  if (!o.common.json_path.empty()) require_writable_path(o.common.json_path, "json");
-  if (!o.out.empty()) require_writable_path(o.out + ".csv", "out");
   train::set_torch_threads(o.common.threads);
-
-  const Matrix points = train::read_embeddings(o.embeddings, "embeddings");
-  const std::vector<int> subclasses = train::read_labels(o.subclasses, "subclasses", o.subclasses_column);
-  require_rows("subclasses", subclasses.size(), "embeddings", points.cols());
-  std::vector<int> labels;
-  std::string hierarchy_name;
-  if (!data.labels.empty()) {
-    labels = train::read_labels(data.labels, "labels", o.labels_column);
-    require_rows("labels", labels.size(), "embeddings", points.cols());
-  } else {
-    const train::LabelHierarchy h = train::resolve_hierarchy(data.hierarchy);
-    hierarchy_name = h.name;
-    for (int z : subclasses) {
-      if (z < 0 || z >= h.num_fine()) {
-        throw InvalidArgument("subclasses", "holds " + std::to_string(z) + ", outside the fine labels 0.." + std::to_string(h.num_fine() - 1) +
-                                                " of --hierarchy " + data.hierarchy);
-      }
-    }
-    labels = train::coarse_labels(h, subclasses);
-  }
-  Matrix reference;
-  std::vector<int> reference_subclasses;
-  if (!o.reference_embeddings.empty()) {
-    reference = train::read_embeddings(o.reference_embeddings, "reference-embeddings");
-    reference_subclasses = train::read_labels(o.reference_subclasses, "reference-subclasses");
-    require_rows("reference-subclasses", reference_subclasses.size(), "reference-embeddings", reference.cols());
-  }
-  std::vector<int> predictions;
-  if (!o.predictions.empty()) predictions = train::read_labels(o.predictions, "predictions");
-  json geometry = measured_geometry_json(points, labels, subclasses, o.gamma, o.common.seed, reference.size() ? &reference : nullptr,
-                                         reference.size() ? &reference_subclasses : nullptr,
-                                         o.predictions.empty() ? nullptr : &predictions);
-  json out = {{"command", "measure"},
-              {"input",
-               {{"embeddings", o.embeddings},
-                {"format", train::to_string(train::detect_array_format(o.embeddings, "embeddings"))},
-                {"labels", data.labels.empty() ? json(nullptr) : json(data.labels)},
-                {"hierarchy", hierarchy_name.empty() ? json(nullptr) : json(hierarchy_name)},
-                {"subclasses", o.subclasses},
-                {"reference_embeddings", o.reference_embeddings.empty() ? json(nullptr) : json(o.reference_embeddings)},
-                {"seed", o.common.seed}}},
-              {"samples", points.cols()},
-              {"reference_samples", o.reference_embeddings.empty() ? json(nullptr) : json(reference.cols())},
-              {"embedding_dim", points.rows()},
-              {"embedding_norm", norm_json(points)},
-              {"geometry", geometry}};
-  if (!o.out.empty()) {
-    const Index shown = write_cosine_heatmap(o.out, points, labels, subclasses, o.heatmap_points, o.common.seed,
-                                             "cosine similarity of saved embeddings",
-                                             "d = " + std::to_string(points.rows()));
-    out["heatmap"] = {{"points", shown}, {"files", figure_files(o.out)}};
-  }
-  out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return out;
+  EmbeddingMeasureOptions m = o.measure;
+  m.labels = data.labels;
+  m.hierarchy = data.hierarchy;
+  m.seed = o.common.seed;
+  m.json_path = o.common.json_path;
+  return m;
 }
 
-}  // namespace
+EmbeddingReaders torch_embedding_readers() { return {train::read_embeddings, train::read_labels, nullptr}; }
 
 json eval_run(const EvalOptions& o) {
   const auto start = std::chrono::steady_clock::now();
@@ -298,24 +213,24 @@ json lipschitz_run(const LipschitzOptions& o, OutputTransaction& files) {
 }
 
 json measure_run(const MeasureOptions& o) {
-  if (!o.embeddings.empty()) return measure_embeddings_run(o);
+  if (!o.measure.embeddings.empty()) throw std::logic_error("measure_run measures a model; measure --embeddings is the core's");
   if (o.common.checkpoint.empty()) throw InvalidArgument("checkpoint", "is required, or --embeddings with --labels and --subclasses");
-  for (const auto& [given, name] : std::vector<std::pair<bool, const char*>>{{!o.subclasses.empty(), "subclasses"},
-                                                                              {!o.reference_embeddings.empty(), "reference-embeddings"},
-                                                                              {!o.reference_subclasses.empty(), "reference-subclasses"},
-                                                                              {!o.predictions.empty(), "predictions"},
-                                                                              {!o.labels_column.empty(), "labels-column"},
-                                                                              {!o.subclasses_column.empty(), "subclasses-column"}}) {
+  for (const auto& [given, name] : std::vector<std::pair<bool, const char*>>{{!o.measure.subclasses.empty(), "subclasses"},
+                                                                              {!o.measure.reference_embeddings.empty(), "reference-embeddings"},
+                                                                              {!o.measure.reference_subclasses.empty(), "reference-subclasses"},
+                                                                              {!o.measure.predictions.empty(), "predictions"},
+                                                                              {!o.measure.labels_column.empty(), "labels-column"},
+                                                                              {!o.measure.subclasses_column.empty(), "subclasses-column"}}) {
     if (given) throw InvalidArgument(name, "applies with --embeddings only");
   }
   const auto start = std::chrono::steady_clock::now();
-  train::require_margin_gamma(o.gamma);
+  train::require_margin_gamma(o.measure.gamma);
   require_at_least("samples", o.samples, 0);
   require_at_least("reference-samples", o.reference_samples, 0);
   std::vector<NamedPath> heatmap;
-  for (const auto& f : o.out.empty() ? std::vector<std::string>{} : figure_files(o.out)) heatmap.push_back({"out", f});
+  for (const auto& f : o.measure.out.empty() ? std::vector<std::string>{} : figure_files(o.measure.out)) heatmap.push_back({"out", f});
   require_distinct_model_files(o.common, heatmap);
-  if (!o.out.empty()) require_writable_path(o.out + ".csv", "out");
+  if (!o.measure.out.empty()) require_writable_path(o.measure.out + ".csv", "out");
   LoadedModel loaded = load_model(o.common);
   const LabelledSplit test = load_split(loaded.data, false, o.samples, o.common.seed + 7, "samples");
   const LabelledSplit reference = load_split(loaded.data, true, o.reference_samples, o.common.seed, "reference-samples");
@@ -329,12 +244,12 @@ json measure_run(const MeasureOptions& o) {
               {"reference_samples", reference.images.size(0)},
               {"embedding_dim", z.size(1)},
               {"embedding_norm", norm_json(points)},
-              {"geometry", measured_geometry_json(points, labels, subclasses, o.gamma, o.common.seed, &reference_points, &reference_subclasses)}};
-  if (!o.out.empty()) {
-    const Index shown = write_cosine_heatmap(o.out, points, labels, subclasses, o.heatmap_points, o.common.seed,
+              {"geometry", measured_geometry_json(points, labels, subclasses, o.measure.gamma, o.common.seed, &reference_points, &reference_subclasses)}};
+  if (!o.measure.out.empty()) {
+    const Index shown = write_cosine_heatmap(o.measure.out, points, labels, subclasses, o.measure.heatmap_points, o.common.seed,
                                              "cosine similarity of " + loaded.model.description(),
                                              data_name(loaded.data) + " " + loaded.data.hierarchy + ", d = " + std::to_string(z.size(1)) + ", test images");
-    out["heatmap"] = {{"points", shown}, {"files", figure_files(o.out)}};
+    out["heatmap"] = {{"points", shown}, {"files", figure_files(o.measure.out)}};
   }
   out["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -8,7 +8,7 @@
 #include "geomsim/support/file_identity.hpp"
 #include "geomsim/support/number_lists.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
-#include "geomsim/train_experiments/cosine_heatmap.hpp"
+#include "geomsim/figures/cosine_heatmap.hpp"
 #include "geomsim/train_experiments/spread_figure.hpp"
 
 namespace geomsim::train_experiments {

@@ -301,6 +301,52 @@ sed 's/"solver": "slsqp", "restarts": 0/"solver": "slsqp", "restarts": -1/' "$so
 [ $? -eq 2 ] && grep -qF "parameter 'restarts' must be whole numbers in [0, 1000000], got -1" "$work/err.txt" &&
   [ ! -e "$work/report3/figure-4.md" ] && pass || fail "a definition with restarts -1 was not refused: $(cat "$work/err.txt")"
 
+# --- geomsim measure --embeddings, with or without libtorch (issue 27): .npy and CSV give one
+# report, and its numbers are numpy's (tests/metrics/measures_numpy.py's dense formulas) ----------
+/usr/bin/python3 - "$work" <<'PY' || fail "could not write the embeddings for measure"
+import numpy as np, sys
+w = sys.argv[1]
+rng = np.random.default_rng(7)
+s = np.repeat(np.arange(6), 12)  # 3 classes of 2 subclasses
+x = rng.normal(size=(6, 5))[s] + 0.5 * rng.normal(size=(72, 5))
+z = x / np.linalg.norm(x, axis=1, keepdims=True)
+np.save(w + "/mz.npy", z); np.save(w + "/my.npy", s // 2); np.save(w + "/ms.npy", s)
+np.savetxt(w + "/mz.csv", z, delimiter=",", fmt="%.17g")  # every double round-trips
+with open(w + "/mys.csv", "w") as f:
+    f.write("class,subclass\n" + "".join(f"{a},{b}\n" for a, b in zip(s // 2, s)))
+PY
+"$geomsim" measure --embeddings "$work/mz.npy" --labels "$work/my.npy" --subclasses "$work/ms.npy" --json "$work/m-npy.json" \
+  >"$work/m-npy.txt" && pass || fail "measure --embeddings (.npy) exited $?"
+"$geomsim" measure --embeddings "$work/mz.csv" --labels "$work/mys.csv" --labels-column class --subclasses "$work/mys.csv" \
+  --subclasses-column subclass --json "$work/m-csv.json" >"$work/m-csv.txt" && pass || fail "measure --embeddings (CSV) exited $?"
+# The same text but for the file's name.
+diff <(sed 's/mz\.npy/mz/' "$work/m-npy.txt") <(sed 's/mz\.csv/mz/' "$work/m-csv.txt") >/dev/null && pass ||
+  fail "measure prints other numbers for the CSV copy of the .npy embeddings"
+/usr/bin/python3 - "$work" "$source_dir/tests/metrics" <<'PY' && pass || fail "measure --embeddings disagrees with numpy"
+import json, sys
+import numpy as np
+w = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from measures_numpy import numpy_measures
+npy, csv = (json.load(open(f"{w}/m-{k}.json")) for k in ("npy", "csv"))
+assert npy["geometry"] == csv["geometry"], "the .npy and CSV reports differ"
+assert npy["input"]["format"] == "npy" and csv["input"]["format"] == "csv"
+z, y, s = np.load(w + "/mz.npy"), np.load(w + "/my.npy"), np.load(w + "/ms.npy")
+assert (npy["samples"], npy["embedding_dim"]) == z.shape
+g = npy["geometry"]
+classes = numpy_measures(z, y, y, np.zeros((1, 2), int), 2.0)
+subclasses = numpy_measures(z, s, s, np.zeros((1, 2), int), 2.0)
+close = lambda a, b, rel: abs(a - b) <= rel * abs(b)
+assert close(g["uniformity"], classes["uniformity"], 1e-12), (g["uniformity"], classes["uniformity"])
+assert close(g["alignment_same_class"], classes["same_class_alignment"], 1e-13)
+assert close(g["alignment_same_subclass"], subclasses["same_class_alignment"], 1e-13)
+assert close(g["neural_collapse_classes"]["nc1"], classes["nc1"], 1e-11)
+assert close(g["neural_collapse_subclasses"]["nc1"], subclasses["nc1"], 1e-11)
+norms = np.linalg.norm(z, axis=1)
+assert close(npy["embedding_norm"]["min"], norms.min(), 1e-15) and close(npy["embedding_norm"]["max"], norms.max(), 1e-15)
+assert [c["count"] for c in g["subclasses"]] == [12] * 6 and g["subclass_pairs"] == 6  # (z, z') both ways, 3 classes
+PY
+
 # --- geomsim train (when built with libtorch): a tiny run, resume, bad input -------------
 if "$geomsim" train --help >/dev/null 2>&1; then
   # The main solve with libtorch's objective (--device auto: the CPU here, a GPU where there is

@@ -1,10 +1,9 @@
 """geomsim.measure(): the report of `geomsim measure --embeddings`, as a dict with its JSON's keys.
 
 The CLI reads the same points from .npy files (float64, so no rounding on the way); the dict
-must equal the JSON's "geometry" to the last bit. The CLI's measure lives in geomsim-torch, so
-these comparisons are skipped in builds without libtorch (the module itself needs none)."""
+must equal the JSON's "geometry" to the last bit. `geomsim measure --embeddings` reads .npy files
+with or without libtorch (issue 27), so these comparisons run in every build."""
 import os
-import subprocess
 import tempfile
 
 import numpy as np
@@ -24,10 +23,7 @@ def two_subclass_embeddings(seed=3, per_subclass=40, d=16):
 
 
 def cli_measure(cli, X, labels, subclasses, *flags):
-    """The CLI's JSON for embeddings written with np.save, or None when this build has no measure."""
-    probe = subprocess.run([os.environ["GEOMSIM_CLI"], "measure", "--help"], capture_output=True, text=True)
-    if probe.returncode != 0:
-        pytest.skip("this geomsim has no measure command (built without libtorch)")
+    """The CLI's JSON for embeddings written with np.save."""
     with tempfile.TemporaryDirectory() as tmp:
         paths = []
         for name, array in (("z.npy", X), ("y.npy", labels), ("s.npy", subclasses)):
@@ -90,5 +86,56 @@ def test_measure_float32_and_strided_inputs_give_the_float64_result():
 def test_measure_refuses_bad_arguments_by_name(kwargs, argument):
     X, labels, subclasses = two_subclass_embeddings()
     args = {"embeddings": X, "labels": labels, "subclasses": subclasses, **kwargs}
-    with pytest.raises(geomsim.InvalidArgument, match="--" + argument):
+    with pytest.raises(geomsim.InvalidArgument, match="^" + argument + " ") as error:
         geomsim.measure(**args)
+    assert error.value.argument == argument and "--" not in str(error.value)
+
+
+def test_measure_names_python_parameters_not_cli_flags():
+    """The core's metrics name the subclasses subclass_labels and the CLI's messages name flags
+    (--embeddings); Python's errors name the function's own parameters."""
+    X, labels, subclasses = two_subclass_embeddings()
+    spanning = subclasses.copy()
+    spanning[0] = 2  # subclass 2 then holds a point of class 0 and the points of class 1
+    with pytest.raises(geomsim.InvalidArgument) as error:
+        geomsim.measure(X, labels, spanning)
+    assert error.value.argument == "subclasses"
+    assert str(error.value).startswith("subclasses ") and "subclass_labels" not in str(error.value)
+    with pytest.raises(geomsim.InvalidArgument) as error:
+        geomsim.measure(X, labels, subclasses, reference=X)
+    assert str(error.value) == "reference and reference_subclasses go together"
+    with pytest.raises(geomsim.InvalidArgument) as error:
+        geomsim.measure(X, labels, subclasses, reference=X, reference_subclasses=subclasses[:-1])
+    assert error.value.argument == "reference_subclasses" and "--" not in str(error.value)
+
+
+class FakeTensor:
+    """Anything with .detach and .requires_grad, as a torch tensor has."""
+    requires_grad = True
+
+    def detach(self):
+        return self
+
+    def __array__(self, dtype=None):
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad.")
+
+
+def test_a_tensor_is_a_type_error_that_says_what_to_do():
+    X, labels, subclasses = two_subclass_embeddings()
+    for call in (lambda: geomsim.measure(FakeTensor(), labels, subclasses), lambda: geomsim.uniformity(FakeTensor())):
+        with pytest.raises(TypeError) as error:
+            call()
+        message = str(error.value)
+        assert message.startswith("embeddings must be a numpy array, got a ") and "FakeTensor" in message, message
+        assert message.endswith("pass embeddings.detach().cpu().numpy()"), message
+    with pytest.raises(TypeError, match=r"^subclasses must be a numpy array, .*subclasses\.detach\(\)\.cpu\(\)\.numpy\(\)"):
+        geomsim.measure(X, labels, FakeTensor())
+
+
+def test_a_torch_tensor_that_requires_grad_is_a_type_error():
+    torch = pytest.importorskip("torch")
+    X, labels, subclasses = two_subclass_embeddings()
+    z = torch.tensor(X, requires_grad=True)
+    with pytest.raises(TypeError, match=r"^embeddings must be a numpy array, got a torch\.Tensor; pass embeddings\.detach\(\)\.cpu\(\)\.numpy\(\)$"):
+        geomsim.measure(z, labels, subclasses)
+    assert geomsim.measure(z.detach().cpu().numpy(), labels, subclasses) == geomsim.measure(X, labels, subclasses)

@@ -91,15 +91,15 @@ def test_float32_strided_fortran_and_list_inputs_give_the_float64_result(data):
 
 
 @pytest.mark.parametrize("embeddings, message", [
-    (np.zeros((4, 3), dtype=np.complex128), "--embeddings must be an array of real numbers (a float or integer dtype), got dtype complex128"),
-    (np.array([["a", "b"], ["c", "d"]]), "--embeddings must be an array of real numbers"),
-    (np.zeros((4, 3), dtype=bool), "--embeddings must be an array of real numbers"),
-    (np.zeros(5), "--embeddings must be a 2-D array of N points by d coordinates (N, d >= 1), got shape (5,)"),
-    (np.zeros((2, 3, 4)), "--embeddings must be a 2-D array"),
-    (np.zeros((0, 3)), "--embeddings must be a 2-D array"),
-    (np.array([[1.0, np.nan], [0.0, 1.0]]), "--embeddings must be finite numbers (found nan or inf)"),
-    (np.array([[1.0, np.inf], [0.0, 1.0]], dtype=np.float32), "--embeddings must be finite numbers"),
-    ([[1.0, 2.0], [3.0]], "--embeddings must be a numpy array or convertible to one"),
+    (np.zeros((4, 3), dtype=np.complex128), "embeddings must be an array of real numbers (a float or integer dtype), got dtype complex128"),
+    (np.array([["a", "b"], ["c", "d"]]), "embeddings must be an array of real numbers"),
+    (np.zeros((4, 3), dtype=bool), "embeddings must be an array of real numbers"),
+    (np.zeros(5), "embeddings must be a 2-D array of N points by d coordinates (N, d >= 1), got shape (5,)"),
+    (np.zeros((2, 3, 4)), "embeddings must be a 2-D array"),
+    (np.zeros((0, 3)), "embeddings must be a 2-D array"),
+    (np.array([[1.0, np.nan], [0.0, 1.0]]), "embeddings must be finite numbers (found nan or inf)"),
+    (np.array([[1.0, np.inf], [0.0, 1.0]], dtype=np.float32), "embeddings must be finite numbers"),
+    ([[1.0, 2.0], [3.0]], "embeddings must be a numpy array or convertible to one, got a list"),
 ])
 def test_malformed_embeddings_are_refused_by_name(embeddings, message):
     with pytest.raises(ValueError) as error:
@@ -111,26 +111,26 @@ def test_malformed_embeddings_are_refused_by_name(embeddings, message):
 def test_malformed_labels_are_refused_by_name(data):
     X, labels = data
     cases = [
-        (labels.astype(np.float64), "--labels must be an array of integer ids (an integer dtype), got dtype float64"),
-        (labels[:-1], "--labels must have one entry per point (300), got 299"),
-        (labels.reshape(-1, 1), "--labels must be a 1-D array, got 2 dimensions"),
-        (np.where(labels == 1, -1, labels), "--labels must be >= 0, got -1"),
-        (np.where(labels == 1, 2, labels), "--labels must use every id 0..3, 1 has no points"),
-        (np.full_like(labels, 2**40), "--labels must be ids that fit a 32-bit int"),
+        (labels.astype(np.float64), "labels must be an array of integer ids (an integer dtype), got dtype float64"),
+        (labels[:-1], "labels must have one entry per point (300), got 299"),
+        (labels.reshape(-1, 1), "labels must be a 1-D array, got 2 dimensions"),
+        (np.where(labels == 1, -1, labels), "labels must be >= 0, got -1"),
+        (np.where(labels == 1, 2, labels), "labels must use every id 0..3, 1 has no points"),
+        (np.full_like(labels, 2**40), "labels must be ids that fit a 32-bit int"),
     ]
     for bad, message in cases:
         with pytest.raises(ValueError) as error:
             geomsim.neural_collapse(X, bad)
         assert str(error.value).startswith(message), str(error.value)
-    with pytest.raises(ValueError, match="--predictions must be class ids in 0..3, got 4"):
+    with pytest.raises(ValueError, match="^predictions must be class ids in 0..3, got 4"):
         geomsim.nearest_class_mean_agreement(X, labels, np.full_like(labels, 4))
-    with pytest.raises(ValueError, match="--pairs must be an M x 2 array"):
+    with pytest.raises(ValueError, match="^pairs must be an M x 2 array"):
         geomsim.pair_alignment(X, np.zeros((3, 3), dtype=int))
-    with pytest.raises(ValueError, match="--pairs must hold whole point indices"):
+    with pytest.raises(ValueError, match="^pairs must hold whole point indices"):
         geomsim.pair_alignment(X, np.array([[0.5, 1.0]]))
-    with pytest.raises(ValueError, match=r"--pairs must index points 0..299, got \(0, 300\)"):
+    with pytest.raises(ValueError, match=r"^pairs must index points 0..299, got \(0, 300\)"):
         geomsim.pair_alignment(X, np.array([[0, 300]]))
-    with pytest.raises(ValueError, match="--t must be a finite number > 0"):
+    with pytest.raises(ValueError, match="^t must be a finite number > 0"):
         geomsim.uniformity(X, t=-1.0)
 
 

@@ -72,15 +72,62 @@ def test_split_points_are_an_owned_array_with_the_split_geometry():
 
 
 def test_theory_errors_are_value_errors_with_the_cli_message(cli):
+    """The CLI's sentence, in Python's words: the parameter's name where the CLI has its flag."""
     with pytest.raises(ValueError) as error:
         geomsim.log_wiener_constant(0.0, 3)
-    assert str(error.value) == cli.error("theory", "--tau", "0")
+    assert str(error.value) == cli.error("theory", "--tau", "0").replace("--tau", "tau", 1)
+    assert error.value.argument == "tau"
     with pytest.raises(ValueError) as error:
         geomsim.log_wiener_constant(0.5, 1)
-    assert str(error.value) == "--d must be >= 2, got 1"
-    with pytest.raises(ValueError, match="--K must be >= 2, got 1"):
+    assert str(error.value) == "d must be >= 2, got 1"
+    with pytest.raises(ValueError, match="^K must be >= 2, got 1"):
         geomsim.symmetric_split(1)
-    with pytest.raises(ValueError, match="--directions must be shared or orthogonal, got diagonal"):
+    with pytest.raises(ValueError, match="^directions must be shared or orthogonal, got diagonal"):
         geomsim.symmetric_split(3, "diagonal")
-    with pytest.raises(ValueError, match="--alpha must be in"):
+    with pytest.raises(ValueError, match="^alpha must be in"):
         geomsim.theta_star(1.5, 0.5)
+
+
+def test_theory_functions_are_vectorised_like_ufuncs():
+    taus = np.array([0.05, 0.5, 2.0])
+    got = geomsim.c_threshold(taus, 3)
+    assert isinstance(got, np.ndarray) and got.dtype == np.float64 and got.shape == (3,)
+    assert got.tolist() == [geomsim.c_threshold(float(t), 3) for t in taus]
+    # Broadcasting: a column of taus against a row of dimensions, and lists as arrays.
+    grid = geomsim.log_wiener_constant(taus[:, None], [2, 3, 10, 128])
+    assert grid.shape == (3, 4)
+    assert all(grid[i, j] == geomsim.log_wiener_constant(float(taus[i]), d)
+               for i in range(3) for j, d in enumerate([2, 3, 10, 128]))
+    alphas = np.linspace(0.6, 0.99, 7)
+    loss = geomsim.mu_theta_loss(0.3, alphas, 0.5)
+    assert loss.tolist() == [geomsim.mu_theta_loss(0.3, float(a), 0.5) for a in alphas]
+    assert geomsim.relaxed_window_end(np.array([2, 3, 4]), 0.5, 10).shape == (3,)
+    assert geomsim.theta_star_existence_bound(taus).shape == (3,)
+    assert geomsim.exact_crossover(taus, np.array([3])).shape == (3,)
+
+
+def test_undefined_values_are_nan_in_arrays_and_none_for_scalars():
+    got = geomsim.theta_star(np.array([0.6, 0.9]), 0.5)
+    assert math.isnan(got[0]) and got[1] == geomsim.theta_star(0.9, 0.5)
+    assert geomsim.theta_star(0.6, 0.5) is None
+    assert math.isnan(geomsim.spread_star([0.6], 0.5)[0])
+
+
+def test_scalars_stay_scalars():
+    assert isinstance(geomsim.c_threshold(0.5, 3), float)
+    assert isinstance(geomsim.c_threshold(np.float64(0.5), np.int64(3)), float)
+    zero_d = geomsim.c_threshold(np.array(0.5), 3)  # a 0-d array gives a numpy scalar, as a ufunc does
+    assert np.ndim(zero_d) == 0 and zero_d == geomsim.c_threshold(0.5, 3)
+
+
+def test_vectorised_errors_name_the_parameter():
+    with pytest.raises(ValueError, match="^tau must be a finite number > 0, got 0"):
+        geomsim.log_wiener_constant(np.array([0.5, 0.0]), 3)
+    with pytest.raises(ValueError, match="^d must be a whole number, got 2.5"):
+        geomsim.c_threshold(np.array([0.5]), np.array([2.5]))
+    with pytest.raises(ValueError, match="^d must be a whole number, got 2.5"):
+        geomsim.c_threshold(0.5, 2.5)
+    with pytest.raises(TypeError, match="^tau must be a number or an array of numbers, got a str"):
+        geomsim.c_threshold("0.5", 3)
+    with pytest.raises(ValueError, match="shape mismatch"):
+        geomsim.c_threshold(np.zeros(3) + 0.5, np.array([3, 4]))

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "geomsim/experiments/embedding_measures.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/train_experiments/image_data.hpp"
 
@@ -52,17 +53,19 @@ struct MeasureOptions {
   ModelDataOptions common;
   int64_t samples = 0;             // test images measured (0: all)
   int64_t reference_samples = 10000;  // training images the mean classifier is fit on
-  double gamma = 1.1;
-  // Saved embeddings instead of a model (common.data.labels is then their class labels):
-  std::string embeddings, subclasses, labels_column, subclasses_column;
-  std::string reference_embeddings, reference_subclasses;  // D_s for the mean classifier (optional)
-  std::string predictions;         // a model's class prediction per row, for NC4 (optional)
-  std::string out;                 // STEM of the cosine heat map (figure_files)
-  int64_t heatmap_points = 1000;
+  // --gamma, --out, --heatmap-points, and the files of --embeddings (saved embeddings instead of a
+  // model; common.data.labels is then their class labels). Its labels, hierarchy, seed and
+  // json_path are common's (embedding_measure_options).
+  EmbeddingMeasureOptions measure;
 };
-// The geometry of a model's test embeddings (common.checkpoint) or of saved embeddings
-// (embeddings). With options.out, the cosine heat map is written (all its files or none) before
-// the JSON is returned.
+// The geometry of a model's test embeddings (common.checkpoint). With options.measure.out, the
+// cosine heat map is written (all its files or none) before the JSON is returned.
 nlohmann::json measure_run(const MeasureOptions& options);
+
+// measure --embeddings: the core's options (experiments/embedding_measures.hpp), after refusing
+// what only a model uses (--checkpoint, --images, --data, --device), and readers that take
+// torch.save files besides .npy and CSV (their --hierarchy is the caller's).
+EmbeddingMeasureOptions embedding_measure_options(const MeasureOptions& options);
+EmbeddingReaders torch_embedding_readers();
 
 }  // namespace geomsim::train_experiments

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "geomsim/train/training/evaluation.hpp"
-#include "geomsim/train_experiments/measure_json.hpp"
+#include "geomsim/experiments/measure_json.hpp"
 
 namespace geomsim::train_experiments {
 

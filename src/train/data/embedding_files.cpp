@@ -8,11 +8,9 @@
 #include <cstring>
 #include <string_view>
 
-#include "geomsim/support/csv_table.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/input_files.hpp"
 #include "geomsim/support/memory_budget.hpp"
-#include "geomsim/support/npy_array.hpp"
 #include "geomsim/train/data/archive_integrity.hpp"
 #include "geomsim/train/data/tensor_pickle.hpp"
 
@@ -21,16 +19,6 @@ namespace {
 
 // A tensor's pickle is a few hundred bytes: its class, sizes, strides and storage key.
 constexpr std::uint64_t kMaxTensorPickleBytes = 1 << 20;
-// How many first bytes tell the format (anything else is read as CSV, whose reader refuses a
-// control byte where it stands).
-constexpr std::size_t kFormatSniffBytes = 8;
-
-std::string shape_text(const std::vector<std::size_t>& shape) {
-  std::string out = "(";
-  for (std::size_t k = 0; k < shape.size(); ++k) out += (k ? ", " : "") + std::to_string(shape[k]);
-  return out + (shape.size() == 1 ? ",)" : ")");
-}
-
 // The tensor torch.save wrote, on the CPU, contiguous. The archive is checked before libtorch
 // reads it: its zip structure and CRCs (archive_integrity), its pickle's size and framing
 // (tensor_pickle), and afterwards the one storage the tensor has against the bytes its
@@ -96,79 +84,22 @@ std::string dims_text(const torch::Tensor& t) {
 
 }  // namespace
 
-std::string to_string(ArrayFormat format) {
-  switch (format) {
-    case ArrayFormat::npy: return "npy";
-    case ArrayFormat::csv: return "csv";
-    case ArrayFormat::torch: return "torch.save";
-  }
-  return "";
-}
-
-ArrayFormat detect_array_format(const std::string& path, const std::string& argument) {
-  InputFile file = open_regular_file(path, argument);
-  std::array<char, kFormatSniffBytes> head{};
-  file.stream.read(head.data(), static_cast<std::streamsize>(head.size()));
-  const auto got = static_cast<std::size_t>(file.stream.gcount());
-  if (got >= 6 && std::memcmp(head.data(), "\x93NUMPY", 6) == 0) return ArrayFormat::npy;
-  if (got >= 4 && std::memcmp(head.data(), "PK\x03\x04", 4) == 0) return ArrayFormat::torch;
-  // torch.save before PyTorch 1.6 (or with _use_new_zipfile_serialization=False): a bare pickle.
-  if (got >= 2 && static_cast<unsigned char>(head[0]) == 0x80 && head[1] >= 2 && head[1] <= 5) {
-    throw InvalidArgument(argument, path + ": is a pickle (torch.save's legacy format or pickle.dump), which libtorch cannot read; "
-                                           "save it with torch.save(tensor, path) from PyTorch 1.6 or later, or numpy.save");
-  }
-  return ArrayFormat::csv;
-}
-
 Matrix read_embeddings(const std::string& path, const std::string& argument) {
-  const ArrayFormat format = detect_array_format(path, argument);
-  Index n = 0, d = 0;
-  std::vector<double> values;
-  if (format == ArrayFormat::npy) {
-    NpyHeader header;
-    values = read_npy_floats(path, argument, header, "embeddings");
-    if (header.shape.size() != 2) throw InvalidArgument(argument, path + ": has shape " + shape_text(header.shape) + "; embeddings are N x d");
-    n = static_cast<Index>(header.shape[0]);
-    d = static_cast<Index>(header.shape[1]);
-  } else if (format == ArrayFormat::csv) {
-    const NumericTable table = read_numeric_csv(path, argument);
-    n = static_cast<Index>(table.rows);
-    d = static_cast<Index>(table.columns);
-    values = table.values;
-  } else {
-    const torch::Tensor t = read_saved_tensor(path, argument);
-    if (t.scalar_type() != torch::kFloat && t.scalar_type() != torch::kDouble) {
-      throw InvalidArgument(argument, path + ": holds a " + std::string(c10::toString(t.scalar_type())) +
-                                          " tensor; embeddings must be float32 or float64");
-    }
-    if (t.dim() != 2) throw InvalidArgument(argument, path + ": holds a tensor of shape " + dims_text(t) + "; embeddings are N x d");
-    const torch::Tensor as_double = t.to(torch::kDouble).contiguous();
-    n = as_double.size(0);
-    d = as_double.size(1);
-    values.assign(as_double.data_ptr<double>(), as_double.data_ptr<double>() + as_double.numel());
+  if (detect_array_format(path, argument) != ArrayFormat::torch) return read_embedding_array(path, argument);
+  const torch::Tensor t = read_saved_tensor(path, argument);
+  if (t.scalar_type() != torch::kFloat && t.scalar_type() != torch::kDouble) {
+    throw InvalidArgument(argument, path + ": holds a " + std::string(c10::toString(t.scalar_type())) +
+                                        " tensor; embeddings must be float32 or float64");
   }
-  if (n < 1 || d < 1) throw InvalidArgument(argument, path + ": holds " + std::to_string(n) + " x " + std::to_string(d) + " embeddings; need N >= 1 rows of d >= 1");
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    if (!std::isfinite(values[k])) {
-      throw InvalidArgument(argument, path + ": embedding " + std::to_string(k / static_cast<std::size_t>(d)) + " has a value that is not finite");
-    }
-  }
-  // Row-major N x d is column-major d x N: one column per point.
-  return Eigen::Map<const Matrix>(values.data(), d, n);
+  if (t.dim() != 2) throw InvalidArgument(argument, path + ": holds a tensor of shape " + dims_text(t) + "; embeddings are N x d");
+  const torch::Tensor as_double = t.to(torch::kDouble).contiguous();
+  const std::vector<double> values(as_double.data_ptr<double>(), as_double.data_ptr<double>() + as_double.numel());
+  return embeddings_from_rows(values, as_double.size(0), as_double.size(1), path, argument);
 }
 
 std::vector<int> read_labels(const std::string& path, const std::string& argument, const std::string& column) {
-  const ArrayFormat format = detect_array_format(path, argument);
-  if (format == ArrayFormat::csv) return integer_column(read_numeric_csv(path, argument), column, path, argument);
-  if (!column.empty()) throw InvalidArgument(argument + "-column", "applies to CSV files only; " + path + " is " + to_string(format));
-  if (format == ArrayFormat::npy) {
-    NpyHeader header;
-    std::vector<int> labels = read_npy_integers(path, argument, header);
-    if (!(header.shape.size() == 1 || (header.shape.size() == 2 && header.shape[1] == 1))) {
-      throw InvalidArgument(argument, path + ": has shape " + shape_text(header.shape) + "; labels are a vector (N,) or (N, 1)");
-    }
-    return labels;
-  }
+  if (detect_array_format(path, argument) != ArrayFormat::torch) return read_label_array(path, argument, column);
+  if (!column.empty()) throw InvalidArgument(argument + "-column", "applies to CSV files only; " + path + " is " + to_string(ArrayFormat::torch));
   const torch::Tensor t = read_saved_tensor(path, argument);
   if (!c10::isIntegralType(t.scalar_type(), false)) {
     throw InvalidArgument(argument, path + ": holds a " + std::string(c10::toString(t.scalar_type())) + " tensor; labels must be integers");

@@ -1,8 +1,8 @@
 #pragma once
 // A user's embeddings and labels from files, whatever wrote them: NumPy's .npy (numpy.save),
 // CSV, or a tensor saved by PyTorch's torch.save (read through libtorch's pickle_load). The
-// format is told by the file's first bytes, not its name: \x93NUMPY is .npy, a zip archive is
-// torch.save's format, anything else is read as CSV.
+// format is told by the file's first bytes, not its name (experiments/embedding_files.hpp, whose
+// .npy and CSV readers these are, with torch.save added).
 //
 // Embeddings are N x d (float32 or float64; a CSV matrix with an optional header row);
 // labels are N integers (an integer .npy or tensor of shape (N,) or (N, 1), or a CSV column).
@@ -10,16 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "geomsim/experiments/embedding_files.hpp"
 #include "geomsim/manifold/sphere.hpp"
 
 namespace geomsim::train {
 
-enum class ArrayFormat { npy, csv, torch };
-std::string to_string(ArrayFormat format);  // "npy", "csv", "torch.save"
-
-// Which format the file at `path` holds, by its first bytes. A torch.save file in the legacy
-// (pre-1.6) format is refused, saying how to save it anew.
-ArrayFormat detect_array_format(const std::string& path, const std::string& argument);
+using geomsim::ArrayFormat;
+using geomsim::detect_array_format;
+using geomsim::to_string;
 
 // N x d embeddings as the core's d x N matrix (one column per point). Refuses an empty array,
 // another rank, and values that are not finite.

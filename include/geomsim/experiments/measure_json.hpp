@@ -10,7 +10,7 @@
 #include "geomsim/manifold/sphere.hpp"
 #include "geomsim/metrics/embedding_geometry.hpp"
 
-namespace geomsim::train_experiments {
+namespace geomsim {
 
 // s_f(y), sigma_f(z), their ratio (mean and max; null when every class is one point), and
 // Theorem 3 at gamma for the classes with two subclasses (null bound when vacuous for every pair;
@@ -29,4 +29,4 @@ nlohmann::json measured_geometry_json(const Matrix& points, const std::vector<in
 // "embedding_norm": {"min", "max"} of the columns.
 nlohmann::json norm_json(const Matrix& points);
 
-}  // namespace geomsim::train_experiments
+}  // namespace geomsim

@@ -1,4 +1,4 @@
-#include "geomsim/train_experiments/measure_json.hpp"
+#include "geomsim/experiments/measure_json.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -9,7 +9,7 @@
 #include "geomsim/metrics/subgroup_recovery.hpp"
 #include "geomsim/support/errors.hpp"
 
-namespace geomsim::train_experiments {
+namespace geomsim {
 
 using nlohmann::json;
 
@@ -101,4 +101,4 @@ json norm_json(const Matrix& points) {
   return {{"min", norms.minCoeff()}, {"max", norms.maxCoeff()}};
 }
 
-}  // namespace geomsim::train_experiments
+}  // namespace geomsim

@@ -8,7 +8,7 @@
 
 #include "geomsim/manifold/sphere.hpp"
 
-namespace geomsim::train_experiments {
+namespace geomsim {
 
 // The files a figure with --out STEM writes: STEM.csv, STEM.gp, STEM.png, STEM.svg, and the
 // paper's PDFs STEM.pdf (one column) and STEM-2col.pdf (two).
@@ -23,4 +23,4 @@ Index write_cosine_heatmap(const std::string& stem, const Matrix& points, const 
                            const std::vector<int>& subclasses, Index max_points, std::uint64_t seed, const std::string& title,
                            const std::string& subtitle = "");
 
-}  // namespace geomsim::train_experiments
+}  // namespace geomsim

@@ -1,4 +1,4 @@
-#include "geomsim/train_experiments/cosine_heatmap.hpp"
+#include "geomsim/figures/cosine_heatmap.hpp"
 
 #include <algorithm>
 #include <iomanip>
@@ -12,7 +12,7 @@
 #include "geomsim/support/memory_budget.hpp"
 #include "geomsim/support/random.hpp"
 
-namespace geomsim::train_experiments {
+namespace geomsim {
 
 using nlohmann::json;
 
@@ -96,4 +96,4 @@ Index write_cosine_heatmap(const std::string& stem, const Matrix& points, const 
   return n;
 }
 
-}  // namespace geomsim::train_experiments
+}  // namespace geomsim
