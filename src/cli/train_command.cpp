@@ -57,6 +57,8 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
       "  002's conditional InfoNCE (eqs. 3-5): --loss weaksup-infonce | fair-infonce | hardneg-infonce\n"
       "  triplet (000 eq. A7): --loss triplet;  Table 9: --loss clip-positives --clip-cosine 0.5 |\n"
       "             weighted-positives --positive-weight 0.5 | upweighted-negatives --negative-weight 2\n"
+      "  the released code's conventions: --loss spread-thanos-code [--clip-pos 1] | cclk-weak-released |\n"
+      "             cclk-fair-released;  SupContrast's: --loss supcon --base-temperature 0.07\n"
       "Coarse labels come from --hierarchy; the fine labels (the data set's classes) are the subclasses of\n"
       "the coarse-to-fine evaluation. --train-samples and --epochs set the budget. With --checkpoint the\n"
       "model is saved every epoch; `geomsim eval`, `measure` and `lipschitz` read it. A resume must repeat the options\n"
@@ -74,6 +76,7 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
   c.add_option("--positive-weight", o.positive_weight, parameter_help("positive-weight"))->capture_default_str();
   c.add_option("--negative-weight", o.negative_weight, parameter_help("negative-weight"))->capture_default_str();
   c.add_option("--base-temperature", o.base_temperature, parameter_help("base-temperature"))->capture_default_str();
+  c.add_option("--clip-pos", o.clip_pos, parameter_help("clip-pos"))->capture_default_str();
   c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1 for the gamma-margin error and the bound")->capture_default_str();
   c.add_option("--autoencoder", o.autoencoder,
                "autoencoder trained alongside and concatenated: joint (seed 004 §5: one decoder, MSE + cross-entropy "

@@ -53,6 +53,7 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   t.loss_options.positive_weight = o.positive_weight;
   t.loss_options.negative_weight = o.negative_weight;
   t.loss_options.base_temperature = o.base_temperature;
+  t.loss_options.clip_pos = o.clip_pos;
   train::validate(t);
   require_positive("distributed-timeout", o.distributed_timeout);
   const std::string mode = autoencoder_mode(o);
@@ -166,7 +167,7 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
                 {"augmentation", !o.no_augmentation}, {"recipe", o.recipe.empty() ? "geomsim" : o.recipe},
                 {"cosine_period", t.cosine_period_epochs},
                 {"kernel_lambda", o.kernel_lambda}, {"kernel_bandwidth", o.kernel_bandwidth}, {"clip_cosine", o.clip_cosine},
-                {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"base_temperature", o.base_temperature}, {"epochs", o.epochs},
+                {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"base_temperature", o.base_temperature}, {"clip_pos", o.clip_pos}, {"epochs", o.epochs},
                 {"batch_size", t.batch_size}, {"lr", t.learning_rate}, {"weight_decay", t.weight_decay},
                 {"embedding_dim", o.embedding_dim}, {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()},
                 {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}, {"sync_every", o.sync_every},

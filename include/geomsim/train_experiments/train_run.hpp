@@ -28,6 +28,7 @@ struct TrainRunOptions {
   double kernel_lambda = 0.1, kernel_bandwidth = 1.0;
   double clip_cosine = 0.5, positive_weight = 0.5, negative_weight = 2.0;  // Table 9's baselines
   double base_temperature = 0.0;  // supcon: SupContrast's tau / base_temperature factor (0: none)
+  double clip_pos = 1.0;          // spread-thanos-code: thanos-code's clip_pos (1: clip at 1, else none)
   double gamma = 1.1;  // Theorem 3's margin
   // The autoencoder: "joint", "per-class", "general" (train::AutoencoderOptions::mode) or
   // "none"; empty: joint for the losses thanos and autoencoder, none for the others.

@@ -168,4 +168,25 @@ torch::Tensor spread_loss(const torch::Tensor& z, const torch::Tensor& labels, c
   return (1.0 - alpha) * spread_sup_loss(z, labels, tau) + alpha * spread_cnce_loss(z, labels, partner, tau, include_partner);
 }
 
+torch::Tensor spread_loss_thanos_code(const torch::Tensor& first, const torch::Tensor& second, const torch::Tensor& labels,
+                                      double tau, double alpha, double clip_pos) {
+  require_in_closed_range("alpha", alpha, 0.0, 1.0);
+  require_finite("clip-pos", clip_pos);
+  check_batch(second, labels, tau);
+  if (first.dim() != 2 || !first.sizes().equals(second.sizes())) {
+    throw InvalidArgument("embeddings", "the two views must both be B x d");
+  }
+  const auto s = torch::matmul(second, first.t()) / tau;  // row i: the second view of sample i
+  const auto l = labels.to(s.device());
+  const auto positive = l.unsqueeze(1).eq(l.unsqueeze(0));  // j = i included: the anchor's first view
+  const auto negatives = masked_logsumexp(s, mask_not(positive)).unsqueeze(1);  // -inf without negatives
+  // The released test is inverted: clip_pos == 1 clamps at 1 (torch.clamp's value and gradient),
+  // any other value leaves the numerator as it is.
+  const auto numerator = clip_pos == 1.0 ? s.masked_fill(s.detach().gt(clip_pos), clip_pos) : s;
+  const auto per_positive = torch::logaddexp(s, negatives) - numerator;
+  const auto sup = keep(per_positive, positive, 0.0).sum(1) / positive.sum(1).to(s.dtype());
+  const auto cnce = masked_logsumexp(s, positive) - s.diagonal();
+  return ((1.0 - alpha) * sup + alpha * cnce).mean();
+}
+
 }  // namespace geomsim::train

@@ -35,6 +35,42 @@ torch::Tensor log_conditional_scores(const torch::Tensor& s, const torch::Tensor
   return torch::log(scores) + shift.squeeze(1);
 }
 
+// The released code's clamp of its scores to [1e-7, 1e20] (torch.clamp's value, and its gradient:
+// none where clamped), with masked_fill, which has a meta kernel for its backward pass.
+torch::Tensor released_clamp(const torch::Tensor& v) {
+  constexpr double kLow = 1e-7, kHigh = 1e20;
+  return v.masked_fill(v.detach().lt(kLow), kLow).masked_fill(v.detach().gt(kHigh), kHigh);
+}
+
+// The released critic's within-view scores exp(v v^T / tau) with a zero diagonal (the critic sets
+// those scores to -inf before the exponential, critic.py:27-28).
+torch::Tensor within_view_scores(const torch::Tensor& v, double tau) {
+  const auto s = torch::matmul(v, v.t()) / tau;
+  const auto diagonal = torch::eye(s.size(0), torch::TensorOptions().dtype(torch::kBool).device(s.device()));
+  return torch::exp(s.masked_fill(diagonal, -INFINITY));
+}
+
+// [K V]_ii = sum_j K_ij V_ji.
+torch::Tensor weighted_diagonal(const torch::Tensor& K, const torch::Tensor& V) { return (K * V.t()).sum(1); }
+
+struct ReleasedScores {
+  torch::Tensor s12_diagonal, k12, k11, k22, V;
+};
+
+ReleasedScores released_scores(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& kernel, double lambda,
+                               double tau) {
+  check_views(x, y, tau);
+  check_kernel(kernel, x.size(0));
+  ReleasedScores r;
+  const auto s12 = torch::matmul(x, y.t()) / tau;
+  r.s12_diagonal = s12.diagonal();
+  r.k12 = torch::exp(s12);
+  r.k11 = within_view_scores(x, tau);
+  r.k22 = within_view_scores(y, tau);
+  r.V = released_conditional_weights(kernel, lambda).to(s12.dtype()).to(s12.device());
+  return r;
+}
+
 }  // namespace
 
 torch::Tensor delta_kernel(const torch::Tensor& labels) {
@@ -88,6 +124,52 @@ torch::Tensor cclk_fair_loss(const torch::Tensor& x, const torch::Tensor& y, con
 torch::Tensor cclk_hard_negative_loss(const torch::Tensor& x, const torch::Tensor& y, double bandwidth, double lambda,
                                       double tau) {
   return cclk_fair_loss(x, y, gaussian_kernel(x.detach(), bandwidth), lambda, tau);
+}
+
+torch::Tensor released_conditional_weights(const torch::Tensor& kernel, double lambda) {
+  require_positive("lambda", lambda);
+  check_kernel(kernel, kernel.size(0));
+  constexpr double kWeightClipThreshold = 1e-6;  // ConditionalSampling.py:14's default
+  const auto K = kernel.detach().to(torch::kDouble);
+  const int64_t n = K.size(0);
+  const auto identity = torch::eye(n, K.options());
+  const auto [L, info] = torch::linalg_cholesky_ex(K + lambda * identity);
+  if (detail::on_host(info) && info.item<int64_t>() != 0) {
+    throw InvalidArgument("kernel", "plus lambda I is not positive definite; use a positive semi-definite kernel");
+  }
+  // The inverse in float64, then float32 (np.linalg.inv(...).astype(np.float32)), times K_Z in float32.
+  const auto inverse = detail::cholesky_solve(identity, L).to(torch::kFloat);
+  const auto W = torch::matmul(inverse, K.to(torch::kFloat));
+  const auto diagonal = torch::eye(n, torch::TensorOptions().dtype(torch::kBool).device(K.device()));
+  const auto off_diagonal = W.masked_fill(diagonal, 0.0);
+  return off_diagonal.masked_fill(off_diagonal.lt(kWeightClipThreshold), 0.0);
+}
+
+torch::Tensor cclk_fair_released_loss(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& kernel,
+                                      double lambda, double tau) {
+  const ReleasedScores r = released_scores(x, y, kernel, lambda, tau);
+  const double others = static_cast<double>(x.size(0) - 1);
+  const auto positive = r.s12_diagonal;
+  const auto denominator_x = released_clamp(torch::exp(positive) +
+                                            others * (weighted_diagonal(r.k12, r.V) + weighted_diagonal(r.k11, r.V)));
+  const auto denominator_y = released_clamp(torch::exp(positive) +
+                                            others * (weighted_diagonal(r.k12.t(), r.V) + weighted_diagonal(r.k22, r.V)));
+  const auto loss_x = -(positive - torch::log(denominator_x)).mean();
+  const auto loss_y = -(positive - torch::log(denominator_y)).mean();
+  return (loss_x + loss_y) / 2;
+}
+
+torch::Tensor cclk_weakly_supervised_released_loss(const torch::Tensor& x, const torch::Tensor& y,
+                                                   const torch::Tensor& kernel, double lambda, double tau) {
+  const ReleasedScores r = released_scores(x, y, kernel, lambda, tau);
+  const auto k21 = r.k12.t();
+  const auto positive_x = released_clamp(weighted_diagonal(r.k11, r.V) + weighted_diagonal(r.k12, r.V));
+  const auto denominator_x = released_clamp(positive_x + r.k12.sum(1) + r.k11.sum(1));
+  const auto positive_y = released_clamp(weighted_diagonal(r.k22, r.V) + weighted_diagonal(k21, r.V));
+  const auto denominator_y = released_clamp(positive_y + k21.sum(1) + r.k22.sum(1));
+  const auto loss_x = -(torch::log(positive_x) - torch::log(denominator_x)).mean();
+  const auto loss_y = -(torch::log(positive_y) - torch::log(denominator_y)).mean();
+  return (loss_x + loss_y) / 2;
 }
 
 torch::Tensor attract_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau) {

@@ -1,6 +1,7 @@
 #include "geomsim/train/losses/loss_registry.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/support/errors.hpp"
@@ -48,6 +49,15 @@ torch::Tensor fair_infonce(const LossBatch& b, const LossOptions& o) {
 }
 torch::Tensor hardneg_infonce(const LossBatch& b, const LossOptions& o) {
   return hard_negative_info_nce_loss(first_views(b), second_views(b), b.num_classes, o.tau);
+}
+torch::Tensor spread_thanos_code(const LossBatch& b, const LossOptions& o) {
+  return spread_loss_thanos_code(first_views(b), second_views(b), b.labels, o.tau, o.alpha, o.clip_pos);
+}
+torch::Tensor cclk_weak_released(const LossBatch& b, const LossOptions& o) {
+  return cclk_weakly_supervised_released_loss(first_views(b), second_views(b), delta_kernel(b.labels), o.kernel_lambda, o.tau);
+}
+torch::Tensor cclk_fair_released(const LossBatch& b, const LossOptions& o) {
+  return cclk_fair_released_loss(first_views(b), second_views(b), delta_kernel(b.labels), o.kernel_lambda, o.tau);
 }
 torch::Tensor triplet(const LossBatch& b, const LossOptions& o) {
   const auto [positive, negative] = draw_triplets(view_labels(b));
@@ -156,6 +166,17 @@ const std::vector<LossParameter>& loss_parameters() {
                                                          format_number(kMaxTemperature) + "], got " + format_number(v));
          }
        }},
+      {"clip-pos",
+       "spread-thanos-code only: thanos-code's clip_pos, its inverted test: 1 clips the positive logits s/tau in L_sup's "
+       "numerator at 1; any other value does not clip",
+       "a finite number (1: clip at 1, the released default; any other: no clipping)", false, LossOptions{}.clip_pos,
+       [](const LossOptions& o) { return o.clip_pos; }, [](LossOptions& o, double v) { o.clip_pos = v; },
+       [](double v) {
+         if (!std::isfinite(v)) {
+           throw InvalidArgument("clip-pos", "must be a finite number (1: clip at 1, the released default; any other: no "
+                                             "clipping), got " + format_number(v));
+         }
+       }},
   };
   return parameters;
 }
@@ -220,6 +241,12 @@ const std::vector<LossEntry>& loss_registry() {
        {"tau", "positive-weight"}, contrastive(), weighted_positives},
       {"upweighted-negatives", "seed 004 Table 9's upweighted negatives: L_sup's denominator negatives weighted",
        {"tau", "negative-weight"}, contrastive(), upweighted_negatives},
+      {"spread-thanos-code", "thanos-code's released l_spread: view-2 anchors against view 1 only, --clip-pos's inverted clip",
+       {"tau", "alpha", "clip-pos"}, contrastive(), spread_thanos_code},
+      {"cclk-weak-released", "CCLK-release's cl-infonce (cclk-weak's released form: within-view terms, both views' anchors)",
+       {"tau", "kernel-lambda"}, contrastive(), cclk_weak_released},
+      {"cclk-fair-released", "CCLK-release's weac-infonce (cclk-fair's released form: within-view negatives, both views' anchors)",
+       {"tau", "kernel-lambda"}, contrastive(), cclk_fair_released},
   };
   return entries;
 }

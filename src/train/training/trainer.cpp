@@ -56,6 +56,7 @@ nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& enco
   const EncoderOptions defaults;  // named only off their defaults: older checkpoints resume unchanged
   if (o.precision != "float32") record["precision"] = o.precision;
   if (o.loss_options.base_temperature != 0.0) record["base-temperature"] = o.loss_options.base_temperature;
+  if (o.loss_options.clip_pos != 1.0) record["clip-pos"] = o.loss_options.clip_pos;
   if (encoder.vit_layers != defaults.vit_layers) record["vit-layers"] = encoder.vit_layers;
   if (encoder.vit_heads != defaults.vit_heads) record["vit-heads"] = encoder.vit_heads;
   // The caller's run description (the data, the hierarchy, the number of training images).

@@ -3,6 +3,7 @@
 // are refused by name.
 #include "train/catch_with_torch.hpp"  // torch before Catch2 (glog's CHECK)
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ torch::Tensor direct_call(const std::string& loss, const LossOptions& o, const t
   const auto kernel = delta_kernel(labels);
   if (loss == "cclk-weak") return cclk_weakly_supervised_loss(x, y, kernel, o.kernel_lambda, o.tau);
   if (loss == "cclk-fair") return cclk_fair_loss(x, y, kernel, o.kernel_lambda, o.tau);
+  // The released conventions (issue 29), added after the registry.
+  if (loss == "spread-thanos-code") return spread_loss_thanos_code(x, y, labels, o.tau, o.alpha, o.clip_pos);
+  if (loss == "cclk-weak-released") return cclk_weakly_supervised_released_loss(x, y, kernel, o.kernel_lambda, o.tau);
+  if (loss == "cclk-fair-released") return cclk_fair_released_loss(x, y, kernel, o.kernel_lambda, o.tau);
   throw std::logic_error("direct_call: no loss " + loss);
 }
 
@@ -62,7 +67,8 @@ TEST_CASE("Every training loss resolves to its registry entry", "[train][losses]
                                              "supcon+simclr",   "attract-repel",  "cclk-weak",       "cclk-fair",
                                              "cclk-hardneg",    "ce",             "thanos",          "autoencoder",
                                              "weaksup-infonce", "fair-infonce",   "hardneg-infonce", "triplet",
-                                             "clip-positives",  "weighted-positives", "upweighted-negatives"};
+                                             "clip-positives",  "weighted-positives", "upweighted-negatives",
+                                             "spread-thanos-code", "cclk-weak-released", "cclk-fair-released"};
   CHECK(train_loss_names() == expected);
   CHECK(train_loss_list().rfind("spread, supcon, supcon-in, simclr, ", 0) == 0);
   for (const auto& name : expected) {
@@ -80,7 +86,7 @@ TEST_CASE("Every training loss resolves to its registry entry", "[train][losses]
     CHECK(entry.needs.random == (name == "triplet"));
     CHECK(entry.needs.two_views == (entry.batch != nullptr));
     CHECK(entry.reads("tau") == (entry.batch != nullptr));
-    CHECK(entry.reads("alpha") == (name == "spread" || name == "thanos" || name == "attract-repel"));
+    CHECK(entry.reads("alpha") == (name == "spread" || name == "thanos" || name == "attract-repel" || name == "spread-thanos-code"));
   }
   CHECK(loss_entry("cclk-hardneg").reads("kernel_bandwidth"));  // the experiment definitions' spelling
   CHECK_FALSE(loss_entry("simclr").needs.labels);
@@ -113,6 +119,10 @@ TEST_CASE("Every loss parameter has its LossOptions default and refuses values o
   CHECK_NOTHROW(validate_loss_parameter("base-temperature", 0.07));
   CHECK_THROWS_WITH(validate_loss_parameter("base-temperature", -0.07), Catch::StartsWith("base-temperature must be 0 (no factor) or in"));
   CHECK(loss_entry("supcon").reads("base-temperature"));
+  CHECK_NOTHROW(validate_loss_parameter("clip-pos", 0.95));
+  CHECK_THROWS_WITH(validate_loss_parameter("clip-pos", std::nan("")), Catch::StartsWith("clip-pos must be a finite number (1: clip at 1"));
+  CHECK(loss_entry("spread-thanos-code").reads("clip-pos"));
+  CHECK_FALSE(loss_entry("spread").reads("clip-pos"));
   CHECK_FALSE(loss_entry("supcon-in").reads("base-temperature"));
   LossOptions bad;
   bad.positive_weight = -1;

@@ -31,6 +31,7 @@
 //     (a_lc L + a_spread L_spread-term) / (a_lc + a_spread) (lines 225-228) is alpha =
 //     a_spread / (a_lc + a_spread). Its default clip_pos = 1.0 clamps the positive logits of the
 //     numerator at 1 (lines 186-207, an inverted test); spread_loss never clips.
+//     spread_loss_thanos_code below is that released l_spread (the loss spread-thanos-code).
 // With include_partner = false, D(i) = P(i) minus a(x_i) (eq. (3) read with a(x_i) outside
 // the batch); anchors with no other positive are then skipped.
 // On the CPU (float or double z, integer labels, partner in host memory) L_spread runs as one
@@ -64,5 +65,18 @@ torch::Tensor spread_cnce_loss(const torch::Tensor& z, const torch::Tensor& labe
                                double tau, bool include_partner = true);
 torch::Tensor spread_loss(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner, double tau,
                           double alpha, bool include_partner = true);
+
+// thanos-code's l_spread (b4f704e, contrastive_loss.py:76-238, two views), the released
+// convention: first and second are the B x d views (rows i of both are sample i), labels (B)
+// their classes. Only the cross-view block s_ij = second_i . first_j / tau is used, the second
+// view's rows as anchors; P(i) = {j : labels_j = labels_i} holds j = i, N(i) the other labels:
+//   L_sup(i)  = 1/|P(i)| sum_{p in P(i)} ( -c(s_ip) + log(e^{s_ip} + sum_{n in N(i)} e^{s_in}) )
+//   L_cNCE(i) = -s_ii + log sum_{p in P(i)} e^{s_ip}
+//   loss      = mean_i ( (1 - alpha) L_sup(i) + alpha L_cNCE(i) ),  alpha = a_spread / (a_lc + a_spread)
+// with c(s) = min(s, 1) when clip_pos == 1 (the released default: its test is inverted) and
+// c(s) = s for any other clip_pos. The clipped logits count only in the numerator; a clipped
+// one has no gradient there (torch.clamp's).
+torch::Tensor spread_loss_thanos_code(const torch::Tensor& first, const torch::Tensor& second, const torch::Tensor& labels,
+                                      double tau, double alpha, double clip_pos = 1.0);
 
 }  // namespace geomsim::train

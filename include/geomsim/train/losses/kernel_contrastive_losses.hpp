@@ -17,6 +17,8 @@
 // losses of both views' anchors, clamp denominators to [1e-7, 1e20], and form W in float32 with
 // its diagonal zeroed and entries below 1e-6 dropped (lines 140-164); cl-infonce counts exp(s_ii)
 // among the negatives (Kxy.sum(1), line 118). Here: view 1's anchors; W solved in float64, cast to z's dtype.
+// The released conventions are offered as their own losses, cclk_fair_released_loss (the loss
+// cclk-fair-released) and cclk_weakly_supervised_released_loss (cclk-weak-released), below.
 // With the delta kernel (K_Z[i][j] = 1 when z_i = z_j) and a group of size m,
 // [K_XY W]_ii = m/(m + lambda) x the mean of K_XY[i][j] over j with z_j = z_i.
 // All are computed in log space from the similarities, without forming exp(x.y/tau), on the
@@ -45,6 +47,28 @@ torch::Tensor cclk_fair_loss(const torch::Tensor& x, const torch::Tensor& y, con
                              double tau);
 torch::Tensor cclk_hard_negative_loss(const torch::Tensor& x, const torch::Tensor& y, double bandwidth, double lambda,
                                       double tau);
+
+// CCLK-release's conventions (a5b4136, ConditionalSampling.py:46-164, critic.py:21-33). With
+// s12 = x y^T / tau, s11 = x x^T / tau, s22 = y y^T / tau, K12 = exp(s12), K11 = exp(s11) and
+// K22 = exp(s22) with zero diagonals (the critic's -inf), [K V]_ii = sum_j K_ij V_ji, and
+// clamp = clamp to [1e-7, 1e20] (its value and gradient):
+//   V = released_conditional_weights(kernel, lambda): (K_Z + lambda I)^{-1} cast to float32,
+//       times K_Z in float32, diagonal set to 0, entries below 1e-6 set to 0 (negative ones
+//       too), then cast to x's dtype (lines 140-164);
+//   cclk_fair_released_loss (weac-infonce, lines 96-113), anchors of view 1 then of view 2:
+//     L_x = mean_i log clamp(e^{s12_ii} + (b - 1) ([K12 V]_ii + [K11 V]_ii)) - s12_ii
+//     L_y = mean_i log clamp(e^{s12_ii} + (b - 1) ([K12^T V]_ii + [K22 V]_ii)) - s12_ii
+//   cclk_weakly_supervised_released_loss (cl-infonce, lines 115-127):
+//     P_x = clamp([K11 V]_ii + [K12 V]_ii),  L_x = mean_i log clamp(P_x + sum_j K12_ij + sum_j K11_ij) - log P_x
+//     P_y = clamp([K22 V]_ii + [K12^T V]_ii), L_y = mean_i log clamp(P_y + sum_j K12_ji + sum_j K22_ij) - log P_y
+//     (sum_j K12_ij holds j = i: exp(s_ii) is counted among the negatives);
+//   the loss is (L_x + L_y) / 2. Like the released code these form exp(s), not logs of sums: a
+//   score above the clamp's 1e20 is clamped (and has no gradient), as there.
+torch::Tensor released_conditional_weights(const torch::Tensor& kernel, double lambda);
+torch::Tensor cclk_fair_released_loss(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& kernel,
+                                      double lambda, double tau);
+torch::Tensor cclk_weakly_supervised_released_loss(const torch::Tensor& x, const torch::Tensor& y,
+                                                   const torch::Tensor& kernel, double lambda, double tau);
 
 // Seed 000's terms and its weighting.
 torch::Tensor attract_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau);

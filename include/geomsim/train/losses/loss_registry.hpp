@@ -35,6 +35,10 @@ struct LossOptions {
   // (its default 0.07); 0, the default, is no factor (seed 001's L_out, SupConLoss with
   // base_temperature = tau).
   double base_temperature = 0.0;
+  // clip-pos: spread-thanos-code's clip_pos with its released meaning (an inverted test): 1, the
+  // released default, clips the positive logits s/tau of L_sup's numerator at 1; any other value
+  // does not clip.
+  double clip_pos = 1.0;
 };
 
 // One parameter of LossOptions, under the CLI's option name. A flag (exclude-partner) reads as
