@@ -213,10 +213,13 @@ TEST_CASE("cclk-fair-released and cclk-weak-released are CCLK-release's weac-inf
       CAPTURE(lambda, tau);
       const double fair = cclk_released_formula(rows(x), rows(y), label_vector(labels), lambda, tau, true);
       const double weak = cclk_released_formula(rows(x), rows(y), label_vector(labels), lambda, tau, false);
+      // To float32's rounding, not 1e-12: W is float32's, a sum over each class, and the order in
+      // which the BLAS adds (Debian's OpenBLAS, pip torch's own; with or without FMA) may move an
+      // entry by an ulp (6e-8), which moves the loss by as much, relatively.
       CHECK(cclk_fair_released_loss(x, y, delta_kernel(labels), lambda, tau).item<double>() ==
-            Approx(fair).epsilon(1e-12).margin(1e-12));
+            Approx(fair).epsilon(1e-6).margin(1e-12));
       CHECK(cclk_weakly_supervised_released_loss(x, y, delta_kernel(labels), lambda, tau).item<double>() ==
-            Approx(weak).epsilon(1e-12).margin(1e-12));
+            Approx(weak).epsilon(1e-6).margin(1e-12));
       LossOptions o;
       o.tau = tau;
       o.kernel_lambda = lambda;
