@@ -1,18 +1,18 @@
 $c1 << EOD
-0.12287485017761433 0.13571118143207786 0.029908762259602643
-0.12300568350366581 0.11575565818915394 0.011217837241069555
-0.12533976669381394 0.15171670838510107 0.015244125756264893
-0.1367745159772007 0.3963325223164422 0.039735596074250354
-0.14114112491817887 0.20002213289925055 0.03458493015205413
-0.16435030971358777 0.4938603708757334 0.02225265385069104
+0.12269709650646148 0.10594309114360424 0.026194002433864456
+0.12516223806017096 0.14995602342498338 0.03012804361701882
+0.12666704399738654 0.13621757081071234 0.023471643814551402
+0.14076541885136135 0.3700861702378164 0.039631857759767505
+0.14393882811547407 0.19556994050081672 0.028532145396154843
+0.16301544026042009 0.4836988763406158 0.046565960122657214
 EOD
 $c2 << EOD
-0.12287485017761433 0.325421601478968 0.027883706628604437
-0.12300568350366581 0.2382899363947197 0.02687616264912779
-0.12533976669381394 0.3095124360301512 0.029451791413878166
-0.1367745159772007 0.6109352919535634 0.030918398601004003
-0.14114112491817887 0.29930456853319837 0.03236343159592502
-0.16435030971358777 0.5607441416658819 0.06646928057800422
+0.12269709650646148 0.20843142626422761 0.03131754598846337
+0.12516223806017096 0.3023993685093622 0.029846369814713523
+0.12666704399738654 0.26443653684043567 0.04236628858840354
+0.14076541885136135 0.5731085399676636 0.06962932533666918
+0.14393882811547407 0.3100264613366126 0.033543816388377425
+0.16301544026042009 0.5448007611373867 0.06031877208496818
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './strata-seed000-by-p-delta.png'
@@ -34,13 +34,13 @@ key_rows = key_below ? ceil(2.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.12163058639153514:0.16559457349966697]; set yrange [0.07767202746776024:0.6687194840348916]
+set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05159964988001013:0.6708873041340625]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
-set xtics nice(1.0 * 0.04396398710813183 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.5910474565671313 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set xtics nice(1.0 * 0.04273744437919613 / at_least_2(floor(panel_w / cw / 10)))
+set ytics nice(1.0 * 0.6192876542540524 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -82,13 +82,13 @@ key_rows = key_below ? ceil(2.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.12163058639153514:0.16559457349966697]; set yrange [0.07767202746776024:0.6687194840348916]
+set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05159964988001013:0.6708873041340625]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
-set xtics nice(1.0 * 0.04396398710813183 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.5910474565671313 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set xtics nice(1.0 * 0.04273744437919613 / at_least_2(floor(panel_w / cw / 10)))
+set ytics nice(1.0 * 0.6192876542540524 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -130,13 +130,13 @@ key_rows = key_below ? ceil(2.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.12163058639153514:0.16559457349966697]; set yrange [0.07767202746776024:0.6687194840348916]
+set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05159964988001013:0.6708873041340625]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
-set xtics nice(1.0 * 0.04396398710813183 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.5910474565671313 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set xtics nice(1.0 * 0.04273744437919613 / at_least_2(floor(panel_w / cw / 10)))
+set ytics nice(1.0 * 0.6192876542540524 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -178,13 +178,13 @@ key_rows = key_below ? ceil(2.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.12163058639153514:0.16559457349966697]; set yrange [0.07767202746776024:0.6687194840348916]
+set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05159964988001013:0.6708873041340625]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
-set xtics nice(1.0 * 0.04396398710813183 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.5910474565671313 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set xtics nice(1.0 * 0.04273744437919613 / at_least_2(floor(panel_w / cw / 10)))
+set ytics nice(1.0 * 0.6192876542540524 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)

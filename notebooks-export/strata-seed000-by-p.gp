@@ -1,24 +1,24 @@
 $c1 << EOD
-0.12287485017761433 0.27539086187453937 0.07505937660252865
-0.12300568350366581 0.2838894879331874 0.048177642995104734
-0.12533976669381394 0.20801517635628 0.01701759676582118
-0.1367745159772007 0.2451014206911982 0.018519618180238732
-0.14114112491817887 0.1934291757999743 0.03619868565105504
-0.16435030971358777 0.4487615153988842 0.00959128051093391
-0.6287796996249059 0.2775624221753243 0.00792124578814869
-0.7220843591046204 0.19902283969620763 0.0072925617679923515
-0.8356496902864122 0.16880291252634852 0.02068004603533452
+0.12269709650646148 0.2990365908440515 0.033615404577486234
+0.12516223806017096 0.28192444212531764 0.04335055867447633
+0.12666704399738654 0.2092291741235214 0.016715668295661686
+0.14076541885136135 0.26132725691112346 0.037144378439473366
+0.14393882811547407 0.19774426280531598 0.022419847100880793
+0.16301544026042009 0.44932848337302256 0.024899199931603264
+0.6254736214359808 0.27730386381828237 0.01100323864824349
+0.7152957530331646 0.20651119852528999 0.01237550021265121
+0.8369845597395799 0.15854057359971824 0.01444854863300657
 EOD
 $c2 << EOD
-0.12287485017761433 0.37242312036382214 0.07495358792823906
-0.12300568350366581 0.41464225848478153 0.06592981329129972
-0.12533976669381394 0.3033028462416132 0.048112761408542724
-0.1367745159772007 0.3842520354736119 0.011189693380001354
-0.14114112491817887 0.2278348762393739 0.018742553493912472
-0.16435030971358777 0.5823369989165738 0.0017670221559378933
-0.6287796996249059 0.33280599073859857 0.016957188207843952
-0.7220843591046204 0.2812366102192028 0.012933966025942807
-0.8356496902864122 0.1922257738288529 0.009420478785079603
+0.12269709650646148 0.4099168165153449 0.05093527352457033
+0.12516223806017096 0.3800765513931404 0.05010350086580338
+0.12666704399738654 0.2996789088168484 0.0392073201469767
+0.14076541885136135 0.4046951523676201 0.029261113298602766
+0.14393882811547407 0.22554887849501232 0.02242327515001736
+0.16301544026042009 0.5752787120031059 0.0177682044863719
+0.6254736214359808 0.33171159137562417 0.018088717297612737
+0.7152957530331646 0.28704928024506976 0.024299915456457398
+0.8369845597395799 0.187434202594146 0.009438383294015864
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './strata-seed000-by-p.png'
@@ -40,13 +40,13 @@ key_rows = key_below ? ceil(2.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.10149160497435039:0.8570329354896762]; set yrange [0.1263238087619391:0.6059030788015866]
+set xrange [0.10126847260946792:0.8584131836365734]; set yrange [0.12164428039057336:0.6154946610656161]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
-set xtics nice(1.0 * 0.7555413305153258 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.47957927003964745 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set xtics nice(1.0 * 0.7571447110271055 / at_least_2(floor(panel_w / cw / 10)))
+set ytics nice(1.0 * 0.4938503806750428 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -88,13 +88,13 @@ key_rows = key_below ? ceil(2.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.10149160497435039:0.8570329354896762]; set yrange [0.1263238087619391:0.6059030788015866]
+set xrange [0.10126847260946792:0.8584131836365734]; set yrange [0.12164428039057336:0.6154946610656161]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
-set xtics nice(1.0 * 0.7555413305153258 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.47957927003964745 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set xtics nice(1.0 * 0.7571447110271055 / at_least_2(floor(panel_w / cw / 10)))
+set ytics nice(1.0 * 0.4938503806750428 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -136,13 +136,13 @@ key_rows = key_below ? ceil(2.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.10149160497435039:0.8570329354896762]; set yrange [0.1263238087619391:0.6059030788015866]
+set xrange [0.10126847260946792:0.8584131836365734]; set yrange [0.12164428039057336:0.6154946610656161]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
-set xtics nice(1.0 * 0.7555413305153258 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.47957927003964745 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set xtics nice(1.0 * 0.7571447110271055 / at_least_2(floor(panel_w / cw / 10)))
+set ytics nice(1.0 * 0.4938503806750428 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -184,13 +184,13 @@ key_rows = key_below ? ceil(2.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:2 (± sd)' : 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.10149160497435039:0.8570329354896762]; set yrange [0.1263238087619391:0.6059030788015866]
+set xrange [0.10126847260946792:0.8584131836365734]; set yrange [0.12164428039057336:0.6154946610656161]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
-set xtics nice(1.0 * 0.7555413305153258 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.47957927003964745 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set xtics nice(1.0 * 0.7571447110271055 / at_least_2(floor(panel_w / cw / 10)))
+set ytics nice(1.0 * 0.4938503806750428 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)

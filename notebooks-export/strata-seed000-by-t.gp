@@ -1,26 +1,26 @@
 $c1 << EOD
-0.05 0.2582923313754777 0.03272399416230602
-0.1 0.2736670603728239 0.020932353238272482
-0.25 0.2439766129999861 0.012547331549993601
-1 0.24889976234962652 0.0033309971339300446
+0.05 0.25756795081079537 0.02228403514781687
+0.1 0.26281994772198625 0.028974675301332704
+0.25 0.24054267698237877 0.01747317354748119
+1 0.24024527874309148 0.012856390964227795
 EOD
 $c2 << EOD
-0.05 0.145240752164864 0.007862031031025252
-0.1 0.13629195231659447 0.022135472989524976
-0.25 0.13148061487628823 0.015445626557993577
-1 0.13417236581145012 0.018706589755942298
+0.05 0.15878210495624479 0.015497491136223129
+0.1 0.13543625374569504 0.018488155108675474
+0.25 0.13596780734584174 0.013845953305900898
+1 0.13867700298128488 0.015132448800028595
 EOD
 $c3 << EOD
-0.05 0.3848920699313148 0.04139738036920797
-0.1 0.3923865723246409 0.04688464273098422
-0.25 0.3783971342212924 0.010466720876229683
-1 0.3907013293427471 0.009129394261352508
+0.05 0.3625349034251465 0.03053489492458047
+0.1 0.367091947930767 0.043191038716932105
+0.25 0.36484320817489707 0.02387489949748169
+1 0.3672005156759481 0.023017762948727698
 EOD
 $c4 << EOD
-0.05 0.23932411645577475 0.014158055963223028
-0.1 0.24527802016459152 0.00153493884508963
-0.25 0.238528450130141 0.02481134204840626
-1 0.24883979533433118 0.035352902550671535
+0.05 0.24909920095254726 0.02319602407068636
+0.1 0.24135776328189612 0.016069162971057826
+0.25 0.25070471784443626 0.02672901716367475
+1 0.24908619594886922 0.027319009981639216
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './strata-seed000-by-t.png'
@@ -42,13 +42,13 @@ key_rows = key_below ? ceil(4.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:2 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:7 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.046296296296296294:1.08]; set yrange [0.09790074254064171:0.45552695184205294]
+set xrange [0.046296296296296294:1.08]; set yrange [0.10228135423648559:0.4249497310482331]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set logscale x 2
-set ytics nice(1.0 * 0.3576262093014112 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.3226683768117475 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -90,13 +90,13 @@ key_rows = key_below ? ceil(4.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:2 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:7 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.046296296296296294:1.08]; set yrange [0.09790074254064171:0.45552695184205294]
+set xrange [0.046296296296296294:1.08]; set yrange [0.10228135423648559:0.4249497310482331]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set logscale x 2
-set ytics nice(1.0 * 0.3576262093014112 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.3226683768117475 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -138,13 +138,13 @@ key_rows = key_below ? ceil(4.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:2 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:7 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.046296296296296294:1.08]; set yrange [0.09790074254064171:0.45552695184205294]
+set xrange [0.046296296296296294:1.08]; set yrange [0.10228135423648559:0.4249497310482331]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set logscale x 2
-set ytics nice(1.0 * 0.3576262093014112 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.3226683768117475 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -186,13 +186,13 @@ key_rows = key_below ? ceil(4.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)) < 115 ? 3 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:2 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:2 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:7 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.046296296296296294:1.08]; set yrange [0.09790074254064171:0.45552695184205294]
+set xrange [0.046296296296296294:1.08]; set yrange [0.10228135423648559:0.4249497310482331]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set logscale x 2
-set ytics nice(1.0 * 0.3576262093014112 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.3226683768117475 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)

@@ -1,16 +1,16 @@
 $c1 << EOD
-0.1 68.65 0.5634713834792279
-0.3 68.03333333333333 3.2343211549463255
-0.5 65.78333333333333 2.371883920712255
-0.7 65.05000000000001 4.044749683231334
-0.9 63 1.2439855304624703
+0.1 65.13749999999999 3.162926989808195
+0.3 65.3875 2.8398629242573366
+0.5 63.81250000000001 2.717502792744
+0.7 62.612500000000004 3.2122255302426788
+0.9 61.03125 2.2397285390357995
 EOD
 $c2 << EOD
-0.1 75.6 1.5882380174268549
-0.3 70.94999999999999 2.487971060924948
-0.5 66.36666666666667 2.447617889568004
-0.7 64.91666666666667 2.377148151321943
-0.9 62.283333333333324 3.257811126098827
+0.1 74.64375 1.466394387605189
+0.3 69.19999999999999 2.1494185260204697
+0.5 65.08125 2.50341730725936
+0.7 63.218750000000014 2.402667788105546
+0.9 60.81875 2.347633687049881
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './temperature-cnn.png'
@@ -32,13 +32,13 @@ key_rows = key_below ? ceil(2.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)) < 115 ? 2 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, 3 epochs, seeds 0:2 (±'."\n".'sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:2 (± sd)' : 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (±'."\n".'sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)' : 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.07600000000000001:0.924]; set yrange [58.11738641672488:78.09637380793647]
+set xrange [0.07600000000000001:0.924]; set yrange [57.58916490921737:76.99209579133795]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.8480000000000001 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 19.978987391211597 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 19.40293088212058 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -80,13 +80,13 @@ key_rows = key_below ? ceil(2.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)) < 115 ? 2 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, 3 epochs, seeds 0:2 (±'."\n".'sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:2 (± sd)' : 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (±'."\n".'sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)' : 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.07600000000000001:0.924]; set yrange [58.11738641672488:78.09637380793647]
+set xrange [0.07600000000000001:0.924]; set yrange [57.58916490921737:76.99209579133795]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.8480000000000001 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 19.978987391211597 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 19.40293088212058 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -128,13 +128,13 @@ key_rows = key_below ? ceil(2.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)) < 115 ? 2 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, 3 epochs, seeds 0:2 (±'."\n".'sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:2 (± sd)' : 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (±'."\n".'sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)' : 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.07600000000000001:0.924]; set yrange [58.11738641672488:78.09637380793647]
+set xrange [0.07600000000000001:0.924]; set yrange [57.58916490921737:76.99209579133795]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.8480000000000001 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 19.978987391211597 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 19.40293088212058 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -176,13 +176,13 @@ key_rows = key_below ? ceil(2.0 / key_cols) : 0
 key_w = key_below ? 0 : entry_w; left = 10.5 * cw; gap = 4.5 * cw
 panel_w = (1 - key_w - left - 2 * cw - 0 * gap) / 1.0
 top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)) < 115 ? 2 : 2) * 1.2 * ch - 0.6 * ch; bottom = 3.7 * ch + key_rows * 1.25 * ch
-set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, 3 epochs, seeds 0:2 (±'."\n".'sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:2 (± sd)' : 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:2 (± sd)') noenhanced
+set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (±'."\n".'sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)' : 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.07600000000000001:0.924]; set yrange [58.11738641672488:78.09637380793647]
+set xrange [0.07600000000000001:0.924]; set yrange [57.58916490921737:76.99209579133795]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.8480000000000001 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 19.978987391211597 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 19.40293088212058 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
