@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <limits>
@@ -102,7 +103,7 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
       {"improvements", s.improvements},
       {"runs", runs}};
   // Everything that may differ between identical runs lives here and only here.
-  out["timing"] = {{"seconds", s.seconds}, {"threads", omp_get_max_threads()}};
+  out["timing"] = {{"seconds", s.seconds}, {"threads", s.threads}};
   return out;
 }
 
@@ -206,7 +207,7 @@ void print_report(std::ostream& out, const SpreadSolution& s) {
         << "; " << best_line << "\n";
   }
   out << "\n";
-  line("time", fixed(s.seconds, 3) + " s (" + std::to_string(omp_get_max_threads()) + " threads)");
+  line("time", fixed(s.seconds, 3) + " s (" + std::to_string(s.threads) + (s.threads == 1 ? " thread)" : " threads)"));
 }
 
 }  // namespace
@@ -244,6 +245,7 @@ int run_solve(const SolveOptions& o, const ObjectiveFactory& objective) {
   settings.objective = objective;
   settings.device = o.device;
   settings.seeds = parse_seed_list(o.seeds, "seeds");
+  settings.explicit_threads = std::getenv("OMP_NUM_THREADS") != nullptr;  // else small problems take one thread
   settings.solver = o.solver;
   settings.cluster_tolerance = o.cluster_tolerance;
   settings.max_seconds = o.max_seconds;

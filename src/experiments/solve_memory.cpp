@@ -32,7 +32,7 @@ SolveMemory estimate_solve_memory(const SpreadProblem& problem, const SolveSetti
   const auto solver = make_solver(settings.solver, settings.max_seconds);
   m.solver_name = solver->name();
   solver->require_supported_size(N, d);
-  const int threads = std::max(1, omp_get_max_threads());
+  const int threads = solve_threads(N, d, std::max(1, omp_get_max_threads()), settings.explicit_threads);
   const int seeds_at_once = parallel_problems > 1 ? 1 : concurrent_seeds(N, settings.seeds.size(), threads);
   m.concurrent_runs = std::max(1, parallel_problems) * seeds_at_once;
   const double runs = m.concurrent_runs, problems = std::max(1, parallel_problems);

@@ -48,6 +48,7 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   MultiStartOptions options;
   options.restarts = settings.restarts_for(loss.num_points(), dim);
   options.restart_solver = restart_solver.get();
+  options.explicit_threads = settings.explicit_threads;
   const std::unique_ptr<Objective> given =
       settings.objective ? settings.objective(labels, problem.alpha, problem.tau) : nullptr;
   MultiStartResult best = multi_start(*solver, given ? *given : static_cast<const Objective&>(loss), dim,
@@ -69,6 +70,7 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   out.improvements = best.improvements;
   out.runs = std::move(best.runs);
   out.best_run = best.best_run;
+  out.threads = best.threads;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

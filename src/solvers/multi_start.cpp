@@ -124,13 +124,34 @@ int concurrent_seeds(Index num_points, std::size_t seeds, int threads) {
   return static_cast<int>(std::min<std::size_t>(seeds, static_cast<std::size_t>(threads)));
 }
 
+int solve_threads(Index num_points, Index dim, int threads, bool explicit_threads) {
+  if (explicit_threads || num_points * dim >= kThreadsFromVariables) return std::max(threads, 1);
+  return 1;
+}
+
+namespace {
+// Sets the calling thread's team size for later parallel regions (the objective's and the
+// seeds'), and restores it on the way out, exception or not.
+class ScopedThreads {
+ public:
+  explicit ScopedThreads(int threads) : before_(omp_get_max_threads()) { omp_set_num_threads(threads); }
+  ~ScopedThreads() { omp_set_num_threads(before_); }
+  ScopedThreads(const ScopedThreads&) = delete;
+  ScopedThreads& operator=(const ScopedThreads&) = delete;
+
+ private:
+  int before_;
+};
+}  // namespace
+
 MultiStartResult multi_start(const Solver& solver, const Objective& objective, int dim,
                              const std::vector<std::uint64_t>& seeds, const MultiStartOptions& options) {
   if (seeds.empty()) throw InvalidArgument("seeds", "must name at least one seed");
   require_at_least("restarts", options.restarts, 0);
   require_positive("perturbation", options.perturbation);
   const auto start = std::chrono::steady_clock::now();
-  const int threads = omp_get_max_threads();
+  const int threads = solve_threads(objective.num_points(), dim, omp_get_max_threads(), options.explicit_threads);
+  const ScopedThreads team(threads);
   std::vector<Matrix> solutions(seeds.size());
   std::vector<MultiStartRun> runs(seeds.size());
   run_rounds(
@@ -209,6 +230,7 @@ MultiStartResult multi_start(const Solver& solver, const Objective& objective, i
              begin_batch, run_restart, merge_batch);
   result.runs = std::move(runs);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.threads = threads;
   return result;
 }
 

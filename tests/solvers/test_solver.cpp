@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <omp.h>
+
 #include <atomic>
 #include <stdexcept>
 
@@ -90,8 +92,12 @@ TEST_CASE("Multi-start keeps the best run and is identical for any number of thr
   const SpreadLoss loss(balanced_labels(2, 20), 0.7, 0.5);
   const SlsqpSolver solver;
   const std::vector<std::uint64_t> seeds{0, 1, 2, 3, 4};
-  const MultiStartResult serial = testing::with_threads(1, [&] { return multi_start(solver, loss, 2, seeds); });
-  const MultiStartResult parallel = testing::with_threads(2, [&] { return multi_start(solver, loss, 2, seeds); });
+  MultiStartOptions team;
+  team.explicit_threads = true;  // N d = 80: one thread otherwise (solve_threads)
+  const MultiStartResult serial = testing::with_threads(1, [&] { return multi_start(solver, loss, 2, seeds, team); });
+  const MultiStartResult parallel = testing::with_threads(2, [&] { return multi_start(solver, loss, 2, seeds, team); });
+  CHECK(serial.threads == 1);
+  CHECK(parallel.threads == 2);
 
   CHECK(serial.points == parallel.points);  // bitwise
   REQUIRE(serial.runs.size() == 5);
@@ -118,6 +124,7 @@ TEST_CASE("Restarts after the seeds reach a basin the seeds missed, identically 
   MultiStartOptions options;
   options.restarts = 30;
   options.restart_solver = screen.get();
+  options.explicit_threads = true;  // the seeds and restarts in a team of 2 (N d = 32)
   const auto run = [&] { return multi_start(solver, loss, 2, seeds, options); };
   const MultiStartResult serial = testing::with_threads(1, run);
   const MultiStartResult parallel = testing::with_threads(2, run);
@@ -195,6 +202,7 @@ TEST_CASE("A run that throws, among the seeds or the restarts, is carried out of
   const std::vector<std::uint64_t> seeds{0, 1, 2};
   MultiStartOptions options;
   options.restarts = 9;
+  options.explicit_threads = true;
   const int threads = GENERATE(1, 2);
   const int fail_at = GENERATE(2, 4, 12);  // a seed, the first batch of restarts, the last
   const FailingSolver solver(fail_at);
@@ -202,4 +210,27 @@ TEST_CASE("A run that throws, among the seeds or the restarts, is carried out of
   INFO("threads " << threads << ", failing run " << fail_at);
   CHECK_THROWS_WITH(testing::with_threads(threads, [&] { return multi_start(solver, loss, 2, seeds, options); }),
                     "run failed");
+}
+
+TEST_CASE("Small problems solve on one thread unless the thread count is explicit", "[solver][threads]") {
+  CHECK(solve_threads(24, 3, 2, false) == 1);
+  CHECK(solve_threads(24, 3, 2, true) == 2);
+  CHECK(solve_threads(kThreadsFromVariables / 8, 8, 2, false) == 2);
+  CHECK(solve_threads(kThreadsFromVariables / 8 - 1, 8, 2, false) == 1);
+  CHECK(solve_threads(5000, 128, 1, false) == 1);
+  // The team size is the caller's again afterwards, and a small solve's result is the same.
+  const SpreadLoss loss(balanced_labels(2, 8), 0.7, 0.5);
+  const RlbfgsSolver solver;
+  const std::vector<std::uint64_t> seeds{0, 1, 2, 3};
+  MultiStartOptions team;
+  team.explicit_threads = true;
+  const MultiStartResult quiet = testing::with_threads(2, [&] {
+    MultiStartResult r = multi_start(solver, loss, 2, seeds);
+    CHECK(omp_get_max_threads() == 2);
+    return r;
+  });
+  const MultiStartResult teamed = testing::with_threads(2, [&] { return multi_start(solver, loss, 2, seeds, team); });
+  CHECK(quiet.threads == 1);
+  CHECK(teamed.threads == 2);
+  CHECK(quiet.points == teamed.points);  // bitwise
 }

@@ -64,6 +64,9 @@ struct SolveSettings {
   // at the solution (an independent evaluation on the CPU).
   ObjectiveFactory objective;
   std::string device = "cpu";  // where `objective` evaluates, for the reports
+  // The thread count is the user's (OMP_NUM_THREADS set): small problems use it too, instead of
+  // one thread (MultiStartOptions::explicit_threads, solve_threads in solvers/multi_start.hpp).
+  bool explicit_threads = false;
 };
 // Why so many: at K = 2, n_y = 8, d = 2, alpha = 0.81 only 4 % of random starts reach the lowest
 // basin (8 of 200), at d = 5, alpha = 0.82 6 %, so the paper's 5 starts miss it most of the
@@ -94,6 +97,7 @@ struct SpreadSolution {
   int improvements = 0;             // restarts that lowered the best loss
   std::size_t best_run = 0;
   double seconds = 0.0;
+  int threads = 1;                  // the threads the solve had (solve_threads)
 };
 
 SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSettings& settings = {});
