@@ -67,7 +67,7 @@ TEST_CASE("measure --embeddings reads CSV without libtorch and reports measured_
   CHECK(m.out["geometry"] == measured_geometry_json(m.points, m.labels, m.subclasses, 1.1, 0));
 }
 
-TEST_CASE("--hierarchy goes through the caller's hook", "[embedding_measures]") {
+TEST_CASE("The hierarchy option (--hierarchy) goes through the caller's hook", "[embedding_measures]") {
   Scratch dir("embedding-measures-hierarchy");
   const Files files(dir);
   EmbeddingMeasureOptions o = options_for(files);

@@ -1,6 +1,7 @@
 // The batch losses two ways: values against direct loops over the formulas, gradients
 // (autograd) against central finite differences, in double precision.
 #include "train/catch_with_torch.hpp"
+#include "train/gradient_error.hpp"
 #include <cmath>
 #include <algorithm>
 #include <functional>
@@ -11,6 +12,7 @@
 
 using namespace geomsim;
 using namespace geomsim::train;
+using geomsim::test::gradient_error;
 
 namespace {
 using Fn = std::function<torch::Tensor(const torch::Tensor&)>;
@@ -118,23 +120,6 @@ double loop_cnce(const Views& v, double tau, bool include_partner) {
   return total / anchors;
 }
 
-// max |autograd - central difference| / max(1, |fd|) over every entry of z.
-double gradient_error(const Fn& f, const torch::Tensor& z0) {
-  auto z = z0.clone().requires_grad_(true);
-  f(z).backward();
-  const auto grad = z.grad();
-  double worst = 0;
-  const double h = 1e-6;
-  auto flat = z0.clone();
-  for (int64_t k = 0; k < flat.numel(); ++k) {
-    auto plus = flat.clone(), minus = flat.clone();
-    plus.view(-1)[k] += h;
-    minus.view(-1)[k] -= h;
-    const double fd = (f(plus).item<double>() - f(minus).item<double>()) / (2 * h);
-    worst = std::max(worst, std::abs(grad.view(-1)[k].item<double>() - fd) / std::max(1.0, std::abs(fd)));
-  }
-  return worst;
-}
 }  // namespace
 
 TEST_CASE("Each batch loss equals a direct loop over its formula", "[train][losses]") {

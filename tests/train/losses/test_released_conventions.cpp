@@ -5,6 +5,7 @@
 // gradient against central differences, and each shown to differ from the paper's loss on the
 // same input; the paper's losses are unchanged by the new option.
 #include "train/catch_with_torch.hpp"  // torch before Catch2 (glog's CHECK)
+#include "train/gradient_error.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include "geomsim/train/losses/loss_registry.hpp"
 
 using namespace geomsim::train;
+using geomsim::test::gradient_error;
 
 namespace {
 
@@ -143,22 +145,6 @@ double cclk_released_formula(const Matrix& x, const Matrix& yv, const std::vecto
   return (views[0] + views[1]) / 2;
 }
 
-// max |autograd - central difference| / max(1, |fd|) over every entry of z.
-double gradient_error(const std::function<torch::Tensor(const torch::Tensor&)>& f, const torch::Tensor& z0) {
-  auto z = z0.clone().requires_grad_(true);
-  f(z).backward();
-  const auto grad = z.grad();
-  double worst = 0;
-  const double h = 1e-6;
-  for (int64_t k = 0; k < z0.numel(); ++k) {
-    auto plus = z0.clone(), minus = z0.clone();
-    plus.view(-1)[k] += h;
-    minus.view(-1)[k] -= h;
-    const double fd = (f(plus).item<double>() - f(minus).item<double>()) / (2 * h);
-    worst = std::max(worst, std::abs(grad.view(-1)[k].item<double>() - fd) / std::max(1.0, std::abs(fd)));
-  }
-  return worst;
-}
 
 LossBatch batch_of(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& labels) {
   return {torch::cat({x, y}), labels, two_view_partners(labels.size(0)), 3};
