@@ -138,7 +138,7 @@ def row_large(a, results, tmp):
         print(f"large       N = {K * ny}, d = {d}, K = {K}, alpha = {alpha}: scipy L-BFGS-B {theirs['seconds']:.2f} s "
               f"to {theirs['loss']:.10f} ({theirs['stop']}); geomsim whole process {seconds:.2f} s to {loss:.10f} "
               f"({run['status']}, {run['iterations']} iterations, stationarity {run['stationarity']:.1e}, "
-              f"{j['timing']['threads']} threads); {ratio} (target >= 10x, ending gtol or ftol within {cap} s)")
+              f"{j['timing']['threads']} thread{'' if j['timing']['threads'] == 1 else 's'}); {ratio} (target >= 10x, ending gtol or ftol within {cap} s)")
     results["large"] = rows
 
 
