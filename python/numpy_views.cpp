@@ -10,24 +10,9 @@ namespace {
 
 std::string dtype_name(const py::array& array) { return py::str(array.dtype()).cast<std::string>(); }
 
-// "torch.Tensor", "list": the type's module (but builtins) and name.
-std::string type_name(const py::handle& object) {
-  const py::handle type = py::type::handle_of(object);
-  const std::string module = py::str(type.attr("__module__"));
-  const std::string name = py::str(type.attr("__qualname__"));
-  return module == "builtins" ? name : module + "." + name;
-}
-
 py::array as_array(const py::handle& object, const char* argument) {
   if (!py::isinstance<py::array>(object)) {
-    // A tensor (torch's, or anything with .detach or .requires_grad) is refused by its type: numpy
-    // cannot read one that needs a gradient or lives on a GPU, and the copy it takes otherwise
-    // should be the caller's decision.
-    if (py::hasattr(object, "detach") || py::hasattr(object, "requires_grad")) {
-      const std::string name = argument;  // the bindings pass their parameters' names
-      throw py::type_error(name + " must be a numpy array, got a " + type_name(object) + "; pass " + name +
-                           ".detach().cpu().numpy()");
-    }
+    refuse_tensor(object, argument, "a numpy array");  // the bindings pass their parameters' names
     // Lists and other sequences become arrays by numpy's own rules.
     try {
       return py::module_::import("numpy").attr("asarray")(object);
@@ -39,6 +24,19 @@ py::array as_array(const py::handle& object, const char* argument) {
 }
 
 }  // namespace
+
+std::string type_name(const py::handle& object) {
+  const py::handle type = py::type::handle_of(object);
+  const std::string module = py::str(type.attr("__module__"));
+  const std::string name = py::str(type.attr("__qualname__"));
+  return module == "builtins" ? name : module + "." + name;
+}
+
+void refuse_tensor(const py::handle& object, const std::string& name, const std::string& expected) {
+  if (py::hasattr(object, "detach") || py::hasattr(object, "requires_grad")) {
+    throw py::type_error(name + " must be " + expected + ", got a " + type_name(object) + "; pass " + name + ".detach().cpu().numpy()");
+  }
+}
 
 PointsArgument points_argument(const py::handle& object, const char* argument) {
   const py::array array = as_array(object, argument);

@@ -9,6 +9,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <string>
 #include <vector>
 
 #include "geomsim/manifold/sphere.hpp"
@@ -23,6 +24,15 @@ struct PointsArgument {
   py::array_t<double, py::array::c_style> array;
   Eigen::Map<const Matrix> view() const { return {array.data(), array.shape(1), array.shape(0)}; }
 };
+
+// "torch.Tensor", "list": an object's type by its module (but builtins) and name.
+std::string type_name(const py::handle& object);
+
+// Throws TypeError when `object` is a tensor (torch's, or anything with .detach or
+// .requires_grad): "NAME must be EXPECTED, got a torch.Tensor; pass NAME.detach().cpu().numpy()".
+// numpy cannot read one that needs a gradient or lives on a GPU, and the copy it would take
+// otherwise should be the caller's decision.
+void refuse_tensor(const py::handle& object, const std::string& name, const std::string& expected);
 
 // Throws InvalidArgument(argument) unless `object` is a 2-D real array (float or integer
 // dtype) of finite numbers with at least one row and one column.

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "bindings.hpp"
+#include "numpy_views.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/theory/symmetric_split.hpp"
 #include "geomsim/theory/two_class_theory.hpp"
@@ -27,14 +28,6 @@ SplitDirections directions_argument(const std::string& name) {
   if (name == to_string(SplitDirections::shared)) return SplitDirections::shared;
   if (name == to_string(SplitDirections::orthogonal)) return SplitDirections::orthogonal;
   throw InvalidArgument("directions", "must be shared or orthogonal, got " + name);
-}
-
-// "torch.Tensor", "str": the type's module (but builtins) and name.
-std::string type_name(const py::handle& object) {
-  const py::handle type = py::type::handle_of(object);
-  const std::string module = py::str(type.attr("__module__"));
-  const std::string name = py::str(type.attr("__qualname__"));
-  return module == "builtins" ? name : module + "." + name;
 }
 
 // One element as the core's parameter type: a double as it is, an int only when whole.
@@ -73,10 +66,7 @@ py::object broadcast_call(R (*f)(A...), const std::array<py::object, sizeof...(A
   const py::module_ numpy = py::module_::import("numpy");
   std::array<py::object, sizeof...(A)> arrays;
   for (std::size_t k = 0; k < args.size(); ++k) {
-    if (py::hasattr(args[k], "detach") || py::hasattr(args[k], "requires_grad")) {
-      throw py::type_error(std::string(names[k]) + " must be a number or a numpy array, got a " + type_name(args[k]) + "; pass " +
-                           names[k] + ".detach().cpu().numpy()");
-    }
+    refuse_tensor(args[k], names[k], "a number or a numpy array");
     const py::object array = numpy.attr("asarray")(args[k]);
     const char kind = array.attr("dtype").attr("kind").cast<std::string>()[0];
     if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b') {
