@@ -36,10 +36,11 @@ using namespace geomsim;
 
 namespace {
 
+// The seconds per call of f in each of `batches` timed batches, each of calls until 0.05 s.
 template <class F>
-double seconds_per_call(F&& f) {  // median of 5 timed batches
+std::vector<double> batch_seconds_per_call(F&& f, int batches) {
   std::vector<double> t;
-  for (int rep = 0; rep < 5; ++rep) {
+  for (int rep = 0; rep < batches; ++rep) {
     int calls = 0;
     const auto start = std::chrono::steady_clock::now();
     double elapsed = 0.0;
@@ -50,6 +51,12 @@ double seconds_per_call(F&& f) {  // median of 5 timed batches
     } while (elapsed < 0.05);
     t.push_back(elapsed / calls);
   }
+  return t;
+}
+
+template <class F>
+double seconds_per_call(F&& f) {  // median of 5 timed batches
+  std::vector<double> t = batch_seconds_per_call(f, 5);
   std::nth_element(t.begin(), t.begin() + 2, t.end());
   return t[2];
 }
@@ -76,20 +83,8 @@ double blas_gemm_seconds(const Matrix& U) {
     }
     benchmark::DoNotOptimize(G.data());
   };
-  double best = 0.0;
-  for (int rep = 0; rep < 3; ++rep) {
-    int calls = 0;
-    const auto start = std::chrono::steady_clock::now();
-    double elapsed = 0.0;
-    do {
-      product();
-      ++calls;
-      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } while (elapsed < 0.05);
-    const double per_call = elapsed / calls;
-    best = rep == 0 ? per_call : std::min(best, per_call);
-  }
-  return best;
+  const std::vector<double> t = batch_seconds_per_call(product, 3);
+  return *std::min_element(t.begin(), t.end());
 }
 
 // The file of the library that holds cblas_dgemm, for the report.
