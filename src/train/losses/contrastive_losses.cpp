@@ -98,9 +98,9 @@ torch::Tensor checked_partner(const torch::Tensor& partner, int64_t n, const tor
 
 }  // namespace
 
-torch::Tensor two_view_partners(int64_t batch_size) {
+torch::Tensor two_view_partners(int64_t batch_size, const torch::Device& device) {
   require_at_least("batch_size", batch_size, 1);
-  const auto i = torch::arange(2 * batch_size, torch::kLong);
+  const auto i = torch::arange(2 * batch_size, torch::TensorOptions(torch::kLong).device(device));
   return torch::remainder(i + batch_size, 2 * batch_size);
 }
 

@@ -49,8 +49,9 @@
 
 namespace geomsim::train {
 
-// partner indices for a batch made of two views stacked: rows [0, B) and [B, 2B).
-torch::Tensor two_view_partners(int64_t batch_size);
+// partner indices for a batch made of two views stacked: rows [0, B) and [B, 2B), on `device`
+// (the embeddings' device).
+torch::Tensor two_view_partners(int64_t batch_size, const torch::Device& device = torch::kCPU);
 
 torch::Tensor supcon_out_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau);
 // SupContrast's SupConLoss(temperature = tau, base_temperature): (tau / base_temperature) L_out.
