@@ -53,7 +53,7 @@ std::string python_words(const std::string& text) {
 
 }  // namespace
 
-PYBIND11_MODULE(geomsim, module) {
+PYBIND11_MODULE(_core, module) {
   module.doc() =
       "geomsim: the geometry of supervised contrastive learning (the C++ library's Python face).\n\n"
       "solve() finds the optimal points of L_spread (seed 004, eq. 39-40); log_wiener_constant, c_threshold,\n"
@@ -79,6 +79,15 @@ PYBIND11_MODULE(geomsim, module) {
       PyErr_SetObject(invalid_argument.ptr(), instance.ptr());
     }
   });
+
+  // geomsim.torch's options are checked by its operators, which report a failure as the
+  // argument and the requirement; raised here, it reads as every other binding's error.
+  module.def(
+      "_raise_invalid_argument",
+      [](const std::string& argument, const std::string& requirement) {
+        throw geomsim::InvalidArgument(argument, requirement);
+      },
+      py::arg("argument"), py::arg("requirement"));
 
   geomsim::python::bind_solve(module);
   geomsim::python::bind_theory(module);

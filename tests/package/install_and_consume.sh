@@ -21,7 +21,8 @@ cmake --build "$scratch/build" -j2 >"$scratch/build.log" || { cat "$scratch/buil
 "$scratch/build/consumer" "$scratch/figure"
 
 if [ -n "$python" ]; then
-  site=$(find "$prefix" -name 'geomsim*.so' -path '*-packages/*' -printf '%h\n' | head -1)
+  site=$(find "$prefix" -name '__init__.py' -path '*-packages/geomsim/*' -printf '%h\n' | head -1)
+  site=${site%/geomsim}
   test -n "$site" || { echo "the Python module was not installed under $prefix"; exit 1; }
   # From a neutral folder, with only the prefix on the path.
   (cd "$scratch" && PYTHONPATH="$site" "$python" -c '

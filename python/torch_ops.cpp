@@ -1,0 +1,118 @@
+// geomsim's training losses as torch operators, for geomsim.torch (python/geomsim/torch.py):
+//
+//   geomsim::loss_catalog() -> str
+//       the loss registry as JSON: each loss's name, help line, the parameters it reads and what
+//       it needs on a batch; each parameter's name, meaning, range, default and whether it is a flag.
+//   geomsim::check_loss_options(str loss, str given, float[] options) -> str
+//       "" when `loss` has a loss on a batch, reads every parameter named in `given` (comma-
+//       separated) and `options` (every parameter, in the catalog's order) are in range; else
+//       "ARGUMENT\nREQUIREMENT", geomsim::InvalidArgument's two parts, which geomsim._core raises.
+//   geomsim::batch_loss(str loss, Tensor features, Tensor? labels, int num_classes, float[] options) -> Tensor
+//       the loss registry's batch_loss on SupContrast's layout: features [bsz, 2, dim] (the two
+//       views of each sample), labels [bsz].
+//
+// batch_loss is registered as CompositeImplicitAutograd: it is written in ATen operators (those
+// of the C++ losses), so autograd differentiates it through them, on whatever device its inputs
+// are, and it needs no backward of its own. It reads no value back from the device.
+#include <torch/library.h>
+#include <torch/torch.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "geomsim/support/errors.hpp"
+#include "geomsim/train/losses/contrastive_losses.hpp"
+#include "geomsim/train/losses/loss_registry.hpp"
+
+namespace {
+
+using geomsim::InvalidArgument;
+namespace train = geomsim::train;
+
+std::string loss_catalog() {
+  nlohmann::json losses = nlohmann::json::array();
+  for (const train::LossEntry& entry : train::loss_registry()) {
+    losses.push_back({{"name", entry.name},
+                      {"help", entry.help},
+                      {"parameters", entry.parameters},
+                      {"batch", entry.batch != nullptr},
+                      {"labels", entry.needs.labels},
+                      {"num_classes", entry.needs.num_classes},
+                      {"random", entry.needs.random}});
+  }
+  nlohmann::json parameters = nlohmann::json::array();
+  for (const train::LossParameter& p : train::loss_parameters()) {
+    parameters.push_back({{"name", p.name},
+                          {"meaning", p.meaning},
+                          {"range", p.range},
+                          {"flag", p.flag},
+                          {"default", p.default_value}});
+  }
+  return nlohmann::json{{"losses", losses}, {"parameters", parameters}}.dump();
+}
+
+// Every parameter, in loss_parameters()'s order, from `values`; each checked against its range.
+train::LossOptions options_from(c10::ArrayRef<double> values) {
+  const auto& parameters = train::loss_parameters();
+  if (values.size() != parameters.size()) {
+    throw InvalidArgument("options", "must hold " + std::to_string(parameters.size()) + " values, one per loss parameter; got " +
+                                         std::to_string(values.size()));
+  }
+  train::LossOptions options;
+  for (std::size_t i = 0; i < values.size(); ++i) train::set_loss_parameter(options, parameters[i].name, values[i]);
+  return options;
+}
+
+std::string check_loss_options(c10::string_view loss_view, c10::string_view given_view, c10::ArrayRef<double> values) {
+  const std::string loss(loss_view.data(), loss_view.size()), given(given_view.data(), given_view.size());
+  try {
+    const train::LossEntry& entry = train::loss_entry(loss);
+    if (entry.batch == nullptr) {
+      throw InvalidArgument("loss", loss + " has no loss on a batch of embeddings (geomsim's trainer computes it from " +
+                                        (entry.needs.linear_head ? "a linear head" : "an autoencoder") + ")");
+    }
+    std::size_t begin = 0;
+    while (begin < given.size()) {
+      const std::size_t end = std::min(given.find(',', begin), given.size());
+      train::require_loss_reads(loss, given.substr(begin, end - begin));
+      begin = end + 1;
+    }
+    options_from(values);
+  } catch (const InvalidArgument& e) {
+    return e.argument() + "\n" + e.requirement();
+  }
+  return "";
+}
+
+at::Tensor batch_loss(c10::string_view loss_view, const at::Tensor& features, const c10::optional<at::Tensor>& labels,
+                      int64_t num_classes, c10::ArrayRef<double> values) {
+  const std::string loss(loss_view.data(), loss_view.size());
+  TORCH_CHECK(features.dim() == 3 && features.size(1) == 2, "geomsim::batch_loss: features must be [bsz, 2, dim], got ",
+              features.sizes());
+  const int64_t batch_size = features.size(0);
+  train::LossBatch batch;
+  batch.z = torch::cat({features.select(1, 0), features.select(1, 1)}, 0);
+  batch.partner = train::two_view_partners(batch_size, features.device());
+  if (labels.has_value() && labels->defined()) {
+    TORCH_CHECK(labels->dim() == 1 && labels->size(0) == batch_size, "geomsim::batch_loss: labels must be [", batch_size,
+                "], got ", labels->sizes());
+    batch.labels = labels->to(torch::kLong);
+  } else {
+    // The losses that need no labels (simclr, cclk-hardneg, hardneg-infonce) read only the
+    // batch's size from them.
+    batch.labels = torch::zeros({batch_size}, features.options().dtype(torch::kLong));
+  }
+  batch.num_classes = num_classes;
+  return train::batch_loss(loss, batch, options_from(values));
+}
+
+}  // namespace
+
+TORCH_LIBRARY(geomsim, m) {
+  m.def("loss_catalog() -> str", &loss_catalog);
+  m.def("check_loss_options(str loss, str given, float[] options) -> str", &check_loss_options);
+  m.def("batch_loss(str loss, Tensor features, Tensor? labels, int num_classes, float[] options) -> Tensor");
+}
+
+TORCH_LIBRARY_IMPL(geomsim, CompositeImplicitAutograd, m) { m.impl("batch_loss", &batch_loss); }

@@ -1,0 +1,105 @@
+// geomsim.torch's operators (python/torch_ops.cpp), called through PyTorch's dispatcher as
+// Python calls them: for every loss with a batch function, geomsim::batch_loss on SupContrast's
+// layout [bsz, 2, dim] gives the loss registry's batch_loss on the stacked views bit for bit, and
+// so do the gradients autograd takes through it; its option checks name the argument.
+#include "train/catch_with_torch.hpp"  // torch before Catch2 (glog's CHECK)
+
+#include <ATen/core/dispatch/Dispatcher.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "geomsim/train/losses/contrastive_losses.hpp"
+#include "geomsim/train/losses/loss_registry.hpp"
+
+using namespace geomsim::train;
+
+namespace {
+
+using BatchLossOperator = at::Tensor(c10::string_view, const at::Tensor&, const c10::optional<at::Tensor>&, int64_t,
+                                     c10::ArrayRef<double>);
+
+c10::TypedOperatorHandle<BatchLossOperator> batch_loss_operator() {
+  return c10::Dispatcher::singleton().findSchemaOrThrow("geomsim::batch_loss", "").typed<BatchLossOperator>();
+}
+
+std::string check_options(const std::string& loss, const std::string& given, const std::vector<double>& values) {
+  return c10::Dispatcher::singleton()
+      .findSchemaOrThrow("geomsim::check_loss_options", "")
+      .typed<std::string(c10::string_view, c10::string_view, c10::ArrayRef<double>)>()
+      .call(loss, given, values);
+}
+
+// Every parameter's value, in loss_parameters()'s order (the operators' float[] options).
+std::vector<double> option_values(const LossOptions& options) {
+  std::vector<double> values;
+  for (const LossParameter& p : loss_parameters()) values.push_back(p.get(options));
+  return values;
+}
+
+}  // namespace
+
+TEST_CASE("geomsim::batch_loss on [bsz, 2, dim] is the loss registry's batch_loss on the stacked views, value and gradient",
+          "[torch_operators]") {
+  const int64_t B = 12, d = 5, K = 3;
+  torch::manual_seed(7);
+  const auto unit = torch::nn::functional::NormalizeFuncOptions().dim(-1);
+  const auto features = torch::nn::functional::normalize(torch::randn({B, 2, d}, torch::kDouble), unit);
+  const auto labels = torch::arange(B, torch::kLong).remainder(K);
+  LossOptions options;
+  options.tau = 0.4;
+  options.alpha = 0.7;
+  options.kernel_lambda = 0.2;
+  const std::vector<double> values = option_values(options);
+  int compared = 0;
+  for (const LossEntry& entry : loss_registry()) {
+    if (entry.batch == nullptr) continue;
+    INFO("loss " << entry.name);
+    const int64_t num_classes = entry.needs.num_classes ? K : 0;
+    // Through the operator, as geomsim.torch calls it.
+    const auto f_op = features.clone().requires_grad_(true);
+    torch::manual_seed(11);  // the triplet loss draws its positives and negatives
+    const auto via_operator = batch_loss_operator().call(entry.name, f_op, labels, num_classes, values);
+    via_operator.backward();
+    // Directly: the views stacked as the trainer stacks them.
+    const auto f_direct = features.clone().requires_grad_(true);
+    const LossBatch batch{torch::cat({f_direct.select(1, 0), f_direct.select(1, 1)}), labels, two_view_partners(B),
+                          num_classes};
+    torch::manual_seed(11);
+    const auto direct = batch_loss(entry.name, batch, options);
+    direct.backward();
+    CHECK(via_operator.dim() == 0);
+    CHECK(torch::equal(via_operator, direct));
+    CHECK(torch::equal(f_op.grad(), f_direct.grad()));
+    ++compared;
+  }
+  CHECK(compared == 20);
+}
+
+TEST_CASE("geomsim::check_loss_options names the argument and its range, and refuses losses without a batch function",
+          "[torch_operators]") {
+  const std::vector<double> defaults = option_values(LossOptions{});
+  CHECK(check_options("spread", "tau,alpha", defaults).empty());
+  CHECK(check_options("spreads", "", defaults).rfind("loss\nmust be one of spread, supcon", 0) == 0);
+  CHECK(check_options("ce", "", defaults).rfind("loss\nce has no loss on a batch", 0) == 0);
+  CHECK(check_options("spread", "kernel-lambda", defaults) == "kernel-lambda\nis not read by --loss spread (it reads tau, alpha, exclude-partner)");
+  std::vector<double> bad = defaults;
+  bad[1] = 1.5;  // alpha
+  CHECK(check_options("spread", "alpha", bad) == "alpha\nmust be in [0, 1], got 1.5");
+  CHECK(check_options("spread", "", {0.5}).rfind("options\nmust hold", 0) == 0);
+}
+
+TEST_CASE("geomsim::loss_catalog lists every loss and parameter of the registry", "[torch_operators]") {
+  const std::string text = c10::Dispatcher::singleton()
+                               .findSchemaOrThrow("geomsim::loss_catalog", "")
+                               .typed<std::string()>()
+                               .call();
+  const auto catalog = nlohmann::json::parse(text);
+  REQUIRE(catalog["losses"].size() == loss_registry().size());
+  REQUIRE(catalog["parameters"].size() == loss_parameters().size());
+  CHECK(catalog["losses"][0]["name"] == "spread");
+  CHECK(catalog["losses"][0]["parameters"] == nlohmann::json({"tau", "alpha", "exclude-partner"}));
+  CHECK(catalog["parameters"][1]["name"] == "alpha");
+  CHECK(catalog["parameters"][1]["default"] == 0.5);
+}
