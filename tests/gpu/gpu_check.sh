@@ -6,7 +6,8 @@
 # It builds geomsim against that machine's own torch (Torch_DIR from `python3 -c 'import torch;
 # print(torch.utils.cmake_prefix_path)'`, CUDA on), runs every ctest labelled gpu, the GPU
 # benchmark (tests/gpu/gpu_bench.cpp), a full RLBFGS solve of N = 2 10^4 points in d = 128 on
-# the GPU (`geomsim --device cuda`), and data-parallel training over NCCL when the machine has
+# the GPU (`geomsim --device cuda`), geomsim.torch's losses on the GPU against the CPU
+# (tests/gpu/torch_losses_cuda.py, where python3 has pybind11), and data-parallel training over NCCL when the machine has
 # several GPUs; it writes DIR/gpu-check.json (everything measured, and each step's status) and
 # the logs beside it.
 #
@@ -81,7 +82,8 @@ export CUBLAS_WORKSPACE_CONFIG=:4096:8  # deterministic cuBLAS (train/data/cuda_
 
 built=1
 if step configure cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${prefix_args[@]}" \
-  -DTorch_DIR="$torch_cmake/Torch" -DGEOMSIM_WITH_TORCH=ON -DGEOMSIM_WITH_CUDA=ON -DGEOMSIM_WITH_PYTHON=OFF \
+  -DTorch_DIR="$torch_cmake/Torch" -DGEOMSIM_WITH_TORCH=ON -DGEOMSIM_WITH_CUDA=ON -DGEOMSIM_WITH_PYTHON=AUTO \
+  -DPython3_EXECUTABLE="$python" \
   -DGEOMSIM_BUILD_BENCHMARKS=OFF -DGEOMSIM_TORCH_PYTHON="$python"; then
   keep_going=(-k)  # past a failed file, so that one build shows every error
   [ -f "$build/build.ninja" ] && keep_going=(-k 0)
@@ -96,6 +98,13 @@ if [ $built -eq 0 ]; then
   step gpu_bench "$build/tests/geomsim_gpu_bench" --out "$out/gpu-bench.json" "${fashion_args[@]}"
   step solve_n20000_d128 "$build/geomsim" --K 10 --ny 2000 --d 128 --alpha 0.64 --tau 0.5 --seeds 0 --restarts 0 \
     --max-seconds 100 --device cuda --json "$out/solve.json"
+  # geomsim.torch on the GPU, where this machine has pybind11 for its python3 (the package needs it).
+  if grep -q "geomsim.torch, the losses for PyTorch: ON" "$out/configure.log"; then
+    step torch_losses_build cmake --build "$build" -j"$jobs" --target geomsim_python_package &&
+      step torch_losses_cuda env PYTHONPATH="$build/python" "$python" tests/gpu/torch_losses_cuda.py "$out/torch-losses-cuda.json"
+  else
+    printf 'torch_losses_cuda\tskipped: %s\t0\n' "$(grep -o 'geomsim.torch, the losses for PyTorch: .*' "$out/configure.log")" >>"$status"
+  fi
   gpus=$("$python" -c 'import torch; print(torch.cuda.device_count())')
   if [ "${gpus:-1}" -ge 2 ] && [ -n "$fashion" ]; then
     step nccl_data_parallel "$build/geomsim" train --nproc-per-node 2 --device cuda --model cnn --epochs 1 \
@@ -133,6 +142,7 @@ report = {
         "geometry": solve["result"]["geometry"]["description"], "runs": solve["result"]["runs"],
         "seconds": solve["timing"]["seconds"]},
     "nccl_train": read("nccl-train.json"),
+    "torch_losses_cuda": read("torch-losses-cuda.json"),
 }
 with open(os.path.join(out, "gpu-check.json"), "w") as f:
     json.dump(report, f, indent=2)
