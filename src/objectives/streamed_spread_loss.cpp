@@ -276,6 +276,13 @@ struct ProductScratch {
   Matrix dD{kBlock, kBlock}, column_coefficients{kBlock, kBlock};
 };
 
+// A product's tile: its exponentials (w.s) and dD (w.dD); returns the column side's exponentials.
+const Matrix& tile_terms(const Pass& p, const Tile& tl, const Matrix& V, const Vector& t, ProductScratch& w) {
+  tile_exponentials(p, tl, w.s, nullptr);
+  tile_distance_changes(p.U, V, t, tl, w.dD.topLeftCorner(tl.rn, tl.cn));
+  return column_side(p, tl, w.s);
+}
+
 class StreamedSpreadHessian final : public HessianOperator {
  public:
   StreamedSpreadHessian(Matrix U, std::shared_ptr<const ClassOrder> order, double alpha, double tau)
@@ -319,10 +326,8 @@ class StreamedSpreadHessian final : public HessianOperator {
     Vector m_neg = Vector::Zero(N), m_pos = Vector::Zero(N);
     for_each_tile_in_rounds(N, [&](const Tile& tl, int thread) {
       ProductScratch& w = scratch[static_cast<std::size_t>(thread)];
-      tile_exponentials(p, tl, w.s, nullptr);
+      const Matrix& other = tile_terms(p, tl, V, t, w);
       auto dD = w.dD.topLeftCorner(tl.rn, tl.cn);
-      tile_distance_changes(U_, V, t, tl, dD);
-      const Matrix& other = column_side(p, tl, w.s);
       for (Index jj = 0; jj < tl.cn; ++jj) {
         const Index j = tl.c0 + jj;
         const auto [first, count] = positives_in_tile(order, tl, j);
@@ -347,10 +352,8 @@ class StreamedSpreadHessian final : public HessianOperator {
     Matrix VS = Matrix::Zero(d, N), UX = Matrix::Zero(d, N);
     for_each_tile_in_rounds(N, [&](const Tile& tl, int thread) {
       ProductScratch& w = scratch[static_cast<std::size_t>(thread)];
-      tile_exponentials(p, tl, w.s, nullptr);
+      const Matrix& other = tile_terms(p, tl, V, t, w);
       auto dD = w.dD.topLeftCorner(tl.rn, tl.cn);
-      tile_distance_changes(U_, V, t, tl, dD);
-      const Matrix& other = column_side(p, tl, w.s);
       auto Cr = w.s.rows.topLeftCorner(tl.rn, tl.cn);
       auto Cc = w.column_coefficients.topLeftCorner(tl.rn, tl.cn);
       for (Index jj = 0; jj < tl.cn; ++jj) {
