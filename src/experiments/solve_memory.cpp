@@ -50,17 +50,17 @@ SolveMemory estimate_solve_memory(const SpreadProblem& problem, const SolveSetti
                           ? "stored"
                           : "streamed";
   m.solver = runs * solver->state_bytes(N, d);
-  if (solver->uses_exact_hessian()) m.hessian = runs * SpreadLoss::hessian_bytes(N, d);
+  if (solver->uses_exact_hessian()) m.hessian = runs * SpreadLoss::hessian_bytes(N, d, PairEvaluation::kAuto, eval_threads);
   if (restarts) {  // the restarts' solver, a batch at once, after the seeds
     const auto screen = make_restart_solver(settings.solver, settings.max_seconds);
     const Solver* restart_solver = screen ? screen.get() : solver.get();
     restart_solver->require_supported_size(N, d);
     const double batch_runs = problems * (parallel_problems > 1 ? 1 : concurrent_seeds(N, kRestartBatch, threads));
     m.solver = std::max(m.solver, batch_runs * restart_solver->state_bytes(N, d));
-    if (restart_solver->uses_exact_hessian()) m.hessian = std::max(m.hessian, batch_runs * SpreadLoss::hessian_bytes(N, d));
+    if (restart_solver->uses_exact_hessian()) m.hessian = std::max(m.hessian, batch_runs * SpreadLoss::hessian_bytes(N, d, PairEvaluation::kAuto, eval_threads));
   }
   // After the solve, while the best run's points are kept: one Hessian and the Lanczos basis.
-  if (settings.certify) m.certificate = problems * (SpreadLoss::hessian_bytes(N, d) + certificate_bytes(N, d));
+  if (settings.certify) m.certificate = problems * (SpreadLoss::hessian_bytes(N, d, PairEvaluation::kAuto, eval_threads) + certificate_bytes(N, d));
   if (N == 0) m.points = m.evaluation = m.solver = 8.0 * nd * nd;  // beyond any machine
   return m;
 }

@@ -63,7 +63,14 @@ double SpreadLoss::evaluation_bytes(Index num_points, Index dim, double tau, Pai
   return common + tiles * tile * std::max(threads, 1) + 8.0 * n * d + 8.0 * 9.0 * n;
 }
 
-double SpreadLoss::hessian_bytes(Index num_points, Index dim) {
+double SpreadLoss::hessian_bytes(Index num_points, Index dim, PairEvaluation requested, int threads) {
+  if (path_for(requested, num_points, dim) == PairEvaluation::kStreamed) {
+    return detail::streamed_hessian_bytes(num_points, dim, threads);
+  }
+  return stored_hessian_bytes(num_points, dim);
+}
+
+double SpreadLoss::stored_hessian_bytes(Index num_points, Index dim) {
   const double n = static_cast<double>(num_points), d = static_cast<double>(dim);
   return 8.0 * 3.0 * n * n + 8.0 * 6.0 * n * d;  // weights, S and one product's T; U and five d x N
 }
@@ -239,7 +246,13 @@ class SpreadLossHessian final : public HessianOperator {
 std::unique_ptr<HessianOperator> SpreadLoss::hessian(const Eigen::Ref<const Matrix>& U) const {
   check_shape(U);
   const Index N = U.cols();
-  require_stored_matrices(N, 3, "the exact Hessian of the spread loss (three N x N matrices)");
+  // The streamed path's Hessian streams too; so does the stored path's where its three N x N
+  // matrices would not fit in the memory available (checked before allocating them).
+  const double stored_bytes = stored_hessian_bytes(N, U.rows());
+  if (path_for(evaluation_, N, U.rows()) == PairEvaluation::kStreamed ||
+      (stored_bytes > 2.56e8 && stored_bytes > 0.5 * static_cast<double>(available_memory_bytes()))) {
+    return detail::streamed_spread_hessian(class_order_->gather(U), class_order_, alpha_, tau_);
+  }
   const double inv2t = 0.5 / tau_;
   const double K = num_classes_;
   Matrix Us = class_order_->gather(U);

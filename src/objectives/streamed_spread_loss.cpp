@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "geomsim/manifold/pairwise_kernels.hpp"
+#include "geomsim/objectives/point_shapes.hpp"
 #include "manifold/class_order.hpp"
 
 namespace geomsim::detail {
@@ -118,6 +121,35 @@ Vector nearest_negatives(const Matrix& U, const ClassOrder& order, const Vector&
   return nearest;
 }
 
+// Pass 1: every row's sums, each tile adding into the rows of both its blocks; with
+// `distances`, also the positives' distances.
+void row_sums(const Pass& p, std::vector<Scratch>& scratch, Vector& neg_sum, Vector& pos_sum, Vector* pos_dist) {
+  const Index N = p.U.cols();
+  const ClassOrder& order = p.order;
+  neg_sum = Vector::Zero(N);
+  pos_sum = Vector::Zero(N);
+  if (pos_dist != nullptr) *pos_dist = Vector::Zero(N);
+  for_each_tile_in_rounds(N, [&](const Tile& t, int thread) {
+    Scratch& s = scratch[static_cast<std::size_t>(thread)];
+    tile_exponentials(p, t, s, pos_dist);
+    const Matrix& other = column_side(p, t, s);
+    for (Index jj = 0; jj < t.cn; ++jj) {
+      const Index j = t.c0 + jj;
+      const auto [first, count] = positives_in_tile(order, t, j);
+      const Index rest = t.rn - first - count;
+      const auto col = s.rows.col(jj).head(t.rn);
+      neg_sum.segment(t.r0, first) += col.head(first);
+      pos_sum.segment(t.r0 + first, count) += col.segment(first, count);
+      neg_sum.segment(t.r0 + first + count, rest) += col.tail(rest);
+      if (!t.diagonal()) {
+        const auto seen_from_j = other.col(jj).head(t.rn);
+        neg_sum[j] += seen_from_j.head(first).sum() + seen_from_j.tail(rest).sum();
+        pos_sum[j] += col.segment(first, count).sum();
+      }
+    }
+  });
+}
+
 }  // namespace
 
 bool shared_shift_fits(double max_squared_norm, double tau, Index num_points) {
@@ -141,27 +173,8 @@ SpreadLossComponents streamed_spread_loss(const Matrix& U, const ClassOrder& ord
     for (auto& s : scratch) s.columns.resize(kBlock, kBlock);
   }
 
-  // Pass 1: every row's sums, each tile adding into the rows of both its blocks.
-  Vector neg_sum = Vector::Zero(N), pos_sum = Vector::Zero(N), pos_dist = Vector::Zero(N);
-  for_each_tile_in_rounds(N, [&](const Tile& t, int thread) {
-    Scratch& s = scratch[static_cast<std::size_t>(thread)];
-    tile_exponentials(p, t, s, &pos_dist);
-    const Matrix& other = column_side(p, t, s);
-    for (Index jj = 0; jj < t.cn; ++jj) {
-      const Index j = t.c0 + jj;
-      const auto [first, count] = positives_in_tile(order, t, j);
-      const Index rest = t.rn - first - count;
-      const auto col = s.rows.col(jj).head(t.rn);
-      neg_sum.segment(t.r0, first) += col.head(first);
-      pos_sum.segment(t.r0 + first, count) += col.segment(first, count);
-      neg_sum.segment(t.r0 + first + count, rest) += col.tail(rest);
-      if (!t.diagonal()) {
-        const auto seen_from_j = other.col(jj).head(t.rn);
-        neg_sum[j] += seen_from_j.head(first).sum() + seen_from_j.tail(rest).sum();
-        pos_sum[j] += col.segment(first, count).sum();
-      }
-    }
-  });
+  Vector neg_sum, pos_sum, pos_dist;
+  row_sums(p, scratch, neg_sum, pos_sum, &pos_dist);
 
   // Row by row as in the stored path, then serial sums in a fixed order.
   Vector neg_lse(N), pos_lse(N), align(N);
@@ -238,6 +251,195 @@ SpreadLossComponents streamed_spread_loss(const Matrix& U, const ClassOrder& ord
     g.middleCols(begin, size) += (4.0 * k) * ((ny * U.middleCols(begin, size)).colwise() - class_sum);
   }
   return out;
+}
+
+}  // namespace geomsim::detail
+
+namespace geomsim::detail {
+namespace {
+
+// dD_ij = 2 (u_i - u_j).(v_i - v_j) = t_i + t_j - 2 P_ij over the tile, with P = U^T V + V^T U
+// and t_i = 2 u_i.v_i: the change of D_ij along V. Mirrored on diagonal tiles, with dD_ii = 0
+// exactly, as tile_distances does.
+void tile_distance_changes(const Matrix& U, const Matrix& V, const Vector& t, const Tile& tl, Eigen::Ref<Matrix> dD) {
+  dD.noalias() = U.middleCols(tl.r0, tl.rn).transpose() * V.middleCols(tl.c0, tl.cn);
+  dD.noalias() += V.middleCols(tl.r0, tl.rn).transpose() * U.middleCols(tl.c0, tl.cn);
+  if (tl.diagonal()) dD.triangularView<Eigen::StrictlyUpper>() = dD.transpose();
+  const auto t_rows = t.segment(tl.r0, tl.rn).array();
+  for (Index jj = 0; jj < tl.cn; ++jj) dD.col(jj).array() = t_rows + t[tl.c0 + jj] - 2.0 * dD.col(jj).array();
+  if (tl.diagonal()) dD.diagonal().setZero();
+}
+
+// Per-thread scratch of a product: the pass's tiles, dD, and the column side's coefficients.
+struct ProductScratch {
+  Scratch s;
+  Matrix dD{kBlock, kBlock}, column_coefficients{kBlock, kBlock};
+};
+
+// A product's tile: its exponentials (w.s) and dD (w.dD); returns the column side's exponentials.
+const Matrix& tile_terms(const Pass& p, const Tile& tl, const Matrix& V, const Vector& t, ProductScratch& w) {
+  tile_exponentials(p, tl, w.s, nullptr);
+  tile_distance_changes(p.U, V, t, tl, w.dD.topLeftCorner(tl.rn, tl.cn));
+  return column_side(p, tl, w.s);
+}
+
+class StreamedSpreadHessian final : public HessianOperator {
+ public:
+  StreamedSpreadHessian(Matrix U, std::shared_ptr<const ClassOrder> order, double alpha, double tau)
+      : U_(std::move(U)), order_(std::move(order)), alpha_(alpha), inv2t_(0.5 / tau) {
+    const Index N = U_.cols();
+    const double n = static_cast<double>(N);
+    sq_ = U_.colwise().squaredNorm().transpose();
+    std::vector<Scratch> scratch(static_cast<std::size_t>(omp_get_max_threads()));
+    const double max_sq = sq_.maxCoeff();
+    shared_ = shared_shift_fits(max_sq, tau, N);
+    shift_ = shared_ ? Vector::Constant(N, std::max(0.0, 2.0 * max_sq / tau - kLeadingExponent))
+                     : Vector(nearest_negatives(U_, *order_, sq_, scratch) * inv2t_);
+    if (!shared_) {
+      for (auto& s : scratch) s.columns.resize(kBlock, kBlock);
+    }
+    row_sums(pass(), scratch, neg_sum_, pos_sum_, nullptr);
+    a_ = (-(1.0 - alpha_) * inv2t_ / n) * neg_sum_.cwiseInverse();
+    b_ = (-alpha_ * inv2t_ / n) * pos_sum_.cwiseInverse();
+  }
+
+  // D^2 f[V] = 2 V L(S) + 2 U L(dS) (spread_loss.cpp), S and dS built tile by tile:
+  // C_ij = a_i e_ij or b_i e_ij (the gradient's coefficients without the alignment constant,
+  // whose share 2 V L(S) has the closed form of the gradient's) and
+  // dC_ij = -C_ij (dD_ij - m_i) / 2 tau, with m_i = sum over row i's set of w_il dD_il (w the
+  // softmax weights). Pass A gathers every row's m (both sets) over the tiles; pass B recomputes
+  // the tiles and multiplies S and X = -2 tau dS into V and U. Each pass recomputes the tile's
+  // exponentials: O(N d) memory, as the gradient.
+  Matrix apply(const Matrix& V_input) const override {
+    const Index N = U_.cols(), d = U_.rows();
+    require_shape_of_points("direction", V_input.rows(), V_input.cols(), d, N);
+    const Matrix V = order_->gather(V_input);
+    const Vector t = 2.0 * (U_.array() * V.array()).colwise().sum().transpose();
+    const Pass p = pass();
+    std::vector<ProductScratch> scratch(static_cast<std::size_t>(omp_get_max_threads()));
+    if (!shared_) {
+      for (auto& w : scratch) w.s.columns.resize(kBlock, kBlock);
+    }
+    const ClassOrder& order = *order_;
+
+    // Pass A: sum_j e_ij dD_ij over each row's negatives and positives.
+    Vector m_neg = Vector::Zero(N), m_pos = Vector::Zero(N);
+    for_each_tile_in_rounds(N, [&](const Tile& tl, int thread) {
+      ProductScratch& w = scratch[static_cast<std::size_t>(thread)];
+      const Matrix& other = tile_terms(p, tl, V, t, w);
+      auto dD = w.dD.topLeftCorner(tl.rn, tl.cn);
+      for (Index jj = 0; jj < tl.cn; ++jj) {
+        const Index j = tl.c0 + jj;
+        const auto [first, count] = positives_in_tile(order, tl, j);
+        const Index rest = tl.rn - first - count, after = first + count;
+        const auto e = w.s.rows.col(jj).head(tl.rn).array();
+        const auto dd = dD.col(jj).array();
+        m_neg.segment(tl.r0, first).array() += e.head(first) * dd.head(first);
+        m_pos.segment(tl.r0 + first, count).array() += e.segment(first, count) * dd.segment(first, count);
+        m_neg.segment(tl.r0 + after, rest).array() += e.tail(rest) * dd.tail(rest);
+        if (!tl.diagonal()) {
+          const auto f = other.col(jj).head(tl.rn).array();
+          m_neg[j] += (f.head(first) * dd.head(first)).sum() + (f.tail(rest) * dd.tail(rest)).sum();
+          m_pos[j] += (e.segment(first, count) * dd.segment(first, count)).sum();
+        }
+      }
+    });
+    m_neg.array() /= neg_sum_.array();
+    m_pos.array() /= pos_sum_.array();
+
+    // Pass B: S_ij = C_ij + C_ji and X_ij = C_ij (dD_ij - m_i) + C_ji (dD_ij - m_j) per tile.
+    Vector degree = Vector::Zero(N), x_degree = Vector::Zero(N);
+    Matrix VS = Matrix::Zero(d, N), UX = Matrix::Zero(d, N);
+    for_each_tile_in_rounds(N, [&](const Tile& tl, int thread) {
+      ProductScratch& w = scratch[static_cast<std::size_t>(thread)];
+      const Matrix& other = tile_terms(p, tl, V, t, w);
+      auto dD = w.dD.topLeftCorner(tl.rn, tl.cn);
+      auto Cr = w.s.rows.topLeftCorner(tl.rn, tl.cn);
+      auto Cc = w.column_coefficients.topLeftCorner(tl.rn, tl.cn);
+      for (Index jj = 0; jj < tl.cn; ++jj) {
+        const Index j = tl.c0 + jj;
+        const auto [first, count] = positives_in_tile(order, tl, j);
+        const Index rest = tl.rn - first - count, after = first + count;
+        auto cr = Cr.col(jj).array();
+        if (!tl.diagonal()) {  // before cr changes: `other` is s.rows when the shift is shared
+          const auto f = other.col(jj).head(tl.rn).array();
+          auto cc = Cc.col(jj).array();
+          cc.head(first) = a_[j] * f.head(first);
+          cc.segment(first, count) = b_[j] * cr.segment(first, count);
+          cc.tail(rest) = a_[j] * f.tail(rest);
+        }
+        cr.head(first) *= a_.segment(tl.r0, first).array();
+        cr.segment(first, count) *= b_.segment(tl.r0 + first, count).array();
+        cr.tail(rest) *= a_.segment(tl.r0 + after, rest).array();
+      }
+      if (tl.diagonal()) Cc = Cr.transpose();
+      for (Index jj = 0; jj < tl.cn; ++jj) {
+        const Index j = tl.c0 + jj;
+        const auto [first, count] = positives_in_tile(order, tl, j);
+        const Index rest = tl.rn - first - count, after = first + count;
+        auto cr = Cr.col(jj).array();
+        const auto cc = Cc.col(jj).array();
+        auto x = dD.col(jj).array();  // becomes X
+        x.head(first) = cr.head(first) * (x.head(first) - m_neg.segment(tl.r0, first).array()) +
+                        cc.head(first) * (x.head(first) - m_neg[j]);
+        x.segment(first, count) =
+            cr.segment(first, count) * (x.segment(first, count) - m_pos.segment(tl.r0 + first, count).array()) +
+            cc.segment(first, count) * (x.segment(first, count) - m_pos[j]);
+        x.tail(rest) = cr.tail(rest) * (x.tail(rest) - m_neg.segment(tl.r0 + after, rest).array()) +
+                       cc.tail(rest) * (x.tail(rest) - m_neg[j]);
+        cr += cc;
+        degree.segment(tl.r0, tl.rn).array() += cr;
+        x_degree.segment(tl.r0, tl.rn).array() += x;
+        if (!tl.diagonal()) {
+          degree[j] += cr.sum();
+          x_degree[j] += x.sum();
+        }
+      }
+      VS.middleCols(tl.r0, tl.rn).noalias() += V.middleCols(tl.c0, tl.cn) * Cr.transpose();
+      UX.middleCols(tl.r0, tl.rn).noalias() += U_.middleCols(tl.c0, tl.cn) * dD.transpose();
+      if (!tl.diagonal()) {
+        VS.middleCols(tl.c0, tl.cn).noalias() += V.middleCols(tl.r0, tl.rn) * Cr;
+        UX.middleCols(tl.c0, tl.cn).noalias() += U_.middleCols(tl.r0, tl.rn) * dD;
+      }
+    });
+    Matrix sorted = 2.0 * (V * degree.asDiagonal() - VS) - (2.0 * inv2t_) * (U_ * x_degree.asDiagonal() - UX);
+    const double K = order.num_classes();
+    for (int y = 0; y < order.num_classes(); ++y) {  // the alignment's share of 2 V L(S)
+      const Index begin = order.begin(y), size = order.size(y);
+      const double ny = static_cast<double>(size);
+      const double k = (1.0 - alpha_) * inv2t_ / (K * ny * ny);
+      const Vector class_sum = V.middleCols(begin, size).rowwise().sum();
+      sorted.middleCols(begin, size) += (4.0 * k) * ((ny * V.middleCols(begin, size)).colwise() - class_sum);
+    }
+    Matrix out(d, N);
+    order.scatter(sorted, out);
+    return out;
+  }
+
+ private:
+  Pass pass() const { return Pass{U_, *order_, sq_, shift_, shared_, inv2t_}; }
+
+  Matrix U_;
+  std::shared_ptr<const ClassOrder> order_;
+  Vector sq_, shift_, neg_sum_, pos_sum_, a_, b_;
+  bool shared_ = true;
+  double alpha_, inv2t_;
+};
+
+}  // namespace
+
+std::unique_ptr<HessianOperator> streamed_spread_hessian(Matrix U, std::shared_ptr<const ClassOrder> order,
+                                                         double alpha, double tau) {
+  return std::make_unique<StreamedSpreadHessian>(std::move(U), std::move(order), alpha, tau);
+}
+
+double streamed_hessian_bytes(Index num_points, Index dim, int threads) {
+  const double n = static_cast<double>(num_points), d = static_cast<double>(dim);
+  // Per thread four tiles (exponentials, the column side's, dD, the column coefficients);
+  // U, V, the two accumulators, the sorted and scattered result, and the CG's direction: 7 N d;
+  // ten row vectors.
+  const double tile = 8.0 * static_cast<double>(kBlock) * static_cast<double>(kBlock);
+  return 4.0 * tile * std::max(threads, 1) + 8.0 * 7.0 * n * d + 8.0 * 10.0 * n;
 }
 
 }  // namespace geomsim::detail

@@ -25,6 +25,8 @@
 //
 // Memory: per thread two kBlock x kBlock tiles (1 MiB); in all, O(N d) (the product
 // accumulator and the gradient) and O(N) for the row sums and shifts.
+#include <memory>
+
 #include "geomsim/objectives/spread_loss.hpp"
 
 namespace geomsim::detail {
@@ -38,5 +40,15 @@ bool shared_shift_fits(double max_squared_norm, double tau, Index num_points);
 // null, the gradient in class order (d x N).
 SpreadLossComponents streamed_spread_loss(const Matrix& U, const ClassOrder& order, double alpha, double tau,
                                           Matrix* gradient);
+
+// The exact Hessian at U (in class order) without the N x N matrices of the stored one: a
+// first pass keeps every row's two sums (O(N)); each product then runs two passes over the
+// tiles (its rows' softmax means of dD, then the coefficients multiplied into V and U), in
+// parallel over the tiles of a round, so it is the same for any number of threads. Directions
+// and results are in the input order, as SpreadLoss::hessian()'s.
+std::unique_ptr<HessianOperator> streamed_spread_hessian(Matrix U, std::shared_ptr<const ClassOrder> order,
+                                                         double alpha, double tau);
+// Bytes that operator keeps and uses per product with `threads` threads: O(N d).
+double streamed_hessian_bytes(Index num_points, Index dim, int threads);
 
 }  // namespace geomsim::detail

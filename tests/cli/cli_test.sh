@@ -159,7 +159,9 @@ expect_rejected "--d would need" --d 100000000
 expect_rejected "for N = 24 points in R^100000000" --d 100000000
 expect_rejected "--ny would need" --K 100000 --ny 100000
 expect_rejected "--ny would need" --K 10 --ny 100000000
-expect_rejected "exact Hessian 24 TB" --K 10 --ny 100000 --solver rtr
+# The exact Hessian streams (O(N d): 640 GB at N = 10^9, d = 10), where its stored matrices
+# would take 24 N^2 bytes (24 TB already at N = 10^6, which it no longer refuses).
+expect_rejected "exact Hessian 640 GB" --K 10 --ny 100000000 --solver rtr
 "$geomsim" --K 10 --ny 10000 --d 10 --cosines "$work/huge.csv" >/dev/null 2>"$work/err.txt"
 [ $? -eq 2 ] && grep -qF -- "--ny would need" "$work/err.txt" && grep -qF "outputs 3" "$work/err.txt" && [ ! -e "$work/huge.csv" ] &&
   pass || fail "a cosine matrix of 10^5 x 10^5 was not refused by its size: $(cat "$work/err.txt")"

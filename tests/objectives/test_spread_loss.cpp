@@ -370,3 +370,71 @@ TEST_CASE("The evaluation path: streamed from kStreamedFromPoints points on (few
   CHECK(streamed < 5e7);
   CHECK(per_row == Approx(streamed + 2 * 8.0 * kBlock * kBlock));
 }
+
+namespace {
+// Fourth-order central differences of the gradient along V: truncation O(h^4), so at
+// h = 1e-3 both it and the rounding (eps |g| / h) are near 1e-13 of the product.
+Matrix gradient_differences(const SpreadLoss& loss, const Matrix& U, const Matrix& V, double h) {
+  Matrix g1(U.rows(), U.cols()), g2(U.rows(), U.cols()), g3(U.rows(), U.cols()), g4(U.rows(), U.cols());
+  loss.evaluate_with_gradient(U + h * V, g1);
+  loss.evaluate_with_gradient(U - h * V, g2);
+  loss.evaluate_with_gradient(U + 2 * h * V, g3);
+  loss.evaluate_with_gradient(U - 2 * h * V, g4);
+  return (8.0 * (g1 - g2) - (g3 - g4)) / (12.0 * h);
+}
+}  // namespace
+
+TEST_CASE("The streamed Hessian-vector product equals the stored one and differences of the gradient",
+          "[spread_loss][streamed][hessian]") {
+  struct Case {
+    std::vector<int> sizes;
+    int d;
+    double alpha, tau, scale;
+    std::uint64_t shuffle;
+  };
+  // One tile (N = 24); 3 blocks (N = 700: byes), unbalanced and shuffled; classes that cut
+  // tiles; a shift per row (tau = 0.001); points off the sphere; alpha 0.5, 0.7, 0.9.
+  const Case c = GENERATE(Case{{8, 8, 8}, 3, 0.5, 0.5, 1.0, 0}, Case{{8, 8, 8}, 3, 0.9, 0.5, 1.0, 0},
+                          Case{{90, 60, 150, 400}, 5, 0.7, 0.5, 1.0, 3}, Case{{90, 60, 150, 400}, 5, 0.5, 0.3, 1.0, 3},
+                          Case{{90, 60, 150, 400}, 4, 0.9, 0.5, 1.0, 2}, Case{std::vector<int>(200, 3), 4, 0.7, 0.5, 1.0, 4},
+                          Case{{100, 250}, 4, 0.6, 0.5, 1.15, 5}, Case{{150, 150}, 3, 0.9, 0.001, 1.0, 0});
+  const auto labels = labels_of_sizes(c.sizes, c.shuffle);
+  const Index N = static_cast<Index>(labels.size());
+  const SpreadLoss stored(labels, c.alpha, c.tau, PairEvaluation::kStored);
+  const SpreadLoss streamed(labels, c.alpha, c.tau, PairEvaluation::kStreamed);
+  Matrix U = random_uniform_sphere(c.d, N, 21);
+  if (c.tau < 0.01) U = 0.05 * U + collapsed_simplex(labels, c.d);  // near collapse, as at small tau
+  normalize_columns(U);
+  U *= c.scale;
+  const Matrix V = random_uniform_sphere(c.d, N, 22);
+  CAPTURE(N, c.d, c.alpha, c.tau, c.scale);
+  const Matrix HV = streamed.hessian(U)->apply(V), HV_stored = stored.hessian(U)->apply(V);
+  // Relative errors in the Frobenius norm over all d x N entries.
+  CHECK((HV - HV_stored).norm() <= 1e-10 * HV_stored.norm());
+  if (c.tau >= 0.01) {  // at tau = 0.001 the gradient's fifth derivative (~ tau^-5) swamps any h
+    const Matrix fd = gradient_differences(streamed, U, V, 1e-3);
+    CHECK((HV - fd).norm() <= 1e-10 * fd.norm());
+  }
+  const Matrix W = random_uniform_sphere(c.d, N, 23);  // symmetric: <W, H V> = <V, H W>
+  CHECK((W.array() * HV.array()).sum() == Approx((V.array() * streamed.hessian(U)->apply(W).array()).sum()).epsilon(1e-10));
+  CHECK_THROWS_AS(streamed.hessian(U)->apply(Matrix::Zero(c.d + 1, N)), InvalidArgument);
+}
+
+TEST_CASE("The streamed Hessian-vector product is identical whatever the number of threads",
+          "[spread_loss][streamed][hessian][determinism]") {
+  const auto labels = labels_of_sizes({300, 200, 400, 250}, 10);  // N = 1150: 5 blocks
+  const double tau = GENERATE(0.5, 0.001);  // one shared shift; a shift per row
+  const double alpha = GENERATE(0.5, 0.7, 0.9);
+  const SpreadLoss loss(labels, alpha, tau, PairEvaluation::kStreamed);
+  const Matrix U = random_uniform_sphere(16, 1150, 3), V = random_uniform_sphere(16, 1150, 4);
+  const Matrix h1 = testing::with_threads(1, [&] { return loss.hessian(U)->apply(V); });
+  const Matrix h2 = testing::with_threads(2, [&] { return loss.hessian(U)->apply(V); });
+  CHECK(h1 == h2);  // bitwise
+}
+
+TEST_CASE("The Hessian streams on the streamed path: O(N d) memory", "[spread_loss][streamed][hessian]") {
+  const Index N = 20000, d = 128;
+  CHECK(SpreadLoss::hessian_bytes(N, d, PairEvaluation::kAuto, 2) < 1.6e8);
+  CHECK(SpreadLoss::hessian_bytes(N, d, PairEvaluation::kStored, 2) == SpreadLoss::stored_hessian_bytes(N, d));
+  CHECK(SpreadLoss::stored_hessian_bytes(N, d) > 9.6e9);
+}

@@ -60,8 +60,12 @@ class SpreadLoss final : public Objective {
   // path_for(requested, N, d) takes, with `threads` OpenMP threads: a function of the sizes
   // alone, so that a caller can check it before allocating anything.
   static double evaluation_bytes(Index num_points, Index dim, double tau, PairEvaluation requested, int threads);
-  // Bytes the exact Hessian (hessian()) keeps and uses per product: 24 N^2 plus O(N d).
-  static double hessian_bytes(Index num_points, Index dim);
+  // Bytes the exact Hessian (hessian()) keeps and uses per product on the path
+  // path_for(requested, N, d) takes, with `threads` OpenMP threads: O(N d) streamed, 24 N^2
+  // plus O(N d) stored (stored_hessian_bytes).
+  static double hessian_bytes(Index num_points, Index dim, PairEvaluation requested = PairEvaluation::kAuto,
+                              int threads = 1);
+  static double stored_hessian_bytes(Index num_points, Index dim);
 
   Index num_points() const override { return static_cast<Index>(labels_.size()); }
   std::string name() const override { return "spread_loss"; }
@@ -70,9 +74,12 @@ class SpreadLoss final : public Objective {
 
   SpreadLossComponents components(const Eigen::Ref<const Matrix>& U) const;
 
-  // The exact Hessian (see spread_loss.cpp for the formula). Building it costs one
-  // evaluation and keeps two N x N matrices (16 N^2 bytes: 64 MB at N = 2000); each
-  // apply() costs three N x N x d products and one more N x N matrix, no exponentials.
+  // The exact Hessian (see spread_loss.cpp for the formula). On the stored path, building it
+  // costs one evaluation and keeps two N x N matrices (16 N^2 bytes: 64 MB at N = 2000); each
+  // apply() costs three N x N x d products and one more N x N matrix, no exponentials. On the
+  // streamed path, and wherever those matrices would take more than half the memory available,
+  // it streams (objectives/streamed_spread_loss.hpp): building it costs one pass over the
+  // tiles, each apply() two, with O(N d) memory, the same for any number of threads.
   std::unique_ptr<HessianOperator> hessian(const Eigen::Ref<const Matrix>& U) const override;
 
   double alpha() const { return alpha_; }

@@ -6,12 +6,17 @@
            scipy's SLSQP best of 5 with the analytic gradient and scipy's defaults (our assumption of
            the paper's call: seed 004 names SLSQP, not its settings), whole process
            (scipy_slsqp_sweep.py --scipy-defaults at that one point); medians of 11 and 3
-  large    N = 2000, d = 32, K = 10 at alpha 0.5, 0.535, 0.7: scipy's L-BFGS-B (its defaults,
-           scipy_lbfgsb_large.py) to its own stop or 60 s, then geomsim's CLI (one seed, 60 s
-           cap) to its own stop, as a whole process. geomsim's time to reach scipy's loss (to
+  large    N = 2000, d = 32, K = 10, tau = 0.5 at alpha 0.5, 0.535, 0.6, 0.7, 0.9 (issue 32's
+           table): scipy's L-BFGS-B (its defaults, scipy_lbfgsb_large.py) to its own stop or 60 s,
+           then geomsim's CLI (one seed, the default solver or --solver, 60 s cap) to its own stop,
+           as a whole process, with the load average beside each time. geomsim's time to reach scipy's loss (to
            1e-9) is the whole process time of the first run capped at --max-seconds 1/64 s,
            growing by 2^(1/4), that ends at or below it (or of the uncapped run): an upper bound. The
            ratio is scipy's minimisation time (imports excluded) over that
+  certify  the same problem at alpha 0.7, the default solve capped at 5 s, then `--certify`
+           (Lanczos on the exact Hessian, streamed): whole process time and the verdict
+  scale    N = 2 10^4, d = 128, K = 10, alpha 0.7, tau 0.5: the default solve (or --solver) to its
+           own stop or --scale-cap seconds, whole process, with its peak resident memory
   objective  objective + gradient at N = 10^4 and 5 10^4, d = 128, 2 threads, each size in its
            own geomsim_bench process: seconds, vs one N x N x d GEMM (the BLAS's dgemm, best of
            3, with its GFLOP/s; a ratio below 1 is printed as a measurement fault), peak resident
@@ -61,6 +66,30 @@ def geomsim_json(geomsim, args, tmp):
         return seconds, json.load(f)
 
 
+def load_average():
+    """The 1-minute load average, printed beside every timing (the machine may be shared)."""
+    return os.getloadavg()[0]
+
+
+def solver_args(a):
+    return ["--solver", a.solver] if a.solver else []
+
+
+def timed_peak(cmd):
+    """Runs cmd; returns (seconds, stdout, peak resident memory in bytes) of that one process."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile(mode="w+") as out, tempfile.TemporaryFile(mode="w+") as err:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.perf_counter() - start
+        out.seek(0)
+        err.seek(0)
+        if proc.returncode != 0:
+            raise SystemExit(f"compare_peers: {' '.join(cmd)} exited {proc.returncode}: {err.read().strip()}")
+        return seconds, out.read(), usage.ru_maxrss * 1024
+
+
 def row_version(a, results):
     seconds = median_time([a.geomsim, "--version"], 3 if a.smoke else 20)
     results["version"] = {"seconds": seconds, "target_seconds": 0.02}
@@ -103,16 +132,19 @@ def row_paper(a, results, tmp):
 
 def row_large(a, results, tmp):
     K, ny, d, cap = (4, 25, 8, 10) if a.smoke else (10, 200, 32, 60)
-    alphas = [0.7] if a.smoke else [0.5, 0.535, 0.7]
+    alphas = [0.7] if a.smoke else [0.5, 0.535, 0.6, 0.7, 0.9]
     rows = []
     for alpha in alphas:
         _, out = timed([PYTHON, os.path.join(HERE, "scipy_lbfgsb_large.py"), "--K", str(K), "--ny", str(ny), "--d",
                         str(d), "--alpha", str(alpha), "--max-seconds", str(cap)])
         theirs = json.loads(out)
-        problem = ["--K", str(K), "--ny", str(ny), "--d", str(d), "--alpha", str(alpha), "--tau", "0.5", "--seeds", "0"]
+        scipy_load = load_average()
+        problem = ["--K", str(K), "--ny", str(ny), "--d", str(d), "--alpha", str(alpha), "--tau", "0.5", "--seeds", "0",
+                   *solver_args(a)]
         target = theirs["loss"] + 1e-9 * max(1.0, abs(theirs["loss"]))
         # The run to its own stop (at most cap seconds): its status and loss.
         seconds, j = geomsim_json(a.geomsim, problem + ["--max-seconds", str(cap)], tmp)
+        load = load_average()
         run = j["result"]["runs"][0]
         loss = j["result"]["loss"]
         # The time to reach scipy's loss: the whole process time of the first of the capped runs
@@ -129,17 +161,59 @@ def row_large(a, results, tmp):
         r = {"alpha": alpha, "scipy": theirs, "geomsim": {"seconds": seconds, "loss": loss, "status": run["status"],
                                                           "iterations": run["iterations"],
                                                           "stationarity": run["stationarity"],
-                                                          "threads": j["timing"]["threads"]},
+                                                          "threads": j["timing"]["threads"],
+                                                          "solver": j["solver"]["name"],
+                                                          "load": load},
+             "scipy_load": scipy_load,
+             "target_met": run["status"] == "gtol" and seconds <= 10.0,
              "reach_seconds": reach_seconds,
              "ratio": theirs["seconds"] / reach_seconds if reach_seconds else None}
         rows.append(r)
         ratio = (f"reaches scipy's loss within {reach_seconds:.2f} s: {r['ratio']:.1f}x" if reach_seconds
                  else "scipy's loss NOT reached")
         print(f"large       N = {K * ny}, d = {d}, K = {K}, alpha = {alpha}: scipy L-BFGS-B {theirs['seconds']:.2f} s "
-              f"to {theirs['loss']:.10f} ({theirs['stop']}); geomsim whole process {seconds:.2f} s to {loss:.10f} "
+              f"to {theirs['loss']:.10f} ({theirs['stop']}, load {scipy_load:.1f}); geomsim {r['geomsim']['solver']} "
+              f"whole process {seconds:.2f} s to {loss:.10f} "
               f"({run['status']}, {run['iterations']} iterations, stationarity {run['stationarity']:.1e}, "
-              f"{j['timing']['threads']} thread{'' if j['timing']['threads'] == 1 else 's'}); {ratio} (target >= 10x, ending gtol or ftol within {cap} s)")
+              f"{j['timing']['threads']} thread{'' if j['timing']['threads'] == 1 else 's'}, load {load:.1f}); {ratio} "
+              f"(targets: >= 10x; gtol within 10 s: {'met' if r['target_met'] else 'NOT met'})")
     results["large"] = rows
+
+
+def row_certify(a, results, tmp):
+    K, ny, d = (4, 25, 8) if a.smoke else (10, 200, 32)
+    problem = ["--K", str(K), "--ny", str(ny), "--d", str(d), "--alpha", "0.7", "--tau", "0.5", "--seeds", "0",
+               "--max-seconds", "5", *solver_args(a)]
+    solve_seconds, _ = geomsim_json(a.geomsim, problem, tmp)
+    seconds, j = geomsim_json(a.geomsim, problem + ["--certify"], tmp)
+    load = load_average()
+    certificate = j["result"].get("certificate", {})
+    verdict = (f"{certificate['kind']}, smallest eigenvalue {certificate['smallest_eigenvalue']:.2e}, "
+               f"{certificate['lanczos_steps']} Lanczos steps")
+    results["certify"] = {"seconds": seconds, "solve_seconds": solve_seconds, "certify_seconds": seconds - solve_seconds,
+                          "load": load, "certificate": certificate, "target_seconds": 10.0}
+    print(f"certify     N = {K * ny}, d = {d}, K = {K}, alpha = 0.7: solve (5 s cap) {solve_seconds:.2f} s, with --certify "
+          f"{seconds:.2f} s whole process (the certificate {seconds - solve_seconds:.2f} s, target <= 10 s), load "
+          f"{load:.1f}: {verdict}")
+
+
+def row_scale(a, results, tmp):
+    K, ny, d, cap = (4, 25, 8, 5) if a.smoke else (10, 2000, 128, a.scale_cap)
+    out = os.path.join(tmp, "scale.json")
+    cmd = [a.geomsim, "--K", str(K), "--ny", str(ny), "--d", str(d), "--alpha", "0.7", "--tau", "0.5", "--seeds", "0",
+           "--max-seconds", str(cap), *solver_args(a), "--json", out, "--quiet"]
+    seconds, _, peak = timed_peak(cmd)
+    load = load_average()
+    with open(out) as f:
+        j = json.load(f)
+    run = j["result"]["runs"][0]
+    results["scale"] = {"N": K * ny, "d": d, "seconds": seconds, "peak_bytes": peak, "load": load,
+                        "status": run["status"], "iterations": run["iterations"], "stationarity": run["stationarity"],
+                        "loss": j["result"]["loss"], "threads": j["timing"]["threads"], "target_bytes": 1e9}
+    print(f"scale       N = {K * ny}, d = {d}, K = {K}, alpha = 0.7: geomsim whole process {seconds:.1f} s to "
+          f"{j['result']['loss']:.10f} ({run['status']}, {run['iterations']} iterations, stationarity "
+          f"{run['stationarity']:.1e}, {j['timing']['threads']} threads, load {load:.1f}), peak memory "
+          f"{peak / 1e6:.0f} MB (targets: converged, gtol or ftol; <= 1000 MB)")
 
 
 def row_objective(a, results):
@@ -200,7 +274,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--geomsim", default="build/geomsim")
     ap.add_argument("--bench", default="build/tests/benchmarks/geomsim_bench")
-    ap.add_argument("--rows", default="version,paper,large,objective,sweep")
+    ap.add_argument("--rows", default="version,paper,large,certify,scale,objective,sweep")
+    ap.add_argument("--solver", help="geomsim's --solver for the large, certify and scale rows (default: geomsim's)")
+    ap.add_argument("--scale-cap", type=float, default=600.0, help="the scale row's --max-seconds (default 600)")
     ap.add_argument("--smoke", action="store_true", help="tiny problems: checks that every row runs")
     ap.add_argument("--json", help="write every number to this file")
     a = ap.parse_args()
@@ -214,6 +290,10 @@ def main():
                 row_paper(a, results, tmp)
             elif name == "large":
                 row_large(a, results, tmp)
+            elif name == "certify":
+                row_certify(a, results, tmp)
+            elif name == "scale":
+                row_scale(a, results, tmp)
             elif name == "objective":
                 row_objective(a, results)
             elif name == "sweep":
