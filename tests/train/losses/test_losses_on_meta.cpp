@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "geomsim/train/losses/conditioning_kernels.hpp"
 #include "geomsim/train/losses/contrastive_losses.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
 #include "train/losses/device_ops.hpp"         // src/: the losses' internal helpers
@@ -73,6 +74,39 @@ TEST_CASE("Every registered batch loss runs forward and backward on the meta dev
   CHECK(z.grad().device().is_meta());
   CHECK(z.grad().sizes() == z.sizes());
   CHECK(z.grad().scalar_type() == dtype);
+}
+
+TEST_CASE("The conditioned losses run on the meta device with every conditioning kernel", "[train][losses][meta][kernels]") {
+  // cclk-weak and cclk-fair with --cond-kernel NAME, on the labels and on a batch's
+  // conditioning values (--condition-on attributes:...): no host read on the way.
+  const std::string kernel = GENERATE(from_range(conditioning_kernel_names()));
+  const bool attributes = GENERATE(false, true);
+  const auto dtype = GENERATE(torch::kFloat, torch::kDouble);
+  for (const std::string name : {"cclk-weak", "cclk-fair"}) {
+    CAPTURE(name, kernel, attributes, dtype);
+    const int64_t B = 8, d = 4;
+    auto z = torch::empty({2 * B, d}, on_meta(dtype)).requires_grad_(true);
+    LossBatch batch{z, torch::empty({B}, on_meta(torch::kLong)), torch::empty({2 * B}, on_meta(torch::kLong)), 3};
+    if (attributes) batch.condition = torch::empty({B, 3}, on_meta(dtype));
+    LossOptions options;
+    options.cond_kernel = kernel;
+    std::string failure;
+    try {
+      const auto K = attributes ? conditioning_kernel(batch.condition, conditioning_kernel_of(options))
+                                : label_conditioning_kernel(batch.labels, conditioning_kernel_of(options));
+      CHECK(K.device().is_meta());
+      const auto loss = batch_loss(name, batch, options);
+      REQUIRE(loss.device().is_meta());
+      CHECK(loss.scalar_type() == dtype);
+      loss.backward();
+    } catch (const std::exception& e) {
+      failure = first_line(e);
+    }
+    INFO(failure);
+    REQUIRE(failure.empty());
+    CHECK(z.grad().device().is_meta());
+    CHECK(z.grad().sizes() == z.sizes());
+  }
 }
 
 TEST_CASE("L_spread takes its composed path on any device but the CPU", "[train][losses][meta]") {
