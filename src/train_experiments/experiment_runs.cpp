@@ -166,7 +166,9 @@ RunRow training_parameters(const std::string& method, const TrainRunOptions& o) 
   if (train::loss_entry(o.loss).needs.condition) {
     row.set("kernel_lambda", format_number(o.kernel_lambda));
     row.set("cond_kernel", o.cond_kernel);
-    row.set("condition_on", o.condition_on);
+    std::string condition = o.condition_on;  // a cell holds no comma: attributes:ink+aspect+intensity
+    std::replace(condition.begin(), condition.end(), ',', '+');
+    row.set("condition_on", condition);
     if (o.cond_kernel == "rbf" || o.cond_kernel == "laplacian") row.set("cond_bandwidth", format_number(o.cond_bandwidth));
     if (o.cond_kernel == "polynomial") {
       row.set("cond_degree", format_number(o.cond_degree));

@@ -234,7 +234,7 @@ TEST_CASE("The CCL-K kernel methods condition on the images' attributes with eac
     CHECK(o.condition_on == "attributes:ink,aspect,intensity");
     const RunRow row = training_parameters(m.name, o);
     CHECK(row.text("cond_kernel") == std::optional<std::string>(kernel));
-    CHECK(row.text("condition_on") == std::optional<std::string>("attributes:ink,aspect,intensity"));
+    CHECK(row.text("condition_on") == std::optional<std::string>("attributes:ink+aspect+intensity"));
     CHECK(row.text("cond_bandwidth").has_value() == (kernel == "rbf" || kernel == "laplacian"));
   }
   CHECK(method_options(TrainRunOptions{}, training_method("cclk-weak-fine")).condition_on == "attributes:fine");

@@ -42,13 +42,20 @@ torch::Tensor condition_kernel(const LossBatch& b, const LossOptions& o) {
   }
   return conditioning_kernel(b.condition, kernel);
 }
+// W+ (W's negative entries dropped), except for the labels' delta kernel (cosine or linear on
+// the labels), whose W has none in exact arithmetic: there W itself, as before the kernels were
+// added (the Cholesky solve leaves entries of order 1e-17 of either sign where W is 0).
+ConditionalWeights condition_weights(const LossBatch& b, const LossOptions& o) {
+  const bool delta = !b.condition.defined() && (o.cond_kernel == "cosine" || o.cond_kernel == "linear");
+  return delta ? ConditionalWeights::exact : ConditionalWeights::nonnegative;
+}
 torch::Tensor cclk_weak(const LossBatch& b, const LossOptions& o) {
   return cclk_weakly_supervised_loss(first_views(b), second_views(b), condition_kernel(b, o), o.kernel_lambda, o.tau,
-                                     ConditionalWeights::nonnegative);
+                                     condition_weights(b, o));
 }
 torch::Tensor cclk_fair(const LossBatch& b, const LossOptions& o) {
   return cclk_fair_loss(first_views(b), second_views(b), condition_kernel(b, o), o.kernel_lambda, o.tau,
-                        ConditionalWeights::nonnegative);
+                        condition_weights(b, o));
 }
 torch::Tensor cclk_hardneg(const LossBatch& b, const LossOptions& o) {
   return cclk_hard_negative_loss(first_views(b), second_views(b), o.kernel_bandwidth, o.kernel_lambda, o.tau);

@@ -130,7 +130,7 @@ TEST_CASE("Unusable conditioning kernels are refused, naming the option", "[trai
   ConditioningKernel k;
   k.name = "gaussian";
   CHECK(refused(k, "cond-kernel"));
-  for (double bandwidth : {0.0, -1.0, std::nan(""), INFINITY}) {
+  for (double bandwidth : {0.0, -1.0, std::nan(""), double(INFINITY)}) {
     ConditioningKernel b = kernel_named("rbf");
     b.bandwidth = bandwidth;
     CAPTURE(bandwidth);
@@ -142,7 +142,7 @@ TEST_CASE("Unusable conditioning kernels are refused, naming the option", "[trai
     CAPTURE(degree);
     CHECK(refused(d, "cond-degree"));
   }
-  for (double offset : {-0.1, INFINITY}) {
+  for (double offset : {-0.1, double(INFINITY)}) {
     ConditioningKernel c = kernel_named("polynomial");
     c.offset = offset;
     CAPTURE(offset);
@@ -229,9 +229,14 @@ TEST_CASE("cclk-weak and cclk-fair read the batch's conditioning values through 
     const auto on_labels = batch_loss(loss, {z, labels, partner, 3}, o);
     const auto delta = loss == "cclk-weak" ? cclk_weakly_supervised_loss(x, y, delta_kernel(labels), o.kernel_lambda, o.tau)
                                            : cclk_fair_loss(x, y, delta_kernel(labels), o.kernel_lambda, o.tau);
-    // The delta kernel's W has no negative entry: W+ is W, bit for bit.
-    const auto W = conditional_embedding_weights(delta_kernel(labels), o.kernel_lambda);
-    CHECK(W.min().item<double>() >= 0.0);
+    // On the labels the cosine and linear kernels are the delta kernel, with W itself (not W+).
+    o.cond_kernel = "linear";
+    CHECK(torch::equal(batch_loss(loss, {z, labels, partner, 3}, o), delta));
+    o.cond_kernel = "rbf";  // another kernel on the labels: W+
+    const auto rbf = label_conditioning_kernel(labels, conditioning_kernel_of(o));
+    CHECK(torch::equal(batch_loss(loss, {z, labels, partner, 3}, o),
+                       loss == "cclk-weak" ? cclk_weakly_supervised_loss(x, y, rbf, o.kernel_lambda, o.tau, ConditionalWeights::nonnegative)
+                                           : cclk_fair_loss(x, y, rbf, o.kernel_lambda, o.tau, ConditionalWeights::nonnegative)));
     CHECK(torch::equal(on_labels, delta));
     for (const auto& name : conditioning_kernel_names()) {
       o.cond_kernel = name;

@@ -23,7 +23,7 @@
 // values on signed attributes, and W = I - lambda (K_Z + lambda I)^-1 has negative entries for
 // most kernels besides the delta kernel); the registry's cclk-weak and cclk-fair then drop them
 // (ConditionalWeights::nonnegative, kernel_contrastive_losses.hpp), which keeps every
-// conditional score positive.
+// conditional score positive; on the labels' delta kernel they keep W, as before.
 // Every kernel is float64 (b x b), computed on U's device without reading a value back, and
 // detached: the conditioning values carry no gradient.
 #include <torch/torch.h>

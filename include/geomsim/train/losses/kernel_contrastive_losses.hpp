@@ -47,8 +47,10 @@ torch::Tensor conditional_embedding_weights(const torch::Tensor& kernel, double 
 // ones). W's diagonal is positive for a kernel with a positive diagonal (W_ii = 1 - lambda
 // [(K_Z + lambda I)^-1]_ii > 0), so with W+ every conditional score [K_XY W+]_ii is positive: a
 // kernel that takes negative values (linear or cosine on signed attributes) gives a usable loss.
-// The delta kernel's W has no negative entry: both are the same there. The registry's cclk-weak
-// and cclk-fair use nonnegative (loss_registry.hpp).
+// The delta kernel's W has no negative entry in exact arithmetic (its Cholesky solve leaves
+// entries of order 1e-17 of either sign where W is 0). The registry's cclk-weak and cclk-fair use
+// nonnegative, except on the labels with the cosine or linear kernel (the delta kernel), where
+// they use exact, as before the kernels were added (loss_registry.cpp).
 enum class ConditionalWeights { exact, nonnegative };
 
 torch::Tensor cclk_weakly_supervised_loss(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& kernel,

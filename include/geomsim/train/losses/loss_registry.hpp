@@ -88,7 +88,7 @@ struct LossNeeds {
 struct LossBatch {
   torch::Tensor z, labels, partner;
   int64_t num_classes = 0;
-  torch::Tensor condition;
+  torch::Tensor condition = {};
 };
 
 using BatchLossFunction = torch::Tensor (*)(const LossBatch& batch, const LossOptions& options);
