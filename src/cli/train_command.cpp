@@ -9,6 +9,7 @@
 #include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/data/image_attributes.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
 #include "geomsim/train/training/trainer.hpp"
 
@@ -25,6 +26,15 @@ std::string parameter_help(const std::string& name) {
     if (entry.reads(name)) readers += (readers.empty() ? "" : ", ") + entry.name;
   }
   return parameter.meaning + " (" + parameter.range + "; read by --loss " + readers + ")";
+}
+
+// The losses that read a conditioning variable (--cond-kernel, --condition-on).
+std::string condition_readers() {
+  std::string readers;
+  for (const auto& entry : train::loss_registry()) {
+    if (entry.needs.condition) readers += (readers.empty() ? "" : ", ") + entry.name;
+  }
+  return readers;
 }
 
 // The losses with their one-line help, from the registry.
@@ -54,6 +64,10 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
       "  SupCon + InfoNCE: --loss supcon+simclr;  SupCon L_in: --loss supcon-in\n"
       "  seed 000:  geomsim train --loss attract-repel --alpha 0.5   (alpha weights L_attract)\n"
       "  CCL-K:     geomsim train --loss cclk-weak | cclk-fair | cclk-hardneg --kernel-lambda 0.1\n"
+      "             kernels (seed 002 Tables 2, 5, 7): --cond-kernel cosine | rbf --cond-bandwidth 1 | laplacian |\n"
+      "             linear | polynomial --cond-degree 3 --cond-offset 1\n"
+      "             attributes as the only supervision: --loss cclk-weak --condition-on attributes:ink,aspect,intensity\n"
+      "             (ink mass, bounding-box aspect, mean inked intensity, standardised; or fine: the fine label one-hot)\n"
       "  002's conditional InfoNCE (eqs. 3-5): --loss weaksup-infonce | fair-infonce | hardneg-infonce\n"
       "  triplet (000 eq. A7): --loss triplet;  Table 9: --loss clip-positives --clip-cosine 0.5 |\n"
       "             weighted-positives --positive-weight 0.5 | upweighted-negatives --negative-weight 2\n"
@@ -72,6 +86,18 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
       ->capture_default_str();
   c.add_option("--kernel-lambda", o.kernel_lambda, parameter_help("kernel-lambda"))->capture_default_str();
   c.add_option("--kernel-bandwidth", o.kernel_bandwidth, parameter_help("kernel-bandwidth"))->capture_default_str();
+  c.add_option("--cond-kernel", o.cond_kernel,
+               "CCL-K's kernel K_Z on the conditioning values: " + train::conditioning_kernel_list() +
+                   " (seed 002's default: cosine; read by --loss " + condition_readers() + ")")
+      ->capture_default_str();
+  c.add_option("--cond-bandwidth", o.cond_bandwidth, parameter_help("cond-bandwidth"))->capture_default_str();
+  c.add_option("--cond-degree", o.cond_degree, parameter_help("cond-degree"))->capture_default_str();
+  c.add_option("--cond-offset", o.cond_offset, parameter_help("cond-offset"))->capture_default_str();
+  c.add_option("--condition-on", o.condition_on,
+               "what CCL-K's kernel conditions on: labels (the coarse training labels, one-hot) or attributes:NAME[,NAME...] "
+               "with names among " + train::image_attribute_list() +
+                   " (derived from the images; no labels but fine's; read by --loss " + condition_readers() + ")")
+      ->capture_default_str();
   c.add_option("--clip-cosine", o.clip_cosine, parameter_help("clip-cosine"))->capture_default_str();
   c.add_option("--positive-weight", o.positive_weight, parameter_help("positive-weight"))->capture_default_str();
   c.add_option("--negative-weight", o.negative_weight, parameter_help("negative-weight"))->capture_default_str();

@@ -81,6 +81,20 @@ const std::vector<TrainingMethod>& training_methods() {
       {"clip-positives", "Clip Positives (Table 9)", "clip-positives", "none", "coarse"},
       {"weighted-positives", "Weighted Pos in Denom. (Table 9)", "weighted-positives", "none", "coarse"},
       {"upweighted-negatives", "Upweighted negatives (Table 9's text)", "upweighted-negatives", "none", "coarse"},
+      {"cclk-weak", "WeaklySup CCL-K (002 eq. 7), cosine kernel", "cclk-weak", "none", "coarse (as the conditioning z)", false, true,
+       "cosine", "labels"},
+      {"cclk-weak-attr-cosine", "WeaklySup CCL-K on the attributes, cosine kernel", "cclk-weak", "none",
+       "none (ink, aspect, intensity from the pixels)", false, true, "cosine", "attributes:ink,aspect,intensity"},
+      {"cclk-weak-attr-rbf", "WeaklySup CCL-K on the attributes, RBF kernel", "cclk-weak", "none",
+       "none (ink, aspect, intensity from the pixels)", false, true, "rbf", "attributes:ink,aspect,intensity"},
+      {"cclk-weak-attr-laplacian", "WeaklySup CCL-K on the attributes, Laplacian kernel", "cclk-weak", "none",
+       "none (ink, aspect, intensity from the pixels)", false, true, "laplacian", "attributes:ink,aspect,intensity"},
+      {"cclk-weak-attr-linear", "WeaklySup CCL-K on the attributes, linear kernel", "cclk-weak", "none",
+       "none (ink, aspect, intensity from the pixels)", false, true, "linear", "attributes:ink,aspect,intensity"},
+      {"cclk-weak-attr-polynomial", "WeaklySup CCL-K on the attributes, polynomial kernel", "cclk-weak", "none",
+       "none (ink, aspect, intensity from the pixels)", false, true, "polynomial", "attributes:ink,aspect,intensity"},
+      {"cclk-weak-fine", "WeaklySup CCL-K on the fine label (one-hot), cosine kernel", "cclk-weak", "none",
+       "fine (as a discrete attribute)", false, true, "cosine", "attributes:fine"},
     };
     for (TrainingMethod& m : table) {
       const train::LossEntry& loss = train::loss_entry(m.loss);
@@ -105,6 +119,8 @@ TrainRunOptions method_options(const TrainRunOptions& base, const TrainingMethod
   TrainRunOptions o = base;
   o.loss = method.loss;
   o.autoencoder = method.autoencoder;
+  if (!method.cond_kernel.empty()) o.cond_kernel = method.cond_kernel;
+  if (!method.condition_on.empty()) o.condition_on = method.condition_on;
   return o;
 }
 
@@ -147,6 +163,18 @@ RunRow training_parameters(const std::string& method, const TrainRunOptions& o) 
   if (o.loss == "clip-positives") row.set("clip_cosine", format_number(o.clip_cosine));
   if (o.loss == "weighted-positives") row.set("positive_weight", format_number(o.positive_weight));
   if (o.loss == "upweighted-negatives") row.set("negative_weight", format_number(o.negative_weight));
+  if (train::loss_entry(o.loss).needs.condition) {
+    row.set("kernel_lambda", format_number(o.kernel_lambda));
+    row.set("cond_kernel", o.cond_kernel);
+    std::string condition = o.condition_on;  // a cell holds no comma: attributes:ink+aspect+intensity
+    std::replace(condition.begin(), condition.end(), ',', '+');
+    row.set("condition_on", condition);
+    if (o.cond_kernel == "rbf" || o.cond_kernel == "laplacian") row.set("cond_bandwidth", format_number(o.cond_bandwidth));
+    if (o.cond_kernel == "polynomial") {
+      row.set("cond_degree", format_number(o.cond_degree));
+      row.set("cond_offset", format_number(o.cond_offset));
+    }
+  }
   return row;
 }
 
@@ -452,6 +480,10 @@ TrainRunOptions base_training_options(const json& p) {
   if (p.contains("clip_cosine")) o.clip_cosine = number_parameter(p, "clip_cosine");
   if (p.contains("positive_weight")) o.positive_weight = number_parameter(p, "positive_weight");
   if (p.contains("negative_weight")) o.negative_weight = number_parameter(p, "negative_weight");
+  if (p.contains("kernel_lambda")) o.kernel_lambda = number_parameter(p, "kernel_lambda");
+  if (p.contains("cond_bandwidth")) o.cond_bandwidth = number_parameter(p, "cond_bandwidth");
+  if (p.contains("cond_degree")) o.cond_degree = number_parameter(p, "cond_degree");
+  if (p.contains("cond_offset")) o.cond_offset = number_parameter(p, "cond_offset");
   if (p.contains("batch_size")) {
     o.batch_size = integer_parameter(p, "batch_size", 2);
     o.batch_size_given = true;

@@ -10,7 +10,9 @@
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/memory_budget.hpp"
+#include "geomsim/train/data/image_attributes.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
+#include "geomsim/train/losses/loss_registry.hpp"
 #include "geomsim/train/training/evaluation.hpp"
 #include "geomsim/train/training/trainer.hpp"
 #include "geomsim/train_experiments/evaluation_json.hpp"
@@ -54,7 +56,15 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   t.loss_options.negative_weight = o.negative_weight;
   t.loss_options.base_temperature = o.base_temperature;
   t.loss_options.clip_pos = o.clip_pos;
+  t.loss_options.cond_kernel = o.cond_kernel;
+  t.loss_options.cond_bandwidth = o.cond_bandwidth;
+  t.loss_options.cond_degree = o.cond_degree;
+  t.loss_options.cond_offset = o.cond_offset;
   train::validate(t);
+  if (!train::parse_condition_on(o.condition_on).empty() && !train::loss_entry(o.loss).needs.condition) {
+    throw InvalidArgument("condition-on", "is read by --loss cclk-weak and cclk-fair only, not " + o.loss +
+                                              " (use labels, the default, or leave it out)");
+  }
   require_positive("distributed-timeout", o.distributed_timeout);
   const std::string mode = autoencoder_mode(o);
   if (mode == "none" && (o.loss == "thanos" || o.loss == "autoencoder")) {
@@ -85,8 +95,11 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
                             {"autoencoder", mode},         {"alpha", o.alpha},            {"tau", o.tau},
                             {"seed", o.seed},              {"train_samples", o.train_samples},
                             {"augmentation", !o.no_augmentation}};
+  json described = description;
+  // Named only off the default: the checkpoints of runs conditioned on the labels resume unchanged.
+  if (o.condition_on != "labels") described["condition_on"] = o.condition_on;
   train::TrainOptions t = trainer_options(o);
-  t.run_description = description.dump();
+  t.run_description = described.dump();
   t.on_step = on_step;
   train::require_margin_gamma(o.gamma);
   if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
@@ -119,6 +132,11 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
     train::validate(ae);
     run.autoencoder = train::Autoencoder(ae);
   }
+  // The attributes of --condition-on, standardised over this run's training images.
+  const std::vector<std::string> attributes = train::parse_condition_on(o.condition_on);
+  const torch::Tensor conditions =
+      attributes.empty() ? torch::Tensor()
+                         : train::image_attributes(run.training.images, run.training.fine, run.hierarchy.num_fine(), attributes);
   const train::AugmentationOptions augmentation =
       o.no_augmentation ? train::no_augmentation() : train::default_augmentations(model.channels, model.image_size);
   const bool progress = !o.quiet && isatty(fileno(stderr)) != 0 && job.is_main();  // one line per epoch, from rank 0
@@ -128,7 +146,7 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
                                     [&](const std::string& line) {
                                       if (progress && !on_step) std::cerr << "geomsim train: " << line << "\n";
                                     },
-                                    run.autoencoder);
+                                    run.autoencoder, conditions);
   run.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
   if (t.distributed.distributed()) run.communication = t.distributed.communication_times();
   if (o.loss == "autoencoder") run.encoder = train::Encoder{nullptr};  // the embedding is the autoencoder's alone
@@ -167,7 +185,9 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
                 {"augmentation", !o.no_augmentation}, {"recipe", o.recipe.empty() ? "geomsim" : o.recipe},
                 {"cosine_period", t.cosine_period_epochs},
                 {"kernel_lambda", o.kernel_lambda}, {"kernel_bandwidth", o.kernel_bandwidth}, {"clip_cosine", o.clip_cosine},
-                {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"base_temperature", o.base_temperature}, {"clip_pos", o.clip_pos}, {"epochs", o.epochs},
+                {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"base_temperature", o.base_temperature}, {"clip_pos", o.clip_pos},
+                {"cond_kernel", o.cond_kernel}, {"cond_bandwidth", o.cond_bandwidth}, {"cond_degree", o.cond_degree},
+                {"cond_offset", o.cond_offset}, {"condition_on", o.condition_on}, {"epochs", o.epochs},
                 {"batch_size", t.batch_size}, {"lr", t.learning_rate}, {"weight_decay", t.weight_decay},
                 {"embedding_dim", o.embedding_dim}, {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()},
                 {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}, {"sync_every", o.sync_every},

@@ -15,6 +15,7 @@
 #include "geomsim/figures/line_figure.hpp"
 #include "geomsim/train_experiments/spread_figure.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/losses/conditioning_kernels.hpp"
 #include "training_program.hpp"
 #include "../scratch_folder.hpp"
 
@@ -221,6 +222,24 @@ TEST_CASE("The methods of the paper's tables map to losses and autoencoders", "[
     CAPTURE(m.name);
     CHECK_NOTHROW(trainer_options(method_options(TrainRunOptions{}, m)));
   }
+}
+
+TEST_CASE("The CCL-K kernel methods condition on the images' attributes with each kernel", "[experiments][methods]") {
+  for (const auto& kernel : geomsim::train::conditioning_kernel_names()) {
+    const TrainingMethod& m = training_method("cclk-weak-attr-" + kernel);
+    CAPTURE(m.name);
+    const TrainRunOptions o = method_options(TrainRunOptions{}, m);
+    CHECK(o.loss == "cclk-weak");
+    CHECK(o.cond_kernel == kernel);
+    CHECK(o.condition_on == "attributes:ink,aspect,intensity");
+    const RunRow row = training_parameters(m.name, o);
+    CHECK(row.text("cond_kernel") == std::optional<std::string>(kernel));
+    CHECK(row.text("condition_on") == std::optional<std::string>("attributes:ink+aspect+intensity"));
+    CHECK(row.text("cond_bandwidth").has_value() == (kernel == "rbf" || kernel == "laplacian"));
+  }
+  CHECK(method_options(TrainRunOptions{}, training_method("cclk-weak-fine")).condition_on == "attributes:fine");
+  CHECK(method_options(TrainRunOptions{}, training_method("cclk-weak")).condition_on == "labels");
+  CHECK_FALSE(training_parameters("supcon", method_options(TrainRunOptions{}, training_method("supcon"))).text("cond_kernel"));
 }
 
 TEST_CASE("Method labels and titles reach gnuplot only as escaped text", "[cli][experiments]") {

@@ -76,6 +76,8 @@ struct TrainingMethod {
   std::string autoencoder;  // TrainRunOptions::autoencoder ("none" without one)
   std::string labels_seen;  // the labels its training uses
   bool uses_alpha = false, uses_tau = true;  // whether its loss reads alpha, tau (the loss registry says)
+  // CCL-K's conditioning (TrainRunOptions::cond_kernel, condition_on); empty: the base options'.
+  std::string cond_kernel = {}, condition_on = {};
 };
 const std::vector<TrainingMethod>& training_methods();
 // Throws InvalidArgument("definition") for an unknown name, listing the known ones.

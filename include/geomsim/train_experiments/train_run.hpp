@@ -29,6 +29,13 @@ struct TrainRunOptions {
   double clip_cosine = 0.5, positive_weight = 0.5, negative_weight = 2.0;  // Table 9's baselines
   double base_temperature = 0.0;  // supcon: SupContrast's tau / base_temperature factor (0: none)
   double clip_pos = 1.0;          // spread-thanos-code: thanos-code's clip_pos (1: clip at 1, else none)
+  // CCL-K's conditioning (cclk-weak, cclk-fair): the kernel K_Z (train::ConditioningKernel) and
+  // what it is computed on: "labels" (the coarse training labels' one-hot vectors), or
+  // "attributes:NAME,..." (train::image_attributes of the training images: ink, aspect,
+  // intensity, fine; train::parse_condition_on).
+  std::string cond_kernel = "cosine";
+  double cond_bandwidth = 1.0, cond_degree = 3.0, cond_offset = 1.0;
+  std::string condition_on = "labels";
   double gamma = 1.1;  // Theorem 3's margin
   // The autoencoder: "joint", "per-class", "general" (train::AutoencoderOptions::mode) or
   // "none"; empty: joint for the losses thanos and autoencoder, none for the others.

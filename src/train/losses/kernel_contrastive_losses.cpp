@@ -71,6 +71,13 @@ ReleasedScores released_scores(const torch::Tensor& x, const torch::Tensor& y, c
   return r;
 }
 
+// W (or W+, its negative entries set to 0) in the similarities' dtype, on their device.
+torch::Tensor loss_weights(const torch::Tensor& kernel, double lambda, ConditionalWeights weights, const torch::Tensor& s) {
+  auto W = conditional_embedding_weights(kernel, lambda);
+  if (weights == ConditionalWeights::nonnegative) W = W.masked_fill(W.lt(0), 0.0);
+  return W.to(s.dtype()).to(s.device());
+}
+
 }  // namespace
 
 torch::Tensor delta_kernel(const torch::Tensor& labels) {
@@ -99,11 +106,11 @@ torch::Tensor conditional_embedding_weights(const torch::Tensor& kernel, double 
 }
 
 torch::Tensor cclk_weakly_supervised_loss(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& kernel,
-                                          double lambda, double tau) {
+                                          double lambda, double tau, ConditionalWeights weights) {
   check_views(x, y, tau);
   check_kernel(kernel, x.size(0));
   const auto s = torch::matmul(x, y.t()) / tau;
-  const auto W = conditional_embedding_weights(kernel, lambda).to(s.dtype()).to(s.device());
+  const auto W = loss_weights(kernel, lambda, weights, s);
   const auto positive = log_conditional_scores(s, W);
   const auto diagonal = torch::eye(s.size(0), torch::TensorOptions().dtype(torch::kBool).device(s.device()));
   const auto negatives = detail::logsumexp(s.masked_fill(diagonal, -INFINITY), 1);
@@ -111,11 +118,11 @@ torch::Tensor cclk_weakly_supervised_loss(const torch::Tensor& x, const torch::T
 }
 
 torch::Tensor cclk_fair_loss(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& kernel, double lambda,
-                             double tau) {
+                             double tau, ConditionalWeights weights) {
   check_views(x, y, tau);
   check_kernel(kernel, x.size(0));
   const auto s = torch::matmul(x, y.t()) / tau;
-  const auto W = conditional_embedding_weights(kernel, lambda).to(s.dtype()).to(s.device());
+  const auto W = loss_weights(kernel, lambda, weights, s);
   const auto positive = s.diagonal();
   const auto negatives = log_conditional_scores(s, W) + std::log(static_cast<double>(s.size(0) - 1));
   return (-(positive - torch::logaddexp(positive, negatives))).mean();

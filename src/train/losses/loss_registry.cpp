@@ -32,11 +32,30 @@ torch::Tensor supcon_simclr(const LossBatch& b, const LossOptions& o) {
 torch::Tensor attract_repel(const LossBatch& b, const LossOptions& o) {
   return spread_loss_seed000(b.z, view_labels(b), b.partner, o.tau, o.alpha);
 }
+// K_Z of the batch's conditioning values, or of its labels' one-hot vectors without them (with
+// the default cosine kernel: the labels' delta kernel).
+torch::Tensor condition_kernel(const LossBatch& b, const LossOptions& o) {
+  const ConditioningKernel kernel = conditioning_kernel_of(o);
+  if (!b.condition.defined()) return label_conditioning_kernel(b.labels, kernel);
+  if (b.condition.dim() != 2 || b.condition.size(0) != b.labels.size(0)) {
+    throw InvalidArgument("condition", "must hold one row of conditioning values per sample (B x k)");
+  }
+  return conditioning_kernel(b.condition, kernel);
+}
+// W+ (W's negative entries dropped), except for the labels' delta kernel (cosine or linear on
+// the labels), whose W has none in exact arithmetic: there W itself, as before the kernels were
+// added (the Cholesky solve leaves entries of order 1e-17 of either sign where W is 0).
+ConditionalWeights condition_weights(const LossBatch& b, const LossOptions& o) {
+  const bool delta = !b.condition.defined() && (o.cond_kernel == "cosine" || o.cond_kernel == "linear");
+  return delta ? ConditionalWeights::exact : ConditionalWeights::nonnegative;
+}
 torch::Tensor cclk_weak(const LossBatch& b, const LossOptions& o) {
-  return cclk_weakly_supervised_loss(first_views(b), second_views(b), delta_kernel(b.labels), o.kernel_lambda, o.tau);
+  return cclk_weakly_supervised_loss(first_views(b), second_views(b), condition_kernel(b, o), o.kernel_lambda, o.tau,
+                                     condition_weights(b, o));
 }
 torch::Tensor cclk_fair(const LossBatch& b, const LossOptions& o) {
-  return cclk_fair_loss(first_views(b), second_views(b), delta_kernel(b.labels), o.kernel_lambda, o.tau);
+  return cclk_fair_loss(first_views(b), second_views(b), condition_kernel(b, o), o.kernel_lambda, o.tau,
+                        condition_weights(b, o));
 }
 torch::Tensor cclk_hardneg(const LossBatch& b, const LossOptions& o) {
   return cclk_hard_negative_loss(first_views(b), second_views(b), o.kernel_bandwidth, o.kernel_lambda, o.tau);
@@ -77,6 +96,10 @@ LossNeeds contrastive(bool labels = true) {
   LossNeeds n;
   n.labels = labels;
   n.two_views = true;
+  return n;
+}
+LossNeeds conditioned(LossNeeds n) {
+  n.condition = true;
   return n;
 }
 LossNeeds with_autoencoder(LossNeeds n) {
@@ -177,6 +200,20 @@ const std::vector<LossParameter>& loss_parameters() {
                                              "clipping), got " + format_number(v));
          }
        }},
+      {"cond-bandwidth", "CCL-K's conditioning kernel: rbf's exp(-|u - v|^2 / (2 b^2)) and laplacian's exp(-|u - v| / b) bandwidth b",
+       "> 0", false, LossOptions{}.cond_bandwidth, [](const LossOptions& o) { return o.cond_bandwidth; },
+       [](LossOptions& o, double v) { o.cond_bandwidth = v; }, [](double v) { require_positive("cond-bandwidth", v); }},
+      {"cond-degree", "CCL-K's conditioning kernel: polynomial's degree d in (u . v + c)^d (seed 002 Table 5: 3)",
+       "an integer in [1, " + format_number(kMaxPolynomialDegree) + "]", false, LossOptions{}.cond_degree,
+       [](const LossOptions& o) { return o.cond_degree; }, [](LossOptions& o, double v) { o.cond_degree = v; },
+       [](double v) {
+         ConditioningKernel k;
+         k.degree = v;
+         validate(k);
+       }},
+      {"cond-offset", "CCL-K's conditioning kernel: polynomial's offset c in (u . v + c)^d", ">= 0", false,
+       LossOptions{}.cond_offset, [](const LossOptions& o) { return o.cond_offset; },
+       [](LossOptions& o, double v) { o.cond_offset = v; }, [](double v) { require_non_negative("cond-offset", v); }},
   };
   return parameters;
 }
@@ -195,6 +232,16 @@ void validate_loss_parameter(const std::string& name, double value) { loss_param
 
 void validate(const LossOptions& options) {
   for (const auto& p : loss_parameters()) p.check(p.get(options));
+  validate(conditioning_kernel_of(options));
+}
+
+ConditioningKernel conditioning_kernel_of(const LossOptions& o) {
+  ConditioningKernel k;
+  k.name = o.cond_kernel;
+  k.bandwidth = o.cond_bandwidth;
+  k.degree = o.cond_degree;
+  k.offset = o.cond_offset;
+  return k;
 }
 
 void set_loss_parameter(LossOptions& options, const std::string& name, double value) {
@@ -217,10 +264,10 @@ const std::vector<LossEntry>& loss_registry() {
        supcon_simclr},
       {"attract-repel", "seed 000's L_spread = alpha L_attract + (1 - alpha) L_repel (alpha weights attraction)",
        {"tau", "alpha"}, contrastive(), attract_repel},
-      {"cclk-weak", "seed 002's WeaklySup CCL-K (eq. 7), conditioned on the labels (delta kernel)", {"tau", "kernel-lambda"},
-       contrastive(), cclk_weak},
-      {"cclk-fair", "seed 002's Fair CCL-K (eq. 8), conditioned on the labels (delta kernel)", {"tau", "kernel-lambda"},
-       contrastive(), cclk_fair},
+      {"cclk-weak", "seed 002's WeaklySup CCL-K (eq. 7), W's negative entries dropped: --cond-kernel on the labels (cosine: their delta kernel) or --condition-on",
+       {"tau", "kernel-lambda", "cond-bandwidth", "cond-degree", "cond-offset"}, conditioned(contrastive()), cclk_weak},
+      {"cclk-fair", "seed 002's Fair CCL-K (eq. 8), W's negative entries dropped: --cond-kernel on the labels (cosine: their delta kernel) or --condition-on",
+       {"tau", "kernel-lambda", "cond-bandwidth", "cond-degree", "cond-offset"}, conditioned(contrastive()), cclk_fair},
       {"cclk-hardneg", "seed 002's HardNeg CCL-K (eq. 9), a Gaussian kernel on the detached embeddings",
        {"tau", "kernel-lambda", "kernel-bandwidth"}, contrastive(false), cclk_hardneg},
       {"ce", "cross-entropy through a linear head on the encoder's features", {}, linear_head(), nullptr},

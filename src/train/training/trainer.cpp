@@ -57,6 +57,11 @@ nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& enco
   if (o.precision != "float32") record["precision"] = o.precision;
   if (o.loss_options.base_temperature != 0.0) record["base-temperature"] = o.loss_options.base_temperature;
   if (o.loss_options.clip_pos != 1.0) record["clip-pos"] = o.loss_options.clip_pos;
+  const LossOptions loss_defaults;
+  if (o.loss_options.cond_kernel != loss_defaults.cond_kernel) record["cond-kernel"] = o.loss_options.cond_kernel;
+  if (o.loss_options.cond_bandwidth != loss_defaults.cond_bandwidth) record["cond-bandwidth"] = o.loss_options.cond_bandwidth;
+  if (o.loss_options.cond_degree != loss_defaults.cond_degree) record["cond-degree"] = o.loss_options.cond_degree;
+  if (o.loss_options.cond_offset != loss_defaults.cond_offset) record["cond-offset"] = o.loss_options.cond_offset;
   if (encoder.vit_layers != defaults.vit_layers) record["vit-layers"] = encoder.vit_layers;
   if (encoder.vit_heads != defaults.vit_heads) record["vit-heads"] = encoder.vit_heads;
   // The caller's run description (the data, the hierarchy, the number of training images).
@@ -125,9 +130,10 @@ class EncoderTask : public EpochTask {
  public:
   EncoderTask(const TrainOptions& o, const AugmentationOptions& augmentation, Encoder& encoder, torch::nn::Linear& classifier,
               Autoencoder& autoencoder, torch::optim::AdamW& optimizer, std::vector<torch::Tensor> parameters,
-              const torch::Tensor& images, const torch::Tensor& labels, int64_t num_classes)
+              const torch::Tensor& images, const torch::Tensor& labels, const torch::Tensor& conditions, int64_t num_classes)
       : o_(o), augmentation_(augmentation), encoder_(encoder), classifier_(classifier), autoencoder_(autoencoder),
-        optimizer_(optimizer), parameters_(std::move(parameters)), images_(images), labels_(labels), num_classes_(num_classes),
+        optimizer_(optimizer), parameters_(std::move(parameters)), images_(images), labels_(labels), conditions_(conditions),
+        num_classes_(num_classes),
         local_batch_(local_batch_size(o.distributed, o.batch_size)),
         steps_per_epoch_(images.size(0) / o.batch_size),
         period_((o.cosine_period_epochs > 0 ? o.cosine_period_epochs : o.epochs) * steps_per_epoch_),
@@ -170,7 +176,8 @@ class EncoderTask : public EpochTask {
       } else {
         z = embed(views);
       }
-      loss = batch_loss(o_.loss, {z, y, partner_, num_classes_}, o_.loss_options);
+      const auto condition = conditions_.defined() ? batch_to_device(conditions_.index({idx}), o_.device) : torch::Tensor();
+      loss = batch_loss(o_.loss, {z, y, partner_, num_classes_, condition}, o_.loss_options);
     }
     if (autoencoder_) {
       // The labels were checked once, before the epochs: no read-back per step.
@@ -213,7 +220,7 @@ class EncoderTask : public EpochTask {
   Autoencoder& autoencoder_;
   torch::optim::AdamW& optimizer_;
   std::vector<torch::Tensor> parameters_;  // the optimised ones, whose gradients the ranks average
-  torch::Tensor images_, labels_;
+  torch::Tensor images_, labels_, conditions_;  // conditions_: undefined without them
   int64_t num_classes_, local_batch_, steps_per_epoch_, period_;
   torch::Tensor partner_, order_;
   bool bf16_ = uses_bf16(o_.precision);
@@ -223,12 +230,21 @@ class EncoderTask : public EpochTask {
 
 TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const torch::Tensor& labels, int64_t num_classes,
                           const TrainOptions& o, const AugmentationOptions& augmentation,
-                          const std::function<void(const std::string&)>& progress, Autoencoder autoencoder) {
+                          const std::function<void(const std::string&)>& progress, Autoencoder autoencoder,
+                          const torch::Tensor& conditions) {
   validate(o);
   validate(augmentation);
   require_at_least("classes", num_classes, 2);
   const int64_t n = images.size(0);
   if (labels.dim() != 1 || labels.size(0) != n) throw InvalidArgument("labels", "must hold one label per image");
+  if (conditions.defined()) {
+    if (!loss_entry(o.loss).needs.condition) {
+      throw InvalidArgument("condition-on", "is read by --loss cclk-weak and cclk-fair only, not " + o.loss);
+    }
+    if (conditions.dim() != 2 || conditions.size(0) != n || conditions.size(1) < 1) {
+      throw InvalidArgument("condition-on", "must give one row of conditioning values per image");
+    }
+  }
   if (n < o.batch_size) throw InvalidArgument("batch-size", "must be at most the number of training images (" + std::to_string(n) + ")");
   if ((o.loss == "thanos" || o.loss == "autoencoder") && !autoencoder) throw InvalidArgument("loss", o.loss + " needs an autoencoder");
   if (autoencoder && n > 0) {  // once here, so that the steps need not read the labels back
@@ -288,7 +304,9 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   if (with_autoencoder) move_module(*autoencoder, device);
   move_optimizer_state(optimizer, device);
 
-  const auto data = place_training_data({images, labels}, device);  // once, on the device when it fits
+  // Once, on the device when they fit.
+  const auto data = conditions.defined() ? place_training_data({images, labels, conditions}, device)
+                                         : place_training_data({images, labels}, device);
   if (o.distributed.distributed()) {
     // Every rank built the networks from the same seed (or loaded the same checkpoint); rank 0's
     // weights everywhere all the same, so that the ranks cannot start apart.
@@ -296,7 +314,8 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
     broadcast_parameters(o.distributed, *classifier);
     if (with_autoencoder) broadcast_parameters(o.distributed, *autoencoder);
   }
-  EncoderTask task(o, augmentation, encoder, classifier, autoencoder, optimizer, parameters, data[0], data[1], num_classes);
+  EncoderTask task(o, augmentation, encoder, classifier, autoencoder, optimizer, parameters, data[0], data[1],
+                   conditions.defined() ? data[2] : torch::Tensor(), num_classes);
   EpochLoopOptions loop;
   loop.first_epoch = result.resumed_epochs;
   loop.epochs = o.epochs;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "geomsim/train/losses/conditioning_kernels.hpp"
 #include "geomsim/train/losses/contrastive_losses.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
 #include "train/losses/device_ops.hpp"         // src/: the losses' internal helpers
@@ -38,6 +39,21 @@ std::string first_line(const std::exception& e) {
 
 torch::TensorOptions on_meta(torch::ScalarType dtype) { return torch::TensorOptions().device(torch::kMeta).dtype(dtype); }
 
+// The named loss forward and backward on a meta batch: empty, or what went wrong (the first line
+// of what it threw, or the loss's device, shape or dtype).
+std::string meta_failure(const std::string& name, const LossBatch& batch, const LossOptions& options, torch::ScalarType dtype) {
+  try {
+    const auto loss = batch_loss(name, batch, options);
+    if (!loss.device().is_meta()) return "the loss is not on the meta device";
+    if (loss.dim() != 0) return "the loss is not a scalar";
+    if (loss.scalar_type() != dtype) return "the loss's dtype is not the embeddings'";
+    loss.backward();
+  } catch (const std::exception& e) {
+    return first_line(e);
+  }
+  return "";
+}
+
 }  // namespace
 
 TEST_CASE("The meta device refuses host reads and CPU tensors", "[train][losses][meta]") {
@@ -56,23 +72,38 @@ TEST_CASE("Every registered batch loss runs forward and backward on the meta dev
   const int64_t B = 8, d = 4, classes = 3;
   auto z = torch::empty({2 * B, d}, on_meta(dtype)).requires_grad_(true);
   const LossBatch batch{z, torch::empty({B}, on_meta(torch::kLong)), torch::empty({2 * B}, on_meta(torch::kLong)), classes};
-  std::string failure;
-  torch::Tensor loss;
-  try {
-    loss = batch_loss(name, batch, LossOptions{});
-    REQUIRE(loss.device().is_meta());
-    CHECK(loss.dim() == 0);
-    CHECK(loss.scalar_type() == dtype);
-    loss.backward();
-  } catch (const std::exception& e) {
-    failure = first_line(e);
-  }
+  const std::string failure = meta_failure(name, batch, LossOptions{}, dtype);
   INFO(failure);
   REQUIRE(failure.empty());
   REQUIRE(z.grad().defined());
   CHECK(z.grad().device().is_meta());
   CHECK(z.grad().sizes() == z.sizes());
   CHECK(z.grad().scalar_type() == dtype);
+}
+
+TEST_CASE("The conditioned losses run on the meta device with every conditioning kernel", "[train][losses][meta][kernels]") {
+  // cclk-weak and cclk-fair with --cond-kernel NAME, on the labels and on a batch's
+  // conditioning values (--condition-on attributes:...): no host read on the way.
+  const std::string kernel = GENERATE(from_range(conditioning_kernel_names()));
+  const bool attributes = GENERATE(false, true);
+  const auto dtype = GENERATE(torch::kFloat, torch::kDouble);
+  for (const std::string name : {"cclk-weak", "cclk-fair"}) {
+    CAPTURE(name, kernel, attributes, dtype);
+    const int64_t B = 8, d = 4;
+    auto z = torch::empty({2 * B, d}, on_meta(dtype)).requires_grad_(true);
+    LossBatch batch{z, torch::empty({B}, on_meta(torch::kLong)), torch::empty({2 * B}, on_meta(torch::kLong)), 3};
+    if (attributes) batch.condition = torch::empty({B, 3}, on_meta(dtype));
+    LossOptions options;
+    options.cond_kernel = kernel;
+    const auto K = attributes ? conditioning_kernel(batch.condition, conditioning_kernel_of(options))
+                              : label_conditioning_kernel(batch.labels, conditioning_kernel_of(options));
+    CHECK(K.device().is_meta());
+    const std::string failure = meta_failure(name, batch, options, dtype);
+    INFO(failure);
+    REQUIRE(failure.empty());
+    CHECK(z.grad().device().is_meta());
+    CHECK(z.grad().sizes() == z.sizes());
+  }
 }
 
 TEST_CASE("L_spread takes its composed path on any device but the CPU", "[train][losses][meta]") {

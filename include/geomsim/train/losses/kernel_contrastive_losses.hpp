@@ -41,10 +41,22 @@ torch::Tensor gaussian_kernel(const torch::Tensor& values, double bandwidth);
 // positive semi-definite kernel and lambda > 0; a kernel that is not is refused in host memory).
 torch::Tensor conditional_embedding_weights(const torch::Tensor& kernel, double lambda);
 
+// Which W the losses use: exact, W itself; nonnegative, W with its negative entries set to 0
+// (W+), as CCLK-release does ("clamp negative weight to avoid negative loss", ConditionalSampling.py
+// compute_weight, which also drops entries below 1e-6 and the diagonal; here only the negative
+// ones). W's diagonal is positive for a kernel with a positive diagonal (W_ii = 1 - lambda
+// [(K_Z + lambda I)^-1]_ii > 0), so with W+ every conditional score [K_XY W+]_ii is positive: a
+// kernel that takes negative values (linear or cosine on signed attributes) gives a usable loss.
+// The delta kernel's W has no negative entry in exact arithmetic (its Cholesky solve leaves
+// entries of order 1e-17 of either sign where W is 0). The registry's cclk-weak and cclk-fair use
+// nonnegative, except on the labels with the cosine or linear kernel (the delta kernel), where
+// they use exact, as before the kernels were added (loss_registry.cpp).
+enum class ConditionalWeights { exact, nonnegative };
+
 torch::Tensor cclk_weakly_supervised_loss(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& kernel,
-                                          double lambda, double tau);
+                                          double lambda, double tau, ConditionalWeights weights = ConditionalWeights::exact);
 torch::Tensor cclk_fair_loss(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& kernel, double lambda,
-                             double tau);
+                             double tau, ConditionalWeights weights = ConditionalWeights::exact);
 torch::Tensor cclk_hard_negative_loss(const torch::Tensor& x, const torch::Tensor& y, double bandwidth, double lambda,
                                       double tau);
 

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "geomsim/train/losses/conditioning_kernels.hpp"
+
 namespace geomsim::train {
 
 // Every loss's parameters, with the defaults the CLI shows. loss_parameters() describes each.
@@ -39,7 +41,17 @@ struct LossOptions {
   // released default, clips the positive logits s/tau of L_sup's numerator at 1; any other value
   // does not clip.
   double clip_pos = 1.0;
+  // CCL-K's kernel K_Z on the conditioning values (cclk-weak, cclk-fair; conditioning_kernels.hpp):
+  // cond-kernel (a name, validated with the others but not one of loss_parameters(), which are
+  // numbers), and the numbers cond-bandwidth, cond-degree, cond-offset.
+  std::string cond_kernel = "cosine";
+  double cond_bandwidth = 1.0;  // cond-bandwidth: rbf's and laplacian's bandwidth
+  double cond_degree = 3.0;     // cond-degree: polynomial's degree (seed 002 Table 5's 3)
+  double cond_offset = 1.0;     // cond-offset: polynomial's offset
 };
+
+// The conditioning kernel the options describe.
+ConditioningKernel conditioning_kernel_of(const LossOptions& options);
 
 // One parameter of LossOptions, under the CLI's option name. A flag (exclude-partner) reads as
 // 0 or 1.
@@ -63,15 +75,20 @@ struct LossNeeds {
   bool num_classes = false;     // reads the number of classes (hardneg-infonce: its k-means clusters)
   bool random = false;          // draws from the generator of the embeddings' device every step (triplet)
   bool trains_encoder = true;   // false for autoencoder: the encoder is not trained
+  // reads a conditioning variable through a kernel (--cond-kernel): LossBatch::condition when
+  // given (--condition-on attributes:...), else the labels' one-hot vectors (cclk-weak, cclk-fair)
+  bool condition = false;
 };
 
 // A two-view batch of B samples: z (2B x d, rows [0, B) the first views, [B, 2B) the second,
 // unit rows), labels (B, int64, the samples' classes), partner (2B, int64: the other view of
 // each row, two_view_partners(B)), num_classes (the labels are in [0, num_classes)).
-// All on one device.
+// condition (optional, B x k, any floating dtype): the samples' conditioning values, which the
+// losses that read one (LossNeeds::condition) use instead of the labels. All on one device.
 struct LossBatch {
   torch::Tensor z, labels, partner;
   int64_t num_classes = 0;
+  torch::Tensor condition = {};
 };
 
 using BatchLossFunction = torch::Tensor (*)(const LossBatch& batch, const LossOptions& options);
@@ -101,7 +118,7 @@ const LossParameter& loss_parameter(const std::string& name);
 
 // Throws InvalidArgument(name, ...) when `value` is outside the parameter's range (or the name is unknown).
 void validate_loss_parameter(const std::string& name, double value);
-// Every parameter of `options` in its range.
+// Every parameter of `options` in its range, and cond-kernel one of conditioning_kernel_names().
 void validate(const LossOptions& options);
 // Validates, then sets the parameter; a flag takes 0 or 1.
 void set_loss_parameter(LossOptions& options, const std::string& name, double value);

@@ -134,10 +134,13 @@ struct TrainResult {
 // step, found at the next read-back of the step losses (TrainOptions::sync_every; with 1 before
 // it reaches the weights); the last checkpoint stays as it was.
 // progress (optional) receives one line per epoch. `autoencoder`, when given, is trained with
-// the encoder (see TrainOptions::loss); "thanos" and "autoencoder" require one.
+// the encoder (see TrainOptions::loss); "thanos" and "autoencoder" require one. `conditions`, when
+// given (N x k, one row per image, e.g. image_attributes.hpp's attributes), are the conditioning
+// values of a loss that reads one (LossNeeds::condition: cclk-weak, cclk-fair) in place of the
+// labels; InvalidArgument("condition-on") for another loss.
 TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const torch::Tensor& labels,
                           int64_t num_classes, const TrainOptions& options, const AugmentationOptions& augmentation,
                           const std::function<void(const std::string&)>& progress = {},
-                          Autoencoder autoencoder = nullptr);
+                          Autoencoder autoencoder = nullptr, const torch::Tensor& conditions = {});
 
 }  // namespace geomsim::train
