@@ -3,13 +3,17 @@
 //   geomsim::loss_catalog() -> str
 //       the loss registry as JSON: each loss's name, help line, the parameters it reads and what
 //       it needs on a batch; each parameter's name, meaning, range, default and whether it is a flag.
-//   geomsim::check_loss_options(str loss, str given, float[] options) -> str
+//   geomsim::check_loss_options(str loss, str given, float[] options, str cond_kernel) -> str
 //       "" when `loss` has a loss on a batch, reads every parameter named in `given` (comma-
-//       separated) and `options` (every parameter, in the catalog's order) are in range; else
-//       "ARGUMENT\nREQUIREMENT", geomsim::InvalidArgument's two parts, which geomsim._core raises.
-//   geomsim::batch_loss(str loss, Tensor features, Tensor? labels, int num_classes, float[] options) -> Tensor
+//       separated) and `cond_kernel` unless it is "", and `options` (every parameter, in the
+//       catalog's order) are in range; else "ARGUMENT\nREQUIREMENT", geomsim::InvalidArgument's
+//       two parts, which geomsim._core raises.
+//   geomsim::batch_loss(str loss, Tensor features, Tensor? labels, int num_classes, float[] options,
+//                       str cond_kernel, Tensor? condition) -> Tensor
 //       the loss registry's batch_loss on SupContrast's layout: features [bsz, 2, dim] (the two
-//       views of each sample), labels [bsz].
+//       views of each sample), labels [bsz], condition [bsz, k] (CCL-K's conditioning values,
+//       for the losses that read them; their labels' one-hot vectors without it); cond_kernel ""
+//       is the default kernel.
 //
 // batch_loss is registered as CompositeImplicitAutograd: it is written in ATen operators (those
 // of the C++ losses), so autograd differentiates it through them, on whatever device its inputs
@@ -39,7 +43,8 @@ std::string loss_catalog() {
                       {"batch", entry.batch != nullptr},
                       {"labels", entry.needs.labels},
                       {"num_classes", entry.needs.num_classes},
-                      {"random", entry.needs.random}});
+                      {"random", entry.needs.random},
+                      {"condition", entry.needs.condition}});
   }
   nlohmann::json parameters = nlohmann::json::array();
   for (const train::LossParameter& p : train::loss_parameters()) {
@@ -52,8 +57,11 @@ std::string loss_catalog() {
   return nlohmann::json{{"losses", losses}, {"parameters", parameters}}.dump();
 }
 
-// Every parameter, in loss_parameters()'s order, from `values`; each checked against its range.
-train::LossOptions options_from(c10::ArrayRef<double> values) {
+std::string text(c10::string_view view) { return std::string(view.data(), view.size()); }
+
+// Every parameter, in loss_parameters()'s order, from `values`, and the conditioning kernel's name
+// ("" for the default); each checked against its range.
+train::LossOptions options_from(c10::ArrayRef<double> values, const std::string& cond_kernel) {
   const auto& parameters = train::loss_parameters();
   if (values.size() != parameters.size()) {
     throw InvalidArgument("options", "must hold " + std::to_string(parameters.size()) + " values, one per loss parameter; got " +
@@ -61,11 +69,14 @@ train::LossOptions options_from(c10::ArrayRef<double> values) {
   }
   train::LossOptions options;
   for (std::size_t i = 0; i < values.size(); ++i) train::set_loss_parameter(options, parameters[i].name, values[i]);
+  if (!cond_kernel.empty()) options.cond_kernel = cond_kernel;
+  train::validate(options);
   return options;
 }
 
-std::string check_loss_options(c10::string_view loss_view, c10::string_view given_view, c10::ArrayRef<double> values) {
-  const std::string loss(loss_view.data(), loss_view.size()), given(given_view.data(), given_view.size());
+std::string check_loss_options(c10::string_view loss_view, c10::string_view given_view, c10::ArrayRef<double> values,
+                               c10::string_view cond_kernel_view) {
+  const std::string loss = text(loss_view), given = text(given_view), cond_kernel = text(cond_kernel_view);
   try {
     const train::LossEntry& entry = train::loss_entry(loss);
     if (entry.batch == nullptr) {
@@ -78,7 +89,14 @@ std::string check_loss_options(c10::string_view loss_view, c10::string_view give
       train::require_loss_reads(loss, given.substr(begin, end - begin));
       begin = end + 1;
     }
-    options_from(values);
+    if (!cond_kernel.empty() && !entry.needs.condition) {
+      std::string readers;
+      for (const train::LossEntry& e : train::loss_registry()) {
+        if (e.needs.condition) readers += (readers.empty() ? "" : ", ") + e.name;
+      }
+      throw InvalidArgument("cond-kernel", "is not read by --loss " + loss + " (it is read by " + readers + ")");
+    }
+    options_from(values, cond_kernel);
   } catch (const InvalidArgument& e) {
     return e.argument() + "\n" + e.requirement();
   }
@@ -86,8 +104,9 @@ std::string check_loss_options(c10::string_view loss_view, c10::string_view give
 }
 
 at::Tensor batch_loss(c10::string_view loss_view, const at::Tensor& features, const c10::optional<at::Tensor>& labels,
-                      int64_t num_classes, c10::ArrayRef<double> values) {
-  const std::string loss(loss_view.data(), loss_view.size());
+                      int64_t num_classes, c10::ArrayRef<double> values, c10::string_view cond_kernel,
+                      const c10::optional<at::Tensor>& condition) {
+  const std::string loss = text(loss_view);
   TORCH_CHECK(features.dim() == 3 && features.size(1) == 2, "geomsim::batch_loss: features must be [bsz, 2, dim], got ",
               features.sizes());
   const int64_t batch_size = features.size(0);
@@ -104,15 +123,17 @@ at::Tensor batch_loss(c10::string_view loss_view, const at::Tensor& features, co
     batch.labels = torch::zeros({batch_size}, features.options().dtype(torch::kLong));
   }
   batch.num_classes = num_classes;
-  return train::batch_loss(loss, batch, options_from(values));
+  if (condition.has_value() && condition->defined()) batch.condition = *condition;
+  return train::batch_loss(loss, batch, options_from(values, text(cond_kernel)));
 }
 
 }  // namespace
 
 TORCH_LIBRARY(geomsim, m) {
   m.def("loss_catalog() -> str", &loss_catalog);
-  m.def("check_loss_options(str loss, str given, float[] options) -> str", &check_loss_options);
-  m.def("batch_loss(str loss, Tensor features, Tensor? labels, int num_classes, float[] options) -> Tensor");
+  m.def("check_loss_options(str loss, str given, float[] options, str cond_kernel) -> str", &check_loss_options);
+  m.def("batch_loss(str loss, Tensor features, Tensor? labels, int num_classes, float[] options, str cond_kernel, "
+        "Tensor? condition) -> Tensor");
 }
 
 TORCH_LIBRARY_IMPL(geomsim, CompositeImplicitAutograd, m) { m.impl("batch_loss", &batch_loss); }

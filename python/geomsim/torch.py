@@ -66,8 +66,8 @@ def losses():
             for name, entry in _entries.items() if entry["batch"]}
 
 
-def _raise_if_invalid(loss, given, values):
-    failure = _ops.check_loss_options(loss, ",".join(given), values)
+def _raise_if_invalid(loss, given, values, cond_kernel):
+    failure = _ops.check_loss_options(loss, ",".join(given), values, cond_kernel)
     if failure:
         argument, requirement = failure.split("\n", 1)
         # The C++ loss registry words parameters as the CLI's options ("is not read by --loss
@@ -78,17 +78,21 @@ def _raise_if_invalid(loss, given, values):
 class Loss(_torch.nn.Module):
     """A geomsim training loss by its registry name (geomsim.torch.losses(), ``geomsim train --help``).
 
-    Loss(name, *, num_classes=None, **parameters): the parameters are the loss's own (tau, alpha,
-    kernel_lambda, ...), each defaulting to ``geomsim train``'s default; a parameter the loss does
-    not read, or a value out of its range, raises geomsim.InvalidArgument. num_classes is the number
-    of k-means clusters of hardneg-infonce, the one loss that reads it.
+    Loss(name, *, num_classes=None, cond_kernel=None, **parameters): the parameters are the loss's
+    own (tau, alpha, kernel_lambda, ...), each defaulting to ``geomsim train``'s default; a parameter
+    the loss does not read, or a value out of its range, raises geomsim.InvalidArgument. num_classes
+    is the number of k-means clusters of hardneg-infonce, the one loss that reads it. cond_kernel
+    is CCL-K's conditioning kernel (cclk-weak, cclk-fair): "cosine" (the default), "rbf",
+    "laplacian", "linear" or "polynomial", with cond_bandwidth, cond_degree, cond_offset.
 
-    forward(features, labels=None) -> a 0-dimensional tensor: features [bsz, 2, dim] (SupContrast's
-    layout), labels [bsz] of an integer dtype on the features' device (None for the losses that
-    need none: simclr, cclk-hardneg, hardneg-infonce).
+    forward(features, labels=None, condition=None) -> a 0-dimensional tensor: features
+    [bsz, 2, dim] (SupContrast's layout), labels [bsz] of an integer dtype on the features' device
+    (None for the losses that need none: simclr, cclk-hardneg, hardneg-infonce), condition
+    [bsz, k] of a floating dtype: the samples' conditioning values (attributes) for cclk-weak and
+    cclk-fair, which then need no labels; without it they condition on the labels.
     """
 
-    def __init__(self, name, *, num_classes=None, **parameters):
+    def __init__(self, name, *, num_classes=None, cond_kernel=None, **parameters):
         super().__init__()
         if not isinstance(name, str):
             raise TypeError(f"name must be a loss's name (a str), got {type(name).__name__}")
@@ -104,7 +108,9 @@ class Loss(_torch.nn.Module):
             else:
                 raise TypeError(f"{keyword} must be a number, got {type(value).__name__}")
             given.append(parameter)
-        _raise_if_invalid(name, given, values)
+        if cond_kernel is not None and not isinstance(cond_kernel, str):
+            raise TypeError(f"cond_kernel must be a kernel's name (a str), got {type(cond_kernel).__name__}")
+        _raise_if_invalid(name, given, values, cond_kernel or "")
         entry = _entries[name]
         if entry["num_classes"]:
             if isinstance(num_classes, bool) or not isinstance(num_classes, int) or num_classes < 2:
@@ -114,6 +120,8 @@ class Loss(_torch.nn.Module):
         self.loss = name
         self.num_classes = num_classes or 0
         self.needs_labels = bool(entry["labels"])
+        self.reads_condition = bool(entry["condition"])
+        self.cond_kernel = cond_kernel or ""
         self._values = values
         self._given = {_keyword(p): bool(values[_parameters.index(p)]) if p in _flags else values[_parameters.index(p)]
                        for p in entry["parameters"]}
@@ -123,18 +131,22 @@ class Loss(_torch.nn.Module):
         return dict(self._given)
 
     def extra_repr(self):
-        return ", ".join([repr(self.loss)] + [f"{k}={v}" if isinstance(v, bool) else f"{k}={v:g}"
-                                              for k, v in self._given.items()])
+        return ", ".join([repr(self.loss)] + ([f"cond_kernel={self.cond_kernel!r}"] if self.cond_kernel else []) +
+                         [f"{k}={v}" if isinstance(v, bool) else f"{k}={v:g}" for k, v in self._given.items()])
 
-    def forward(self, features, labels=None):
+    def forward(self, features, labels=None, condition=None):
         _check_features(features)
+        if condition is not None:
+            if not self.reads_condition:
+                raise ValueError(f"condition: loss {self.loss} reads no conditioning values (cclk-weak and cclk-fair do)")
+            _check_condition(condition, features)
         if labels is None:
-            if self.needs_labels:
+            if self.needs_labels and condition is None:
                 raise ValueError(f"labels: loss {self.loss} needs the samples' labels, a tensor of shape "
                                  f"[{features.shape[0]}]")
         else:
             _check_labels(labels, features)
-        return _ops.batch_loss(self.loss, features, labels, self.num_classes, self._values)
+        return _ops.batch_loss(self.loss, features, labels, self.num_classes, self._values, self.cond_kernel, condition)
 
 
 def _check_features(features):
@@ -159,6 +171,18 @@ def _check_labels(labels, features):
         raise TypeError(f"labels must be of an integer dtype, got {labels.dtype}")
     if labels.device != features.device:
         raise ValueError(f"labels are on {labels.device} but features on {features.device}: move them to one device")
+
+
+def _check_condition(condition, features):
+    if not isinstance(condition, _torch.Tensor):
+        raise TypeError(f"condition must be a torch.Tensor of shape [{features.shape[0]}, k], got {type(condition).__name__}")
+    if condition.dim() != 2 or condition.shape[0] != features.shape[0] or condition.shape[1] < 1:
+        raise ValueError(f"condition must have the shape [{features.shape[0]}, k] (one row of conditioning values per "
+                         f"sample), got {list(condition.shape)}")
+    if not condition.is_floating_point():
+        raise TypeError(f"condition must be of a floating dtype, got {condition.dtype}")
+    if condition.device != features.device:
+        raise ValueError(f"condition is on {condition.device} but features on {features.device}: move them to one device")
 
 
 class SpreadLoss(Loss):

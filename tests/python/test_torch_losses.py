@@ -147,7 +147,8 @@ def test_module_api():
     assert isinstance(loss, torch.nn.Module)
     assert loss.parameters_of_loss() == {"tau": 0.25, "alpha": 0.7, "exclude_partner": False}
     assert repr(loss) == "SpreadLoss('spread', tau=0.25, alpha=0.7, exclude_partner=False)"
-    assert "spread" in gt.losses() and gt.losses()["cclk-weak"][1] == ["tau", "kernel_lambda"]
+    assert "spread" in gt.losses()
+    assert gt.losses()["cclk-weak"][1] == ["tau", "kernel_lambda", "cond_bandwidth", "cond_degree", "cond_offset"]
     assert "ce" not in gt.losses() and "autoencoder" not in gt.losses()
     assert repr(gt.SupConLoss(temperature=0.1)) == "SupConLoss(temperature=0.1, base_temperature=0.1)"
 
@@ -175,6 +176,29 @@ def test_invalid_options_in_python_words():
         gt.Loss("spread", num_classes=3)
     with pytest.raises(ValueError):
         gt.Loss("spread", tau=float("nan"))
+
+
+def test_cclk_conditions_on_the_values_given():
+    features, labels = two_views(bsz=8)
+    condition = torch.randn(8, 3, dtype=torch.float64, generator=torch.Generator().manual_seed(2))
+    for name in ("cclk-weak", "cclk-fair"):
+        rbf = gt.Loss(name, cond_kernel="rbf", cond_bandwidth=0.7)
+        assert repr(rbf).startswith(f"Loss('{name}', cond_kernel='rbf', tau=0.5")
+        on_values = rbf(features, condition=condition)  # attributes as the only supervision
+        assert on_values.item() != rbf(features, labels).item()
+        assert on_values.item() != gt.Loss(name, cond_kernel="laplacian")(features, condition=condition).item()
+        assert torch.autograd.gradcheck(lambda x: rbf(x, condition=condition),
+                                        (features.clone().requires_grad_(True),), eps=1e-6, atol=1e-7)
+    with pytest.raises(geomsim.InvalidArgument, match=r"^cond_kernel is not read by loss spread \(it is read by cclk-weak"):
+        gt.Loss("spread", cond_kernel="rbf")
+    with pytest.raises(geomsim.InvalidArgument, match=r"^cond_kernel must be one of"):
+        gt.Loss("cclk-weak", cond_kernel="gaussian")
+    with pytest.raises(ValueError, match=r"^condition: loss spread reads no conditioning values"):
+        gt.SpreadLoss()(features, labels, condition=condition)
+    with pytest.raises(ValueError, match=r"^condition must have the shape \[8, k\]"):
+        gt.Loss("cclk-weak")(features, condition=condition[:5])
+    with pytest.raises(TypeError, match=r"^condition must be of a floating dtype"):
+        gt.Loss("cclk-weak")(features, condition=labels.view(8, 1))
 
 
 def test_invalid_inputs_in_python_words():

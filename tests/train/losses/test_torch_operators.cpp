@@ -18,17 +18,18 @@ using namespace geomsim::train;
 namespace {
 
 using BatchLossOperator = at::Tensor(c10::string_view, const at::Tensor&, const c10::optional<at::Tensor>&, int64_t,
-                                     c10::ArrayRef<double>);
+                                     c10::ArrayRef<double>, c10::string_view, const c10::optional<at::Tensor>&);
 
 c10::TypedOperatorHandle<BatchLossOperator> batch_loss_operator() {
   return c10::Dispatcher::singleton().findSchemaOrThrow("geomsim::batch_loss", "").typed<BatchLossOperator>();
 }
 
-std::string check_options(const std::string& loss, const std::string& given, const std::vector<double>& values) {
+std::string check_options(const std::string& loss, const std::string& given, const std::vector<double>& values,
+                          const std::string& cond_kernel = "") {
   return c10::Dispatcher::singleton()
       .findSchemaOrThrow("geomsim::check_loss_options", "")
-      .typed<std::string(c10::string_view, c10::string_view, c10::ArrayRef<double>)>()
-      .call(loss, given, values);
+      .typed<std::string(c10::string_view, c10::string_view, c10::ArrayRef<double>, c10::string_view)>()
+      .call(loss, given, values, cond_kernel);
 }
 
 // Every parameter's value, in loss_parameters()'s order (the operators' float[] options).
@@ -60,7 +61,7 @@ TEST_CASE("geomsim::batch_loss on [bsz, 2, dim] is the loss registry's batch_los
     // Through the operator, as geomsim.torch calls it.
     const auto f_op = features.clone().requires_grad_(true);
     torch::manual_seed(11);  // the triplet loss draws its positives and negatives
-    const auto via_operator = batch_loss_operator().call(entry.name, f_op, labels, num_classes, values);
+    const auto via_operator = batch_loss_operator().call(entry.name, f_op, labels, num_classes, values, "", c10::nullopt);
     via_operator.backward();
     // Directly: the views stacked as the trainer stacks them.
     const auto f_direct = features.clone().requires_grad_(true);
@@ -77,6 +78,30 @@ TEST_CASE("geomsim::batch_loss on [bsz, 2, dim] is the loss registry's batch_los
   CHECK(compared == 20);
 }
 
+TEST_CASE("geomsim::batch_loss passes CCL-K its conditioning kernel and values", "[torch_operators]") {
+  const int64_t B = 10, d = 4;
+  torch::manual_seed(3);
+  const auto unit = torch::nn::functional::NormalizeFuncOptions().dim(-1);
+  const auto features = torch::nn::functional::normalize(torch::randn({B, 2, d}, torch::kDouble), unit);
+  const auto labels = torch::arange(B, torch::kLong).remainder(3);
+  const auto condition = torch::randn({B, 3}, torch::kDouble);
+  LossOptions options;
+  options.cond_kernel = "rbf";
+  options.cond_bandwidth = 0.7;
+  for (const std::string loss : {"cclk-weak", "cclk-fair"}) {
+    INFO("loss " << loss);
+    const auto via_operator = batch_loss_operator().call(loss, features, labels, 0, option_values(options), "rbf", condition);
+    LossBatch batch{torch::cat({features.select(1, 0), features.select(1, 1)}), labels, two_view_partners(B), 0};
+    batch.condition = condition;
+    CHECK(torch::equal(via_operator, batch_loss(loss, batch, options)));
+    // The kernel and the values reach the loss: another kernel, or the labels, give another loss.
+    CHECK_FALSE(torch::equal(via_operator, batch_loss_operator().call(loss, features, labels, 0, option_values(options), "",
+                                                                      condition)));
+    CHECK_FALSE(torch::equal(via_operator, batch_loss_operator().call(loss, features, labels, 0, option_values(options),
+                                                                      "rbf", c10::nullopt)));
+  }
+}
+
 TEST_CASE("geomsim::check_loss_options names the argument and its range, and refuses losses without a batch function",
           "[torch_operators]") {
   const std::vector<double> defaults = option_values(LossOptions{});
@@ -88,6 +113,9 @@ TEST_CASE("geomsim::check_loss_options names the argument and its range, and ref
   bad[1] = 1.5;  // alpha
   CHECK(check_options("spread", "alpha", bad) == "alpha\nmust be in [0, 1], got 1.5");
   CHECK(check_options("spread", "", {0.5}).rfind("options\nmust hold", 0) == 0);
+  CHECK(check_options("cclk-weak", "", defaults, "laplacian").empty());
+  CHECK(check_options("cclk-weak", "", defaults, "gaussian").rfind("cond-kernel\n", 0) == 0);
+  CHECK(check_options("spread", "", defaults, "rbf") == "cond-kernel\nis not read by --loss spread (it is read by cclk-weak, cclk-fair)");
 }
 
 TEST_CASE("geomsim::loss_catalog lists every loss and parameter of the registry", "[torch_operators]") {
