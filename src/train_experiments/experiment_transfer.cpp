@@ -215,14 +215,20 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
 
   ExperimentPage page = begin_page(definition, context);
   const train::TrainOptions t = trainer_options(method_options(base, training_method(methods.front())));
+  // What the encoders were trained on: the coarse labels, unless a method trains on none or on
+  // other supervision (seed 002's attributes), which the table "Labels each method saw" names.
+  const bool all_coarse = std::all_of(methods.begin(), methods.end(), [](const std::string& m) {
+    return training_method(m).labels_seen.rfind("coarse", 0) == 0;
+  });
+  const std::string trained_on = all_coarse ? "trained on the coarse labels" : "trained on what the table \"Labels each method saw\" below names";
   page.paragraph("**Setup.** Fashion-MNIST, " + std::to_string(base.train_samples) + " training images per run (a seeded "
                  "subset that differs between seeds; the imbalanced hierarchy keeps its subclass proportions), " +
                  std::to_string(base.test_samples) + " test images, " + std::to_string(base.epochs) + " epochs, recipe " +
                  (base.recipe.empty() ? "geomsim" : base.recipe) + " (AdamW, lr " + format_number(t.learning_rate) +
                  ", weight decay " + format_number(t.weight_decay) + ", batch " + std::to_string(t.batch_size) +
                  ", cosine schedule), embedding dimension " + std::to_string(base.embedding_dim) + ", width " +
-                 std::to_string(base.width) + "; seeds " + format_seed_list(seeds) + ". Each encoder is trained on the "
-                 "coarse labels and frozen; the linear probe and the mean classifier are then fit on the training images' "
+                 std::to_string(base.width) + "; seeds " + format_seed_list(seeds) + ". Each encoder is " + trained_on +
+                 " and frozen; the linear probe and the mean classifier are then fit on the training images' "
                  "fine labels (the subclasses) and scored on the test images. Cells are mean ± sd over seeds.");
   const double seconds = total_seconds(rows);
   page.paragraph("**Measured wall time.** " + std::to_string(rows.size()) + " runs, " + clock_minutes(seconds) +
