@@ -38,7 +38,7 @@ def _load_operators():
         raise ImportError(
             "geomsim.torch: this geomsim was built without its torch operators, since its build found no torch "
             "for this Python or a libtorch of another version. Install it where torch is installed, building "
-            "against that torch: `pip install --no-build-isolation .` (docs/python.md, \"geomsim.torch\")")
+            "against that torch: `pip install --no-build-isolation .` (docs/tutorials/python.md, \"geomsim.torch\")")
     try:
         _torch.ops.load_library(library)
     except OSError as error:
