@@ -73,6 +73,10 @@ if [ -n "$debs" ]; then
 fi
 nccl_include=$("$python" -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "include"))' 2>/dev/null || true)
 [ -n "$nccl_include" ] && export NCCL_INCLUDE_DIR="$nccl_include"
+# pip's pybind11 keeps its CMake package inside site-packages, where find_package does not look.
+pybind11_args=()
+pybind11_dir=$("$python" -m pybind11 --cmakedir 2>/dev/null || true)
+[ -n "$pybind11_dir" ] && pybind11_args=(-Dpybind11_DIR="$pybind11_dir")
 generator=()
 [ -f "$build/CMakeCache.txt" ] || { command -v ninja >/dev/null && generator=(-G Ninja); }
 jobs=$(nproc)
@@ -83,28 +87,31 @@ export CUBLAS_WORKSPACE_CONFIG=:4096:8  # deterministic cuBLAS (train/data/cuda_
 built=1
 if step configure cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${prefix_args[@]}" \
   -DTorch_DIR="$torch_cmake/Torch" -DGEOMSIM_WITH_TORCH=ON -DGEOMSIM_WITH_CUDA=ON -DGEOMSIM_WITH_PYTHON=AUTO \
-  -DPython3_EXECUTABLE="$python" \
+  -DPython3_EXECUTABLE="$python" "${pybind11_args[@]}" \
   -DGEOMSIM_BUILD_BENCHMARKS=OFF -DGEOMSIM_TORCH_PYTHON="$python"; then
   keep_going=(-k)  # past a failed file, so that one build shows every error
   [ -f "$build/build.ninja" ] && keep_going=(-k 0)
-  step build cmake --build "$build" -j"$jobs" --target geomsim geomsim-torch geomsim_gpu_tests geomsim_gpu_bench -- "${keep_going[@]}"
+  targets=(geomsim geomsim-torch geomsim_gpu_tests geomsim_gpu_bench)
+  # geomsim.torch, where this machine has pybind11 and Python's headers for its python3.
+  torch_ops=0
+  grep -q "geomsim.torch, the losses for PyTorch: ON" "$out/configure.log" && torch_ops=1 && targets+=(geomsim_python_package)
+  step build cmake --build "$build" -j"$jobs" --target "${targets[@]}" -- "${keep_going[@]}"
   built=$?
 fi
 
 if [ $built -eq 0 ]; then
+  # The checks first, then the timings, so that a run cut short has checked what it could.
   step gpu_tests ctest --test-dir "$build" -L gpu --verbose --timeout 600
+  if [ $torch_ops -eq 1 ]; then
+    step torch_losses_cuda env PYTHONPATH="$build/python" "$python" tests/gpu/torch_losses_cuda.py "$out/torch-losses-cuda.json"
+  else
+    printf 'torch_losses_cuda\tskipped: %s\t0\n' "$(grep -o 'geomsim.torch, the losses for PyTorch: .*' "$out/configure.log")" >>"$status"
+  fi
   fashion_args=()
   [ -n "$fashion" ] && fashion_args=(--fashion-mnist "$fashion")
   step gpu_bench "$build/tests/geomsim_gpu_bench" --out "$out/gpu-bench.json" "${fashion_args[@]}"
   step solve_n20000_d128 "$build/geomsim" --K 10 --ny 2000 --d 128 --alpha 0.64 --tau 0.5 --seeds 0 --restarts 0 \
     --max-seconds 100 --device cuda --json "$out/solve.json"
-  # geomsim.torch on the GPU, where this machine has pybind11 for its python3 (the package needs it).
-  if grep -q "geomsim.torch, the losses for PyTorch: ON" "$out/configure.log"; then
-    step torch_losses_build cmake --build "$build" -j"$jobs" --target geomsim_python_package &&
-      step torch_losses_cuda env PYTHONPATH="$build/python" "$python" tests/gpu/torch_losses_cuda.py "$out/torch-losses-cuda.json"
-  else
-    printf 'torch_losses_cuda\tskipped: %s\t0\n' "$(grep -o 'geomsim.torch, the losses for PyTorch: .*' "$out/configure.log")" >>"$status"
-  fi
   gpus=$("$python" -c 'import torch; print(torch.cuda.device_count())')
   if [ "${gpus:-1}" -ge 2 ] && [ -n "$fashion" ]; then
     step nccl_data_parallel "$build/geomsim" train --nproc-per-node 2 --device cuda --model cnn --epochs 1 \
