@@ -271,7 +271,8 @@ std::vector<std::pair<std::string, std::string>> plan_heatmaps(const json& defin
     PlannedRun& run = plan[hits.front()];
     run.heatmap_stem = context.name + "-heatmap-" + std::to_string(k + 1);
     run.heatmap_per_subclass = per_subclass;
-    const TrainingMethod& method = training_method(run.parameters.text("method").value_or(""));
+    const std::string method_name = run.parameters.text("method").value_or("");
+    const TrainingMethod& method = training_method(method_name);
     run.heatmap_title = method.label + ", " + run.parameters.text("hierarchy").value_or("") + ", " +
                         run.parameters.text("encoder").value_or("") + ", seed " + run.parameters.text("seed").value_or("") +
                         (method.uses_alpha ? ", α " + run.parameters.text("alpha").value_or("") : std::string()) +
