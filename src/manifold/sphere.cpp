@@ -26,7 +26,14 @@ int count_label_ids(const std::vector<int>& ids, const char* argument) {
   if (ids.empty()) throw InvalidArgument(argument, "must not be empty");
   const int lowest = *std::min_element(ids.begin(), ids.end());
   if (lowest < 0) throw InvalidArgument(argument, "must be >= 0, got " + std::to_string(lowest));
-  const int K = 1 + *std::max_element(ids.begin(), ids.end());
+  const int highest = *std::max_element(ids.begin(), ids.end());
+  // n ids cover at most n values: a larger id leaves one of 0..highest out (and 1 + INT_MAX
+  // would overflow, a huge id allocate).
+  if (static_cast<std::size_t>(highest) >= ids.size()) {
+    throw InvalidArgument(argument, "must use every id 0..K-1 with K at most the " + std::to_string(ids.size()) +
+                                        " entries, got the id " + std::to_string(highest));
+  }
+  const int K = 1 + highest;
   std::vector<char> present(static_cast<std::size_t>(K), 0);
   for (int y : ids) present[static_cast<std::size_t>(y)] = 1;
   for (int k = 0; k < K; ++k) {

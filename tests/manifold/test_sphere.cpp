@@ -53,6 +53,8 @@ TEST_CASE("Labels must be 0..K-1 with every class present and K >= 2", "[sphere]
   CHECK_THROWS_AS(validate_labels({0, 0, 0}), InvalidArgument);
   CHECK_THROWS_AS(validate_labels({0, 2}), InvalidArgument);
   CHECK_THROWS_AS(validate_labels({-1, 0}), InvalidArgument);
+  // An id beyond the number of entries cannot leave 0..K-1 complete: refused before allocating.
+  CHECK_THROWS_WITH(validate_labels({0, 1, 2147483647}), Catch::Contains("got the id 2147483647"));
   CHECK(balanced_labels(3, 2) == std::vector<int>{0, 0, 1, 1, 2, 2});
 }
 
