@@ -1,5 +1,6 @@
 // Prints the alignment, uniformity and neural-collapse measures of embeddings read from text
-// files, one "name value" line each (17 significant digits, "null" when undefined), for the
+// files, and seed 000's mean-classifier errors and Lemma 1-2 lambdas with LABELS as the strata
+// and z % 2 as their classes, one "name value" line each (17 significant digits, "null" when undefined), for the
 // independent numpy cross-check (measures_numpy.py). Test helper, not a user command.
 //   measures_driver POINTS LABELS PREDICTIONS PAIRS T
 // POINTS: N rows of d numbers; LABELS, PREDICTIONS: N integers; PAIRS: M rows "i j".
@@ -13,6 +14,7 @@
 
 #include "geomsim/metrics/alignment_uniformity.hpp"
 #include "geomsim/metrics/neural_collapse.hpp"
+#include "geomsim/metrics/strata_distance_bounds.hpp"
 
 using namespace geomsim;
 
@@ -76,6 +78,15 @@ int main(int argc, char** argv) {
     print("max_cosine_deviation", nc.max_cosine_deviation);
     print("cosine_sd", nc.cosine_sd);
     print("nc4", nearest_class_mean_agreement(points, labels, predictions));
+    std::vector<int> classes;
+    for (int z : labels) classes.push_back(z % 2);
+    const StrataMeanClassifier strata = strata_mean_classifier(points, classes, labels);
+    print("transfer_loss", strata.transfer_loss);
+    print("original_loss", strata.original_loss);
+    print("lemma1_lambda", smallest_strata_lambda(strata, StrataTask::coarse_to_fine, StrataDistanceForm::exact));
+    print("lemma2_lambda", smallest_strata_lambda(strata, StrataTask::original, StrataDistanceForm::exact));
+    print("lemma1_lambda_printed", smallest_strata_lambda(strata, StrataTask::coarse_to_fine, StrataDistanceForm::printed));
+    print("lemma2_lambda_printed", smallest_strata_lambda(strata, StrataTask::original, StrataDistanceForm::printed));
   } catch (const std::exception& error) {
     std::cerr << "measures_driver: " << error.what() << "\n";
     return 1;

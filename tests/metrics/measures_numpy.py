@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Independent numpy check of alignment, uniformity and the neural-collapse measures.
+"""Independent numpy check of alignment, uniformity, the neural-collapse measures and seed 000's
+mean-classifier errors with the lambdas of its Lemmas 1-2 (the labels as strata, z % 2 their class).
 
 Draws embeddings with numpy's own generator (several shapes: Gaussian clouds, unit vectors,
 a nearly collapsed simplex, far-apart points), computes every measure here from its formula
@@ -14,6 +15,17 @@ import tempfile
 
 import numpy as np
 from scipy.special import logsumexp
+
+
+def lse_minus(S, target):
+    """logsumexp(S[i]) - S[i, target[i]] per row; log1p of the rest where the target is the row's
+    largest, so that a loss of 1e-8 keeps its digits."""
+    own = S[np.arange(len(S)), target]
+    shifted = np.exp(S - own[:, None])
+    shifted[np.arange(len(S)), target] = 0.0
+    on_top = own >= S.max(axis=1)
+    return np.where(on_top, np.log1p(np.where(on_top[:, None], shifted, 0.0).sum(axis=1)),
+                    logsumexp(S - own[:, None], axis=1))
 
 
 def numpy_measures(X, labels, predictions, pairs, t):
@@ -48,6 +60,27 @@ def numpy_measures(X, labels, predictions, pairs, t):
     out["cosine_sd"] = np.std(c)
     ncc = np.argmin(((X[:, None, :] - means[None, :, :]) ** 2).sum(axis=2), axis=1)
     out["nc4"] = np.mean(ncc == predictions)
+
+    # Seed 000 §4.3.1: strata z = labels, classes z % 2; W_z, W_y the means; p(z) frequencies.
+    classes = labels % 2
+    class_means = np.stack([X[classes == y].mean(axis=0) for y in range(2)])
+    out["transfer_loss"] = np.mean(lse_minus(X @ means.T, labels))
+    out["original_loss"] = np.mean(lse_minus(X @ class_means.T, classes))
+    p = np.bincount(labels, minlength=K) / N
+    gram = means @ means.T
+    delta2 = np.sum((means[:, None, :] - means[None, :, :]) ** 2, axis=2)
+    to_class = np.zeros((K, 2))  # p(z'|y) in column y
+    to_class[np.arange(K), np.arange(K) % 2] = p
+    to_class /= to_class.sum(axis=0, keepdims=True)
+    out["bounds"] = {}
+    for form, c in (("", gram), ("_printed", 1.0 - delta2 / 2.0)):
+        for lemma, A, target, loss in (("lemma1", c, np.arange(K), out["transfer_loss"]),
+                                       ("lemma2", c @ to_class, np.arange(K) % 2, out["original_loss"])):
+            def bound(lam, A=A, target=target):
+                return np.sum(p * (lse_minus(lam * A, target) + (lam - 1.0) * A[np.arange(K), target]))
+            # B's slope as lambda -> infinity: B has no crossing when it is negative
+            final_slope = np.sum(p * A.max(axis=1))
+            out["bounds"][lemma + "_lambda" + form] = (bound, loss, final_slope)
     return out
 
 
@@ -65,7 +98,15 @@ TOLERANCE = {
     "max_cosine_deviation": 1e-12,
     "cosine_sd": 1e-12,
     "nc4": 0.0,                     # a count; ties have probability 0 with these draws
+    "transfer_loss": 1e-12,         # log-sum-exp over N x C scores: scipy's vs geomsim's blocks
+    "original_loss": 1e-12,
 }
+# Each lambda geomsim reports is checked through numpy's own bound B (eqs. (4)-(6), exact form
+# and as printed): B(lambda (1 - 1e-9)) < numpy's loss <= B(lambda (1 + 1e-9)), so lambda is the
+# crossing to 1e-9 relative (B is convex: the last one), unless lambda is 0 (then B is above the
+# loss everywhere); where geomsim reports none, numpy's B falls to -infinity (its slope tends to a
+# negative number), so no lambda has the bound hold for every larger one.
+LAMBDA_TOLERANCE = 1e-9
 
 
 def case(rng, name, N, d, K, kind):
@@ -116,7 +157,7 @@ def main():
                     print(f"FAIL {name}, t={t}: driver exited {run.returncode}: {run.stderr}")
                     failures += 1
                     continue
-                got = {k: float(v) for k, v in (line.split() for line in run.stdout.splitlines())}
+                got = {k: None if v == "null" else float(v) for k, v in (line.split() for line in run.stdout.splitlines())}
                 expected = numpy_measures(X, labels, predictions, pairs, t)
                 for key, tolerance in TOLERANCE.items():
                     a, b = got[key], expected[key]
@@ -124,6 +165,22 @@ def main():
                     ok = np.isfinite(a) and np.isfinite(b) and (error <= tolerance if tolerance else a == b)
                     print(f"{'ok  ' if ok else 'FAIL'} {name}, t={t}: {key} geomsim {a!r} numpy {b!r} "
                           f"(relative difference {error:.1e}, tolerance {tolerance:g})")
+                    failures += not ok
+                for key, (bound, loss, final_slope) in expected["bounds"].items():
+                    lam = got[key]
+                    if lam is None:  # none: B falls below the loss for every large lambda, to -infinity
+                        ok = final_slope < 0
+                        print(f"{'ok  ' if ok else 'FAIL'} {name}, t={t}: {key} geomsim: none; numpy's bound ends "
+                              f"with slope {final_slope:.3g}")
+                        failures += not ok
+                        continue
+                    eps = LAMBDA_TOLERANCE
+                    if lam == 0.0:
+                        ok = all(bound(x) >= loss for x in np.geomspace(1e-6, 1e6, 61))
+                    else:
+                        ok = np.isfinite(lam) and bound(lam * (1 - eps)) < loss <= bound(lam * (1 + eps))
+                    print(f"{'ok  ' if ok else 'FAIL'} {name}, t={t}: {key} geomsim {lam!r}: numpy's bound crosses its "
+                          f"loss within {eps:g} of it (relative), from below: {ok}")
                     failures += not ok
     print(f"{failures} failures")
     return 1 if failures else 0
