@@ -65,6 +65,13 @@ json geometry_json(const EmbeddingGeometry& g) {
                      {"theorem3_boundary_holds", p.boundary_holds}});
   }
   out["pairs"] = pairs;
+  out["strata_lemmas"] = {{"transfer_loss", g.strata.transfer_loss},
+                          {"original_loss", g.strata.original_loss},
+                          {"lemma1_lambda", optional_json(g.strata.lemma1_lambda)},
+                          {"lemma2_lambda", optional_json(g.strata.lemma2_lambda)},
+                          {"lemma1_lambda_printed", optional_json(g.strata.lemma1_lambda_printed)},
+                          {"lemma2_lambda_printed", optional_json(g.strata.lemma2_lambda_printed)},
+                          {"mean_norm_squared", g.strata.mean_norm_squared}};
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "geomsim/metrics/strata_distance_bounds.hpp"
 #include "geomsim/metrics/subclass_geometry.hpp"
 #include "geomsim/support/errors.hpp"
 
@@ -83,6 +84,14 @@ EmbeddingGeometry measure_embedding_geometry(const Matrix& points, const std::ve
   }
   if (out.pairs > 0) out.margin_error = error_sum / out.pairs;
   if (out.bounded_pairs > 0) out.theorem3_bound = bound_sum / out.bounded_pairs;
+  const StrataMeanClassifier strata = strata_mean_classifier(points, labels, subclass_labels);
+  out.strata.transfer_loss = strata.transfer_loss;
+  out.strata.original_loss = strata.original_loss;
+  out.strata.lemma1_lambda = smallest_strata_lambda(strata, StrataTask::coarse_to_fine, StrataDistanceForm::exact);
+  out.strata.lemma2_lambda = smallest_strata_lambda(strata, StrataTask::original, StrataDistanceForm::exact);
+  out.strata.lemma1_lambda_printed = smallest_strata_lambda(strata, StrataTask::coarse_to_fine, StrataDistanceForm::printed);
+  out.strata.lemma2_lambda_printed = smallest_strata_lambda(strata, StrataTask::original, StrataDistanceForm::printed);
+  out.strata.mean_norm_squared = strata.stratum_probability.dot(strata.stratum_means.colwise().squaredNorm().transpose());
   return out;
 }
 

@@ -189,6 +189,14 @@ void add_transfer_metrics(const TrainedRun& run, RunRow& row) {
   if (e.geometry.sigma_over_spread) row.set("sigma_over_spread", *e.geometry.sigma_over_spread);
   if (e.geometry.sigma_over_spread_max) row.set("sigma_over_spread_max", *e.geometry.sigma_over_spread_max);
   row.set("subgroup_f1", e.subgroup_f1);
+  // Seed 000 §4.3.1 on the test embeddings: the mean classifier's cross-entropy on the subclasses
+  // and on the classes, the smallest lambdas of Lemmas 1 and 2 (exact form), and E_z |m_z|^2.
+  const auto& strata = e.geometry.strata;
+  row.set("c2f_mean_loss", strata.transfer_loss);
+  row.set("original_mean_loss", strata.original_loss);
+  if (strata.lemma1_lambda) row.set("lemma1_lambda", *strata.lemma1_lambda);
+  if (strata.lemma2_lambda) row.set("lemma2_lambda", *strata.lemma2_lambda);
+  row.set("strata_norm2", strata.mean_norm_squared);
   // Theorem 3 only for classes with two subclasses: no margin error where no class has two.
   if (e.geometry.margin_error) row.set("margin_error", *e.geometry.margin_error);
   if (e.geometry.theorem3_bound) row.set("theorem3_bound", *e.geometry.theorem3_bound);

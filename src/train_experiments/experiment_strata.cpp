@@ -252,6 +252,22 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
     }
   }
   page.table({"method", "t", "images", "σ_f common", "σ_f rare", "δ common–rare", "δ rare–rare", "c2f linear probe %"}, table_rows);
+  // §4.3.1: the mean classifier's errors that Lemmas 1 and 2 bound, and the lambdas they need.
+  std::vector<std::vector<std::string>> lemma_rows;
+  for (const auto& m : methods) {
+    for (double t : fractions) {
+      const Selector where = {{"method", m}, {"fraction", format_number(t)}};
+      const auto text = [&](const char* metric, int decimals) { return cell_text(table, where, metric, 1, decimals); };
+      lemma_rows.push_back({training_method(m).label, format_number(t), text("c2f_mean_loss", 3), text("lemma1_lambda", 3),
+                            text("original_mean_loss", 3), text("lemma2_lambda", 3), text("strata_norm2", 3)});
+    }
+  }
+  page.paragraph("Seed 000 §4.3.1 on the same test embeddings (`geomsim::strata_mean_classifier`): the cross-entropy of the mean "
+                 "classifier W_z = E_z f over the subclasses (the coarse-to-fine task, Lemma 1) and W_y = E_y f over the classes (the "
+                 "original task, Lemma 2), the smallest λ from which each lemma's bound holds in the proofs' exact form (at λ = 1 "
+                 "that form is a lower bound, by Jensen), and E_z ‖E_z f‖², which the printed form of the lemmas takes to be 1 "
+                 "([theory/README.md](../theory/README.md)):");
+  page.table({"method", "t", "L(x, z) mean clf.", "Lemma 1 λ", "L(x, y) mean clf.", "Lemma 2 λ", "E_z ‖E_z f‖²"}, lemma_rows);
   // Appendix C.2: how likely a rare stratum is to appear in D_t at all, for this pool.
   std::vector<std::vector<std::string>> appear_rows;
   std::vector<double> keep = hierarchy.keep_fraction;

@@ -66,6 +66,18 @@ struct EmbeddingGeometry {
     bool boundary_holds = false;  // r - 2 log gamma >= boundary
   };
   std::vector<Pair> pair_details;
+  // Seed 000 §4.3.1, Lemmas 1 and 2 (metrics/strata_distance_bounds.hpp), with the mean
+  // classifier of the strata (subclasses) and of the classes fit on these points: its exact
+  // errors, the smallest lambda from which each lemma's bound holds in the exact form and as
+  // printed (empty where none does), and E_z |m_z|^2, which the printed form takes to be 1.
+  struct StrataLemmas {
+    double transfer_loss = 0.0;  // L(x, z, f): coarse-to-fine, over the subclasses
+    double original_loss = 0.0;  // L(x, y, f): the original task, over the classes
+    std::optional<double> lemma1_lambda, lemma2_lambda;
+    std::optional<double> lemma1_lambda_printed, lemma2_lambda_printed;
+    double mean_norm_squared = 0.0;
+  };
+  StrataLemmas strata;
 };
 
 // The delta of Theorem 3's "with probability 1 - delta" at which its boundary condition is
