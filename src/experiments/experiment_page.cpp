@@ -1,5 +1,6 @@
 #include "geomsim/experiments/experiment_page.hpp"
 
+#include <set>
 #include <stdexcept>
 
 namespace geomsim {
@@ -47,8 +48,9 @@ void ExperimentPage::claims(const std::vector<ClaimOutcome>& outcomes) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& o : outcomes) rows.push_back({o.statement, o.source, o.paper, o.measured, "**" + verdict_text(o.verdict) + "**"});
   table({"claim", "where", "the paper", "measured here", "verdict"}, rows);
+  std::set<std::string> quoted;  // claims that share a sentence show it once
   for (const auto& o : outcomes) {
-    if (!o.quote.empty()) text_ += "- " + o.source + ": \"" + o.quote + "\"\n";
+    if (!o.quote.empty() && quoted.insert(o.quote).second) text_ += "- " + o.source + ": \"" + o.quote + "\"\n";
   }
   std::vector<Contrast> contrasts;
   for (const auto& o : outcomes) contrasts.insert(contrasts.end(), o.contrasts.begin(), o.contrasts.end());
