@@ -89,13 +89,7 @@ std::string check_loss_options(c10::string_view loss_view, c10::string_view give
       train::require_loss_reads(loss, given.substr(begin, end - begin));
       begin = end + 1;
     }
-    if (!cond_kernel.empty() && !entry.needs.condition) {
-      std::string readers;
-      for (const train::LossEntry& e : train::loss_registry()) {
-        if (e.needs.condition) readers += (readers.empty() ? "" : ", ") + e.name;
-      }
-      throw InvalidArgument("cond-kernel", "is not read by --loss " + loss + " (it is read by " + readers + ")");
-    }
+    if (!cond_kernel.empty()) train::require_loss_reads_condition(loss, "cond-kernel");
     options_from(values, cond_kernel);
   } catch (const InvalidArgument& e) {
     return e.argument() + "\n" + e.requirement();

@@ -28,15 +28,6 @@ std::string parameter_help(const std::string& name) {
   return parameter.meaning + " (" + parameter.range + "; read by --loss " + readers + ")";
 }
 
-// The losses that read a conditioning variable (--cond-kernel, --condition-on).
-std::string condition_readers() {
-  std::string readers;
-  for (const auto& entry : train::loss_registry()) {
-    if (entry.needs.condition) readers += (readers.empty() ? "" : ", ") + entry.name;
-  }
-  return readers;
-}
-
 // The losses with their one-line help, from the registry.
 std::string losses_footer() {
   std::string text = "Losses (--loss):\n";
@@ -88,7 +79,7 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
   c.add_option("--kernel-bandwidth", o.kernel_bandwidth, parameter_help("kernel-bandwidth"))->capture_default_str();
   c.add_option("--cond-kernel", o.cond_kernel,
                "CCL-K's kernel K_Z on the conditioning values: " + train::conditioning_kernel_list() +
-                   " (seed 002's default: cosine; read by --loss " + condition_readers() + ")")
+                   " (seed 002's default: cosine; read by --loss " + train::condition_reader_list() + ")")
       ->capture_default_str();
   c.add_option("--cond-bandwidth", o.cond_bandwidth, parameter_help("cond-bandwidth"))->capture_default_str();
   c.add_option("--cond-degree", o.cond_degree, parameter_help("cond-degree"))->capture_default_str();
@@ -96,7 +87,7 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
   c.add_option("--condition-on", o.condition_on,
                "what CCL-K's kernel conditions on: labels (the coarse training labels, one-hot) or attributes:NAME[,NAME...] "
                "with names among " + train::image_attribute_list() +
-                   " (derived from the images; no labels but fine's; read by --loss " + condition_readers() + ")")
+                   " (derived from the images; no labels but fine's; read by --loss " + train::condition_reader_list() + ")")
       ->capture_default_str();
   c.add_option("--clip-cosine", o.clip_cosine, parameter_help("clip-cosine"))->capture_default_str();
   c.add_option("--positive-weight", o.positive_weight, parameter_help("positive-weight"))->capture_default_str();

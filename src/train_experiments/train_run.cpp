@@ -61,10 +61,7 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   t.loss_options.cond_degree = o.cond_degree;
   t.loss_options.cond_offset = o.cond_offset;
   train::validate(t);
-  if (!train::parse_condition_on(o.condition_on).empty() && !train::loss_entry(o.loss).needs.condition) {
-    throw InvalidArgument("condition-on", "is read by --loss cclk-weak and cclk-fair only, not " + o.loss +
-                                              " (use labels, the default, or leave it out)");
-  }
+  if (!train::parse_condition_on(o.condition_on).empty()) train::require_loss_reads_condition(o.loss, "condition-on");
   require_positive("distributed-timeout", o.distributed_timeout);
   const std::string mode = autoencoder_mode(o);
   if (mode == "none" && (o.loss == "thanos" || o.loss == "autoencoder")) {

@@ -325,6 +325,20 @@ void require_loss_reads(const std::string& loss, const std::string& parameter) {
   }
 }
 
+std::string condition_reader_list() {
+  std::vector<std::string> readers;
+  for (const auto& entry : loss_registry()) {
+    if (entry.needs.condition) readers.push_back(entry.name);
+  }
+  return joined(readers);
+}
+
+void require_loss_reads_condition(const std::string& loss, const std::string& argument) {
+  if (!loss_entry(loss).needs.condition) {
+    throw InvalidArgument(argument, "is not read by --loss " + loss + " (it is read by " + condition_reader_list() + ")");
+  }
+}
+
 torch::Tensor batch_loss(const std::string& loss, const LossBatch& batch, const LossOptions& options) {
   const LossEntry& entry = loss_entry(loss);
   if (entry.batch == nullptr) {

@@ -238,9 +238,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   const int64_t n = images.size(0);
   if (labels.dim() != 1 || labels.size(0) != n) throw InvalidArgument("labels", "must hold one label per image");
   if (conditions.defined()) {
-    if (!loss_entry(o.loss).needs.condition) {
-      throw InvalidArgument("condition-on", "is read by --loss cclk-weak and cclk-fair only, not " + o.loss);
-    }
+    require_loss_reads_condition(o.loss, "condition-on");
     if (conditions.dim() != 2 || conditions.size(0) != n || conditions.size(1) < 1) {
       throw InvalidArgument("condition-on", "must give one row of conditioning values per image");
     }

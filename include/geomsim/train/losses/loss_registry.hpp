@@ -127,6 +127,12 @@ double loss_parameter_value(const LossOptions& options, const std::string& name)
 // ignores the parameter (or the loss or parameter is unknown): for method tables that give a
 // loss's parameters explicitly.
 void require_loss_reads(const std::string& loss, const std::string& parameter);
+// The losses that read a conditioning variable (--cond-kernel and its parameters, --condition-on),
+// from the registry: "cclk-weak, cclk-fair".
+std::string condition_reader_list();
+// Throws InvalidArgument(argument, "is not read by --loss L (it is read by cclk-weak, cclk-fair)")
+// unless the loss reads a conditioning variable (or the loss is unknown).
+void require_loss_reads_condition(const std::string& loss, const std::string& argument);
 
 // The named loss on a two-view batch (the entry's batch function). Throws InvalidArgument("loss")
 // for an unknown name or a loss without one (ce, autoencoder).
