@@ -1,18 +1,18 @@
 $c1 << EOD
-0.12269709650646148 0.10594309114360424 0.026194002433864456
-0.12516223806017096 0.14995602342498338 0.03012804361701882
-0.12666704399738654 0.13621757081071234 0.023471643814551402
-0.14076541885136135 0.3700861702378164 0.039631857759767505
-0.14393882811547407 0.19556994050081672 0.028532145396154843
-0.16301544026042009 0.4836988763406158 0.046565960122657214
+0.12269709650646148 0.10568184183257114 0.026448937950830757
+0.12516223806017096 0.14908418152952693 0.03003400794805905
+0.12666704399738654 0.1358682860693073 0.023811357777442296
+0.14076541885136135 0.36974540190591193 0.04004717759796919
+0.14393882811547407 0.19502245781329042 0.02847404874886721
+0.16301544026042009 0.48424683097831406 0.04693463342979215
 EOD
 $c2 << EOD
-0.12269709650646148 0.20843142626422761 0.03131754598846337
-0.12516223806017096 0.3023993685093622 0.029846369814713523
-0.12666704399738654 0.26443653684043567 0.04236628858840354
-0.14076541885136135 0.5731085399676636 0.06962932533666918
-0.14393882811547407 0.3100264613366126 0.033543816388377425
-0.16301544026042009 0.5448007611373867 0.06031877208496818
+0.12269709650646148 0.2087637344435497 0.030980759412803663
+0.12516223806017096 0.30302979004493014 0.029214158247811546
+0.12666704399738654 0.26479023684718406 0.04141295182476457
+0.14076541885136135 0.5744087527407251 0.06757003448500046
+0.14393882811547407 0.3105854769463851 0.034217963351004015
+0.16301544026042009 0.5445100895787321 0.06005121939308353
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './strata-seed000-by-p-delta.png'
@@ -37,10 +37,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05159964988001013:0.6708873041340625]
+set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05109560971454112:0.6701160813929248]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.04273744437919613 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.6192876542540524 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.6190204716783837 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -85,10 +85,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05159964988001013:0.6708873041340625]
+set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05109560971454112:0.6701160813929248]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.04273744437919613 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.6192876542540524 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.6190204716783837 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -133,10 +133,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05159964988001013:0.6708873041340625]
+set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05109560971454112:0.6701160813929248]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.04273744437919613 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.6192876542540524 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.6190204716783837 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -181,10 +181,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05159964988001013:0.6708873041340625]
+set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05109560971454112:0.6701160813929248]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.04273744437919613 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.6192876542540524 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.6190204716783837 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)

@@ -1,26 +1,26 @@
 $c1 << EOD
-0.05 0.25756795081079537 0.02228403514781687
-0.1 0.26281994772198625 0.028974675301332704
-0.25 0.24054267698237877 0.01747317354748119
-1 0.24024527874309148 0.012856390964227795
+0.05 0.2575523126962093 0.022359828212504172
+0.1 0.2629396684102174 0.02890103930262852
+0.25 0.24084325794943784 0.017347500597287964
+1 0.23994150002148695 0.012841695976439102
 EOD
 $c2 << EOD
-0.05 0.15878210495624479 0.015497491136223129
-0.1 0.13543625374569504 0.018488155108675474
-0.25 0.13596780734584174 0.013845953305900898
-1 0.13867700298128488 0.015132448800028595
+0.05 0.15864294722266126 0.015346318257246274
+0.1 0.13553357236567218 0.018336735143593394
+0.25 0.1358676729128887 0.013609750034130643
+1 0.13847322642806617 0.015345217471722308
 EOD
 $c3 << EOD
-0.05 0.3625349034251465 0.03053489492458047
-0.1 0.367091947930767 0.043191038716932105
-0.25 0.36484320817489707 0.02387489949748169
-1 0.3672005156759481 0.023017762948727698
+0.05 0.3623299525418292 0.030444580645014298
+0.1 0.3671783156902502 0.04378680877778751
+0.25 0.3646986107896205 0.02376902662514179
+1 0.3676813467669177 0.022530152553709423
 EOD
 $c4 << EOD
-0.05 0.24909920095254726 0.02319602407068636
-0.1 0.24135776328189612 0.016069162971057826
-0.25 0.25070471784443626 0.02672901716367475
-1 0.24908619594886922 0.027319009981639216
+0.05 0.24931172288997208 0.023388013754662908
+0.1 0.24146386997469363 0.015933828493597
+0.25 0.2507426436450314 0.026693955257693556
+1 0.24933786591554835 0.026709198861231048
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './strata-seed000-by-t.png'
@@ -45,10 +45,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:7 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.046296296296296294:1.08]; set yrange [0.10228135423648559:0.4249497310482331]
+set xrange [0.046296296296296294:1.08]; set yrange [0.10250842285978083:0.4256535388303357]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set logscale x 2
-set ytics nice(1.0 * 0.3226683768117475 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.32314511597055484 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -93,10 +93,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:7 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.046296296296296294:1.08]; set yrange [0.10228135423648559:0.4249497310482331]
+set xrange [0.046296296296296294:1.08]; set yrange [0.10250842285978083:0.4256535388303357]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set logscale x 2
-set ytics nice(1.0 * 0.3226683768117475 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.32314511597055484 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -141,10 +141,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:7 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.046296296296296294:1.08]; set yrange [0.10228135423648559:0.4249497310482331]
+set xrange [0.046296296296296294:1.08]; set yrange [0.10250842285978083:0.4256535388303357]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set logscale x 2
-set ytics nice(1.0 * 0.3226683768117475 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.32314511597055484 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -189,10 +189,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:7 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.046296296296296294:1.08]; set yrange [0.10228135423648559:0.4249497310482331]
+set xrange [0.046296296296296294:1.08]; set yrange [0.10250842285978083:0.4256535388303357]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set logscale x 2
-set ytics nice(1.0 * 0.3226683768117475 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.32314511597055484 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
