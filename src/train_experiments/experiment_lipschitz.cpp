@@ -80,6 +80,9 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
   }
   json source_parameters = source.at("parameters");
   if (context.smoke && source.contains("smoke")) source_parameters.update(source.at("smoke"));
+  if (transfer_key_columns(source_parameters).size() != kKey.size()) {
+    throw InvalidArgument("definition", "source " + source_path + " sweeps cond_bandwidth; the lipschitz kind measures sources without that sweep");
+  }
   Estimates e;
   e.pairs = integer_parameter(p, "pairs", 1);
   e.augmentations = integer_parameter(p, "augmentations", 1);

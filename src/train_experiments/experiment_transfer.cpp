@@ -1,11 +1,14 @@
 // The "transfer" kind: coarse-to-fine transfer of trained encoders (seed 004 Table 3, the
 // ablations of Table 10, and transfer against the temperature), over a grid of methods,
-// hierarchies, encoders, seeds, alpha, tau and augmentation on/off.
+// hierarchies, encoders, seeds, alpha, tau, augmentation on/off and CCL-K's RBF or Laplacian
+// bandwidth.
 //
 // Parameters: methods, hierarchies, encoders, seeds (lists), alpha, tau (lists; several alpha
 // or tau need methods that use them), without_augmentation (methods also trained with the
 // augmentations off; the axis "augmentation" is then true/false), train_images, test_images,
-// epochs, recipe, embedding_dim, width (and base_training_options' others). "heatmaps"
+// epochs, recipe, embedding_dim, width (and base_training_options' others); cond_bandwidth may be
+// a list, swept like alpha and tau for methods whose conditioning kernel is rbf or laplacian (the
+// axis "cond_bandwidth", seed 002's Table 7). "heatmaps"
 // (experiment_runs.hpp) adds cosine heatmaps of chosen runs. Top level, beside
 // "parameters": "claims" (experiment_claims.hpp), "paper_table" ({"columns": "...", "values":
 // {method: "...", "method,axis=value": "..."}}: the paper's numbers beside ours; a key with an
@@ -48,6 +51,20 @@ const std::vector<Metric> kMetrics = {
     {"sigma_over_spread", "σ_f/s_f mean", 1, 3},  {"sigma_over_spread_max", "σ_f/s_f max", 1, 3},
     {"subgroup_f1", "subgroup F1", 1, 3},         {"seconds", "s per run", 1, 0},
 };
+
+// The bandwidths of a sweep (empty unless the definition lists more than one).
+std::vector<double> swept_bandwidths(const json& p) {
+  if (!p.contains("cond_bandwidth")) return {};
+  auto bandwidths = number_list(p, "cond_bandwidth");
+  return bandwidths.size() > 1 ? bandwidths : std::vector<double>{};
+}
+
+// The axes, with cond_bandwidth when it is swept.
+std::vector<std::string> transfer_axes(const json& p) {
+  std::vector<std::string> axes = kAxes;
+  if (!swept_bandwidths(p).empty()) axes.push_back("cond_bandwidth");
+  return axes;
+}
 
 std::string clock_minutes(double seconds) { return clock_text(seconds) + " (" + format_number(std::round(seconds)) + " s)"; }
 
@@ -128,6 +145,12 @@ void draw_sweep(const json& spec, const RunTable& table, const ExperimentContext
 
 }  // namespace
 
+std::vector<std::string> transfer_key_columns(const json& p) {
+  std::vector<std::string> key = kKey;
+  if (!swept_bandwidths(p).empty()) key.push_back("cond_bandwidth");
+  return key;
+}
+
 std::vector<PlannedRun> plan_transfer_runs(const json& p) {
   const auto methods = string_list(p, "methods");
   const auto hierarchies = string_list(p, "hierarchies");
@@ -141,9 +164,19 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
       throw InvalidArgument("definition", "without_augmentation names " + m + ", which is not among the methods");
     }
   }
-  const TrainRunOptions base = base_training_options(p);
+  const std::vector<double> bandwidth_sweep = swept_bandwidths(p);
+  json single = p;  // the base options read one bandwidth; the sweep sets each run's
+  if (!bandwidth_sweep.empty()) single["cond_bandwidth"] = bandwidth_sweep.front();
+  const TrainRunOptions base = base_training_options(single);
   for (const auto& m : methods) {
     const TrainingMethod& method = training_method(m);
+    if (!bandwidth_sweep.empty()) {
+      const std::string kernel = method_options(base, method).cond_kernel;
+      if (!train::loss_entry(method.loss).needs.condition || (kernel != "rbf" && kernel != "laplacian")) {
+        throw InvalidArgument("definition", "sweeps cond_bandwidth, which the method " + m +
+                                                " does not use (only CCL-K with an rbf or laplacian kernel reads it)");
+      }
+    }
     if (alphas.size() > 1 && !method.uses_alpha) {
       throw InvalidArgument("definition", "sweeps alpha, which the method " + m + " does not use (it would train the same run again)");
     }
@@ -161,13 +194,18 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
             for (const double tau : taus) {
               for (const bool augment : {true, false}) {
                 if (!augment && std::find(without_augmentation.begin(), without_augmentation.end(), m) == without_augmentation.end()) continue;
-                TrainRunOptions o = run_options(base, m, encoder, seed, hierarchy, alpha, tau);
-                o.no_augmentation = !augment;
-                PlannedRun run(o, training_parameters(m, o), m + " " + hierarchy + " " + encoder + " seed " + std::to_string(seed));
-                if (alphas.size() > 1) run.label += " alpha " + format_number(alpha);
-                if (taus.size() > 1) run.label += " tau " + format_number(tau);
-                if (!augment) run.label += " no augmentation";
-                plan.push_back(std::move(run));
+                const std::vector<double> bandwidths = bandwidth_sweep.empty() ? std::vector<double>{base.cond_bandwidth} : bandwidth_sweep;
+                for (const double bandwidth : bandwidths) {
+                  TrainRunOptions o = run_options(base, m, encoder, seed, hierarchy, alpha, tau);
+                  o.no_augmentation = !augment;
+                  o.cond_bandwidth = bandwidth;
+                  PlannedRun run(o, training_parameters(m, o), m + " " + hierarchy + " " + encoder + " seed " + std::to_string(seed));
+                  if (alphas.size() > 1) run.label += " alpha " + format_number(alpha);
+                  if (taus.size() > 1) run.label += " tau " + format_number(tau);
+                  if (!bandwidth_sweep.empty()) run.label += " bandwidth " + format_number(bandwidth);
+                  if (!augment) run.label += " no augmentation";
+                  plan.push_back(std::move(run));
+                }
               }
             }
           }
@@ -181,6 +219,8 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
 std::string run_checkpoint_path(const std::string& out_dir, const std::string& name, const RunRow& parameters) {
   std::string file;
   for (const auto& column : kKey) file += (file.empty() ? "" : "_") + parameters.text(column).value_or("");
+  // rbf and laplacian runs: their bandwidth too (a sweep's runs differ in it alone)
+  if (const auto bandwidth = parameters.text("cond_bandwidth")) file += "_b" + *bandwidth;
   for (char& c : file) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_' && c != '+') c = '-';
   }
@@ -193,8 +233,11 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   const auto hierarchies = string_list(p, "hierarchies");
   const auto encoders = string_list(p, "encoders");
   const auto seeds = seed_list(p, "seeds");
-  const TrainRunOptions base = base_training_options(p);
-  validate_claims(definition, kAxes);
+  const std::vector<std::string> axes = transfer_axes(p);
+  json single = p;  // as plan_transfer_runs: the page's setup reads the base options
+  if (!swept_bandwidths(p).empty()) single["cond_bandwidth"] = swept_bandwidths(p).front();
+  const TrainRunOptions base = base_training_options(single);
+  validate_claims(definition, axes);
   if (definition.contains("figure") && methods.size() * hierarchies.size() > static_cast<std::size_t>(kMaxLineCurves)) {
     throw InvalidArgument("definition", "figure: " + std::to_string(methods.size() * hierarchies.size()) + " curves (methods × hierarchies); it tells at most " +
                                             std::to_string(kMaxLineCurves) + " apart");
@@ -208,10 +251,10 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
     for (auto& run : plan) run.options.checkpoint = run_checkpoint_path(context.out_dir, context.name, run.parameters);
   }
   const auto heatmaps = plan_heatmaps(definition, plan, context);
-  RunCache cache(context.stem() + ".csv", kKey);
+  RunCache cache(context.stem() + ".csv", transfer_key_columns(p));
   const std::vector<RunRow> rows = run_plan(plan, cache, context);
   if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
-  const RunTable table(rows, kAxes);
+  const RunTable table(rows, axes);
 
   ExperimentPage page = begin_page(definition, context);
   const train::TrainOptions t = trainer_options(method_options(base, training_method(methods.front())));
@@ -272,7 +315,7 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
         for (const auto& h : hierarchies) {
           Selector where = combo;
           where.insert(where.end(), {{"method", m}, {"encoder", encoder}, {"hierarchy", h}});
-          for (const auto& axis : kAxes) {
+          for (const auto& axis : axes) {
             if (std::none_of(where.begin(), where.end(), [&](const auto& e) { return e.first == axis; })) {
               const auto values = table.values(axis, where);
               if (!values.empty()) where.emplace_back(axis, values.front());
@@ -306,7 +349,7 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
       for (const auto& m : methods) {
         const Selector where_base = {{"method", m}, {"encoder", encoder}, {"hierarchy", h}};
         std::vector<Selector> combos{where_base};
-        for (const auto& axis : kAxes) {
+        for (const auto& axis : axes) {
           if (std::any_of(where_base.begin(), where_base.end(), [&](const auto& e) { return e.first == axis; })) continue;
           std::vector<Selector> next;
           for (const auto& c : combos) {

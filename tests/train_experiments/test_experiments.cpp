@@ -242,6 +242,35 @@ TEST_CASE("The CCL-K kernel methods condition on the images' attributes with eac
   CHECK_FALSE(training_parameters("supcon", method_options(TrainRunOptions{}, training_method("supcon"))).text("cond_kernel"));
 }
 
+TEST_CASE("A transfer definition sweeps CCL-K's RBF bandwidth as an axis of its own key", "[experiments][methods]") {
+  json p = {{"methods", {"cclk-weak-attr-rbf", "cclk-weak-attr-laplacian"}}, {"hierarchies", {"fmnist-2"}}, {"encoders", {"cnn"}},
+            {"seeds", "0:1"}, {"alpha", 0.5}, {"tau", 0.5}, {"cond_bandwidth", {0.1, 1, 10}}, {"train_images", 256},
+            {"test_images", 200}, {"epochs", 1}};
+  const auto plan = plan_transfer_runs(p);
+  REQUIRE(plan.size() == 2 * 2 * 3);  // seeds x methods x bandwidths
+  std::set<std::string> bandwidths, checkpoints;
+  for (const auto& run : plan) {
+    bandwidths.insert(run.parameters.text("cond_bandwidth").value_or(""));
+    CHECK(run.parameters.text("cond_bandwidth") == std::optional<std::string>(format_number(run.options.cond_bandwidth)));
+    checkpoints.insert(run_checkpoint_path("out", "x", run.parameters));
+  }
+  CHECK(bandwidths == std::set<std::string>{"0.1", "1", "10"});
+  CHECK(checkpoints.size() == plan.size());  // every run its own file
+  const auto key = transfer_key_columns(p);
+  CHECK(std::find(key.begin(), key.end(), "cond_bandwidth") != key.end());
+  // One bandwidth: the key every cached transfer run was written with.
+  json one = p;
+  one["cond_bandwidth"] = 2;
+  CHECK(transfer_key_columns(one).size() == key.size() - 1);
+  CHECK(plan_transfer_runs(one).front().options.cond_bandwidth == 2.0);
+  // A method that reads no bandwidth would train the same run again for each value.
+  json cosine = p;
+  cosine["methods"] = {"cclk-weak-attr-rbf", "cclk-weak-attr-cosine"};
+  CHECK_THROWS_WITH(plan_transfer_runs(cosine), Catch::Contains("sweeps cond_bandwidth, which the method cclk-weak-attr-cosine does not use"));
+  cosine["methods"] = {"supcon"};
+  CHECK_THROWS_AS(plan_transfer_runs(cosine), InvalidArgument);
+}
+
 TEST_CASE("Method labels and titles reach gnuplot only as escaped text", "[cli][experiments]") {
   // Every label the experiments draw goes through GnuplotFigure::text: a quoted string that a
   // plot line accepts whatever the label holds (quotes, a backquote, system(), a line break).

@@ -29,6 +29,9 @@ const std::vector<ExperimentKindEntry>& experiment_kind_registry();
 // runs of its source definition with it), and where a transfer experiment with
 // "keep_checkpoints" keeps a run's checkpoint: OUT/checkpoints/NAME/KEY.pt.
 std::vector<PlannedRun> plan_transfer_runs(const nlohmann::json& parameters);
+// The transfer kind's cache key: method, hierarchy, encoder, seed, alpha, tau, augmentation, and
+// cond_bandwidth when the parameters sweep it (a list of bandwidths for rbf or laplacian kernels).
+std::vector<std::string> transfer_key_columns(const nlohmann::json& parameters);
 std::string run_checkpoint_path(const std::string& out_dir, const std::string& name, const RunRow& parameters);
 
 // The runs of a robustness definition's parameters: every data set, method (cclk-fair only on a
