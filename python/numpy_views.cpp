@@ -3,6 +3,7 @@
 #include <limits>
 #include <string>
 
+#include "geomsim/manifold/point_magnitude.hpp"
 #include "geomsim/support/errors.hpp"
 
 namespace geomsim::python {
@@ -53,6 +54,7 @@ PointsArgument points_argument(const py::handle& object, const char* argument) {
   out.array = py::array_t<double, py::array::c_style>::ensure(array);
   if (!out.array) throw py::error_already_set();
   if (!out.view().allFinite()) throw InvalidArgument(argument, "must be finite numbers (found nan or inf)");
+  require_moderate_points(out.view(), argument);
   return out;
 }
 

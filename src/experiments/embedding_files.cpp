@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "geomsim/manifold/point_magnitude.hpp"
 #include "geomsim/support/csv_table.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/input_files.hpp"
@@ -62,6 +63,10 @@ Matrix embeddings_from_rows(const std::vector<double>& values, Index n, Index d,
   for (std::size_t k = 0; k < values.size(); ++k) {
     if (!std::isfinite(values[k])) {
       throw InvalidArgument(argument, path + ": embedding " + std::to_string(k / static_cast<std::size_t>(d)) + " has a value that is not finite");
+    }
+    if (std::abs(values[k]) > kMaxCoordinateMagnitude) {
+      throw InvalidArgument(argument, path + ": embedding " + std::to_string(k / static_cast<std::size_t>(d)) + " has the value " +
+                                          format_number(values[k]) + ", above 1e150 in magnitude (the measures sum squares of coordinates)");
     }
   }
   // Row-major N x d is column-major d x N: one column per point.

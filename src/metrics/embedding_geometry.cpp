@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "geomsim/manifold/point_magnitude.hpp"
 #include "geomsim/metrics/strata_distance_bounds.hpp"
 #include "geomsim/metrics/subclass_geometry.hpp"
 #include "geomsim/support/errors.hpp"
@@ -18,6 +19,8 @@ EmbeddingGeometry measure_embedding_geometry(const Matrix& points, const std::ve
                                              const std::vector<int>& subclass_labels, double gamma, const Matrix* reference,
                                              const std::vector<int>* reference_subclasses) {
   require_margin_gamma(gamma);
+  require_moderate_points(points, "embeddings");
+  if (reference) require_moderate_points(*reference, "reference");
   if ((reference == nullptr) != (reference_subclasses == nullptr)) {
     throw InvalidArgument("reference", "needs both the reference points and their subclass labels");
   }

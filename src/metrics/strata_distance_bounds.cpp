@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "geomsim/manifold/point_magnitude.hpp"
 #include "geomsim/metrics/class_means.hpp"
 #include "geomsim/support/errors.hpp"
 
@@ -102,7 +103,7 @@ StrataMeanClassifier strata_mean_classifier(const PointsRef& points, const std::
                                             const std::vector<int>& subclass_labels) {
   const Index n = points.cols();
   if (n == 0 || points.rows() == 0) throw InvalidArgument("points", "must hold at least one point of dimension >= 1");
-  if (!points.allFinite()) throw InvalidArgument("points", "must be finite");
+  require_moderate_points(points, "points");
   if (static_cast<Index>(labels.size()) != n) {
     throw InvalidArgument("labels", "must have one entry per point (" + std::to_string(n) + "), got " + std::to_string(labels.size()));
   }

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "geomsim/manifold/point_magnitude.hpp"
 #include "geomsim/manifold/sphere.hpp"
 #include "geomsim/support/errors.hpp"
 
@@ -56,6 +57,16 @@ TEST_CASE("Labels must be 0..K-1 with every class present and K >= 2", "[sphere]
   // An id beyond the number of entries cannot leave 0..K-1 complete: refused before allocating.
   CHECK_THROWS_WITH(validate_labels({0, 1, 2147483647}), Catch::Contains("got the id 2147483647"));
   CHECK(balanced_labels(3, 2) == std::vector<int>{0, 0, 1, 1, 2, 2});
+}
+
+TEST_CASE("A user's points must be finite and below 1e150 in magnitude, whose squares stay finite", "[sphere][errors]") {
+  Matrix points = Matrix::Ones(3, 4);
+  points(1, 2) = 1e150;
+  CHECK_NOTHROW(require_moderate_points(points, "embeddings"));
+  points(1, 2) = -1.5e150;
+  CHECK_THROWS_WITH(require_moderate_points(points, "embeddings"), Catch::Contains("magnitude at most 1e150") && Catch::Contains("point 2"));
+  points(1, 2) = std::nan("");
+  CHECK_THROWS_WITH(require_moderate_points(points, "embeddings"), Catch::Contains("must be finite"));
 }
 
 TEST_CASE("Projection onto the sphere refuses zero and non-finite columns", "[sphere][errors]") {

@@ -220,6 +220,8 @@ TEST_CASE("Malformed strata input is refused by name", "[strata_bounds][errors]"
   Matrix bad = F;
   bad(0, 2) = std::nan("");
   CHECK(argument_of(bad, {0, 0, 1, 1}, {0, 1, 2, 3}) == "points");
+  bad(0, 2) = 1e200;  // its square overflows the scores
+  CHECK(argument_of(bad, {0, 0, 1, 1}, {0, 1, 2, 3}) == "points");
   const auto m = strata_mean_classifier(F, {0, 0, 1, 1}, {0, 1, 2, 3});
   CHECK_THROWS_AS(strata_distance_bound(m, StrataTask::original, StrataDistanceForm::exact, -1.0), InvalidArgument);
   CHECK_THROWS_AS(strata_distance_bound(m, StrataTask::original, StrataDistanceForm::exact, INFINITY), InvalidArgument);

@@ -99,6 +99,7 @@ def test_float32_strided_fortran_and_list_inputs_give_the_float64_result(data):
     (np.zeros((0, 3)), "embeddings must be a 2-D array"),
     (np.array([[1.0, np.nan], [0.0, 1.0]]), "embeddings must be finite numbers (found nan or inf)"),
     (np.array([[1.0, np.inf], [0.0, 1.0]], dtype=np.float32), "embeddings must be finite numbers"),
+    (np.array([[1.0, 1e200], [0.0, 1.0]]), "embeddings must have coordinates of magnitude at most 1e150"),
     ([[1.0, 2.0], [3.0]], "embeddings must be a numpy array or convertible to one, got a list"),
 ])
 def test_malformed_embeddings_are_refused_by_name(embeddings, message):
