@@ -14,8 +14,7 @@ namespace {
 // log sum_j exp(v_j) - v_t, without overflow, and without cancellation when v_t is the
 // largest (then it is log1p of the others' exp(v_j - v_t), however small the result).
 double log_sum_exp_minus(const Eigen::Ref<const Vector>& v, Index t) {
-  Index top_index = 0;
-  const double top = v.maxCoeff(&top_index);
+  const double top = v.maxCoeff();
   if (v(t) == top) {
     double rest = 0.0;
     for (Index j = 0; j < v.size(); ++j) rest += j == t ? 0.0 : std::exp(v(j) - top);
