@@ -59,6 +59,14 @@ std::vector<double> swept_bandwidths(const json& p) {
   return bandwidths.size() > 1 ? bandwidths : std::vector<double>{};
 }
 
+// The parameters with one bandwidth, the sweep's first: what base_training_options reads (each
+// run of a sweep then sets its own).
+json with_one_bandwidth(const json& p) {
+  json single = p;
+  if (const auto sweep = swept_bandwidths(p); !sweep.empty()) single["cond_bandwidth"] = sweep.front();
+  return single;
+}
+
 // The axes, with cond_bandwidth when it is swept.
 std::vector<std::string> transfer_axes(const json& p) {
   std::vector<std::string> axes = kAxes;
@@ -165,9 +173,7 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
     }
   }
   const std::vector<double> bandwidth_sweep = swept_bandwidths(p);
-  json single = p;  // the base options read one bandwidth; the sweep sets each run's
-  if (!bandwidth_sweep.empty()) single["cond_bandwidth"] = bandwidth_sweep.front();
-  const TrainRunOptions base = base_training_options(single);
+  const TrainRunOptions base = base_training_options(with_one_bandwidth(p));
   for (const auto& m : methods) {
     const TrainingMethod& method = training_method(m);
     if (!bandwidth_sweep.empty()) {
@@ -234,9 +240,7 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   const auto encoders = string_list(p, "encoders");
   const auto seeds = seed_list(p, "seeds");
   const std::vector<std::string> axes = transfer_axes(p);
-  json single = p;  // as plan_transfer_runs: the page's setup reads the base options
-  if (!swept_bandwidths(p).empty()) single["cond_bandwidth"] = swept_bandwidths(p).front();
-  const TrainRunOptions base = base_training_options(single);
+  const TrainRunOptions base = base_training_options(with_one_bandwidth(p));
   validate_claims(definition, axes);
   if (definition.contains("figure") && methods.size() * hierarchies.size() > static_cast<std::size_t>(kMaxLineCurves)) {
     throw InvalidArgument("definition", "figure: " + std::to_string(methods.size() * hierarchies.size()) + " curves (methods × hierarchies); it tells at most " +
