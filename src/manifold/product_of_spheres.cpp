@@ -1,5 +1,6 @@
 #include "geomsim/manifold/product_of_spheres.hpp"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -64,6 +65,20 @@ void retract_step(const Matrix& U, double t, const Matrix& V, Matrix& out) {
   out.resize(U.rows(), U.cols());
   out.noalias() = U + t * V;
   normalize_columns(out);
+}
+
+double retraction_slope(const Matrix& U, double t, const Matrix& V, const Matrix& G) {
+  require_same_shape(U, V, "retraction_slope");
+  require_same_shape(U, G, "retraction_slope");
+  double slope = 0.0;
+  for (Index j = 0; j < U.cols(); ++j) {
+    // w = u + t v; with x = w / |w|: <P_x G_j, V_j> = <G_j, V_j> - (x . G_j)(x . V_j).
+    const double uu = U.col(j).squaredNorm(), uv = U.col(j).dot(V.col(j)), vv = V.col(j).squaredNorm();
+    const double ww = uu + 2.0 * t * uv + t * t * vv;
+    const double wg = U.col(j).dot(G.col(j)) + t * V.col(j).dot(G.col(j)), wv = uv + t * vv;
+    slope += (G.col(j).dot(V.col(j)) - wg * wv / ww) / std::sqrt(ww);
+  }
+  return slope;
 }
 
 double inner(const Matrix& A, const Matrix& B) { return (A.array() * B.array()).sum(); }

@@ -2,7 +2,8 @@
 // Riemannian L-BFGS on the product of spheres (Huang, Absil & Gallivan's RLBFGS as in
 // Manopt's rlbfgs): the L-BFGS two-loop recursion on tangent vectors, stored pairs moved
 // to the current tangent space by projection, an Armijo backtracking line search along
-// the retraction, and a cautious update that skips pairs with too little curvature.
+// the retraction (tested on the slopes where the values are lost to rounding, as Hager &
+// Zhang's approximate Wolfe conditions do), and a cautious update that skips pairs with too little curvature.
 //
 // Cost per iteration: one objective+gradient evaluation (rarely more: the unit step is
 // almost always accepted) plus O(m N d) for the recursion. Memory: 2 m d x N matrices.
