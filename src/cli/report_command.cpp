@@ -17,6 +17,7 @@
 #include "geomsim/figures/sim_figures.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/output_folder.hpp"
 #include "geomsim/support/json_input.hpp"
 #include "training_program.hpp"
 
@@ -292,21 +293,11 @@ int run_report(const ReportOptions& o) {
       }
     }
   }
-  // A folder this run creates is removed again when the run fails before anything lands in it.
-  const bool created = !fs::exists(o.out, ec);
-  if (created) {
-    fs::create_directories(o.out, ec);
-    if (ec) throw InvalidArgument("out", "cannot create the folder '" + o.out + "': " + ec.message());
-  }
-  try {
-    require_writable_path((fs::path(o.out) / "README.md").string(), "out");
-    const int status = write_report(o, definitions);
-    if (status != 0 && created && fs::is_empty(o.out, ec)) fs::remove(o.out, ec);
-    return status;
-  } catch (...) {
-    if (created && fs::is_empty(o.out, ec)) fs::remove(o.out, ec);
-    throw;
-  }
+  OutputFolder folder(o.out, "out");  // removed again when the run fails before anything lands in it
+  require_writable_path((fs::path(o.out) / "README.md").string(), "out");
+  const int status = write_report(o, definitions);
+  if (status == 0) folder.keep();
+  return status;
 }
 
 }  // namespace geomsim::cli

@@ -8,6 +8,7 @@
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"
+#include "geomsim/support/output_folder.hpp"
 #include "geomsim/train/data/device.hpp"
 
 namespace geomsim::train_experiments {
@@ -60,14 +61,14 @@ void run_experiment(const ExperimentOptions& o) {
   if (o.smoke && definition.contains("smoke")) definition["parameters"].update(definition.at("smoke"));
   for (const auto& entry : experiment_kind_registry()) {
     if (kind != entry.name) continue;
-    std::error_code ec;
-    fs::create_directories(o.out, ec);
+    OutputFolder folder(o.out, "out");  // removed again when the definition is refused before anything lands in it
     require_distinct_files({{"definition", o.definition},
                             {"out", context.stem() + ".csv"},
                             {"out", context.stem() + ".md"}});
     require_writable_path(context.stem() + ".md", "out");
     context.job = join_data_parallel_job(o.distributed_timeout, device);  // once: one process group for every run
     entry.run(definition, context);
+    folder.keep();
     return;
   }
   std::string known;
