@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 
 #include "geomsim/support/errors.hpp"
@@ -104,7 +105,45 @@ std::string number_text(double value, int decimals, bool sign) {
   return buffer;
 }
 
-const std::vector<std::string> kTests = {"greater", "best", "gain_larger", "at_least", "at_most"};
+const std::vector<std::string> kTests = {"greater", "best", "gain_larger", "at_least", "at_most", "steadier"};
+
+// The steadier test: for each seed, the range (largest minus smallest) of the metric over the
+// values of `axis` that the selector's runs take, averaged over the combinations of the axes
+// that neither side fixes. Returns the cells by seed, or nullopt when a cell is missing or the
+// axis takes fewer than two values.
+std::optional<SeedValues> seed_ranges(const RunTable& table, const Selector& side, const std::string& axis,
+                                      const std::vector<Selector>& combinations, const Selector& scope,
+                                      const std::string& metric) {
+  std::map<std::string, double> total;
+  std::map<std::string, int> counted;
+  for (const auto& combination : combinations) {
+    const Selector where = joined(joined(side, scope), combination);
+    const auto values = table.values(axis, where);
+    if (values.size() < 2) return std::nullopt;
+    std::map<std::string, std::pair<double, double>> extremes;  // seed -> (min, max)
+    std::map<std::string, std::size_t> seen;
+    for (const auto& value : values) {
+      const auto cell = table.seed_values(joined(where, {{axis, value}}), metric);
+      if (!cell) return std::nullopt;
+      for (const auto& [seed, v] : *cell) {
+        auto [it, fresh] = extremes.emplace(seed, std::make_pair(v, v));
+        if (!fresh) it->second = {std::min(it->second.first, v), std::max(it->second.second, v)};
+        ++seen[seed];
+      }
+    }
+    for (const auto& [seed, range] : extremes) {
+      if (seen[seed] != values.size()) continue;  // a seed without every value has no range
+      total[seed] += range.second - range.first;
+      ++counted[seed];
+    }
+  }
+  SeedValues out;
+  for (const auto& [seed, sum] : total) {
+    if (counted[seed] == static_cast<int>(combinations.size())) out.emplace_back(seed, sum / static_cast<double>(combinations.size()));
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
 
 // A side of a claim: one selector, or a list of them averaged with equal weights.
 std::vector<Selector> side(const json& value) {
@@ -238,10 +277,10 @@ void validate_claims(const json& definition, const std::vector<std::string>& axe
     }
     const std::string test = c.at("test").get<std::string>();
     if (std::find(kTests.begin(), kTests.end(), test) == kTests.end()) {
-      throw InvalidArgument("definition", where + ": \"test\" must be greater, best, gain_larger, at_least or at_most; got '" + test + "'");
+      throw InvalidArgument("definition", where + ": \"test\" must be greater, best, gain_larger, at_least, at_most or steadier; got '" + test + "'");
     }
     std::vector<const char*> selectors{"a"};
-    if (test == "greater") selectors = {"a", "b"};
+    if (test == "greater" || test == "steadier") selectors = {"a", "b"};
     if (test == "gain_larger") selectors = {"a", "b", "in", "than"};
     if ((test == "at_least" || test == "at_most") && (!c.contains("value") || !c.at("value").is_number())) {
       throw InvalidArgument("definition", where + ": an \"" + test + "\" claim needs a number \"value\"");
@@ -267,11 +306,21 @@ void validate_claims(const json& definition, const std::vector<std::string>& axe
       }
       }
     }
-    if (test == "best") {
+    if (test == "best" || test == "steadier") {
       if (!c.contains("axis") || std::find(axes.begin(), axes.end(), c.at("axis").get<std::string>()) == axes.end()) {
-        throw InvalidArgument("definition", where + ": a \"best\" claim needs \"axis\", one of the kind's axes");
+        throw InvalidArgument("definition", where + ": a \"" + test + "\" claim needs \"axis\", one of the kind's axes");
       }
       if (c.contains("others") && !c.at("others").is_array()) throw InvalidArgument("definition", where + ": \"others\" must be a list");
+    }
+    if (test == "steadier") {
+      const std::string axis = c.at("axis").get<std::string>();
+      for (const char* key : {"a", "b"}) {
+        if (!c.at(key).is_object()) throw InvalidArgument("definition", where + ": a \"steadier\" claim's \"" + std::string(key) + "\" is one selector, not a list");
+        if (c.at(key).contains(axis)) {
+          throw InvalidArgument("definition", where + ": a \"steadier\" claim's \"" + std::string(key) + "\" fixes " + axis +
+                                                  ", the axis it varies over");
+        }
+      }
     }
   }
 }
@@ -310,6 +359,25 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
     out.measured = contrast_text(*result, scale, unit, decimals);
     out.verdict = judge_positive(*result);
     out.contrasts = {*result};
+    return out;
+  }
+  if (test == "steadier") {
+    const std::string axis = c.at("axis").get<std::string>();
+    const Selector a = selector(c.at("a")), b = selector(c.at("b"));
+    // The other free axes' combinations, each side's range taken within each.
+    std::vector<Selector> combinations;
+    for (auto combination : free_combinations(table, {a, b}, scope)) {
+      combination.erase(std::remove_if(combination.begin(), combination.end(), [&](const auto& e) { return e.first == axis; }),
+                        combination.end());
+      if (std::find(combinations.begin(), combinations.end(), combination) == combinations.end()) combinations.push_back(combination);
+    }
+    const auto range_a = seed_ranges(table, a, axis, combinations, scope, metric);
+    const auto range_b = seed_ranges(table, b, axis, combinations, scope, metric);
+    if (combinations.empty() || !range_a || !range_b) return missing(out);
+    const Contrast result = design_contrast({{1.0, *range_b}, {-1.0, *range_a}});
+    out.measured = "range over " + axis + " smaller by " + contrast_text(result, scale, unit, decimals);
+    out.verdict = judge_positive(result);
+    out.contrasts = {result};
     return out;
   }
   if (test == "at_least" || test == "at_most") {

@@ -491,6 +491,10 @@ TrainRunOptions base_training_options(const json& p) {
   if (p.contains("negative_weight")) o.negative_weight = number_parameter(p, "negative_weight");
   if (p.contains("kernel_lambda")) o.kernel_lambda = number_parameter(p, "kernel_lambda");
   if (p.contains("cond_bandwidth")) o.cond_bandwidth = number_parameter(p, "cond_bandwidth");
+  if (p.contains("lr")) {
+    o.learning_rate = number_parameter(p, "lr");
+    o.learning_rate_given = true;
+  }
   if (p.contains("cond_degree")) o.cond_degree = number_parameter(p, "cond_degree");
   if (p.contains("cond_offset")) o.cond_offset = number_parameter(p, "cond_offset");
   if (p.contains("batch_size")) {

@@ -8,7 +8,7 @@
 // augmentations off; the axis "augmentation" is then true/false), train_images, test_images,
 // epochs, recipe, embedding_dim, width (and base_training_options' others); cond_bandwidth may be
 // a list, swept like alpha and tau for methods whose conditioning kernel is rbf or laplacian (the
-// axis "cond_bandwidth", seed 002's Table 7). "heatmaps"
+// axis "cond_bandwidth", seed 002's Table 7), and so may lr (the axis "lr", seed 001's Fig. 4). "heatmaps"
 // (experiment_runs.hpp) adds cosine heatmaps of chosen runs. Top level, beside
 // "parameters": "claims" (experiment_claims.hpp), "paper_table" ({"columns": "...", "values":
 // {method: "...", "method,axis=value": "..."}}: the paper's numbers beside ours; a key with an
@@ -52,25 +52,49 @@ const std::vector<Metric> kMetrics = {
     {"subgroup_f1", "subgroup F1", 1, 3},         {"seconds", "s per run", 1, 0},
 };
 
-// The bandwidths of a sweep (empty unless the definition lists more than one).
-std::vector<double> swept_bandwidths(const json& p) {
-  if (!p.contains("cond_bandwidth")) return {};
-  auto bandwidths = number_list(p, "cond_bandwidth");
-  return bandwidths.size() > 1 ? bandwidths : std::vector<double>{};
+// The training options a definition may sweep as a list of numbers: CCL-K's RBF or Laplacian
+// bandwidth (seed 002's Table 7) and the learning rate (seed 001's Fig. 4). Each swept one is
+// an axis for the claims and the page, and in the cache key only when swept, so that every
+// cached run keeps its key.
+const std::vector<std::string> kSweepable = {"cond_bandwidth", "lr"};
+
+// The values of `name` a definition sweeps (empty unless it lists more than one).
+std::vector<double> swept_values(const json& p, const std::string& name) {
+  if (!p.contains(name)) return {};
+  auto values = number_list(p, name);
+  return values.size() > 1 ? values : std::vector<double>{};
 }
 
-// The parameters with one bandwidth, the sweep's first: what base_training_options reads (each
-// run of a sweep then sets its own).
-json with_one_bandwidth(const json& p) {
+// The swept options' names, in kSweepable's order.
+std::vector<std::string> swept_options(const json& p) {
+  std::vector<std::string> out;
+  for (const auto& name : kSweepable) {
+    if (!swept_values(p, name).empty()) out.push_back(name);
+  }
+  return out;
+}
+
+// The parameters with each sweep's first value: what base_training_options reads (each run of a
+// sweep then sets its own).
+json with_first_values(const json& p) {
   json single = p;
-  if (const auto sweep = swept_bandwidths(p); !sweep.empty()) single["cond_bandwidth"] = sweep.front();
+  for (const auto& name : swept_options(p)) single[name] = swept_values(p, name).front();
   return single;
 }
 
-// The axes, with cond_bandwidth when it is swept.
+void set_swept_option(TrainRunOptions& o, const std::string& name, double value) {
+  if (name == "cond_bandwidth") {
+    o.cond_bandwidth = value;
+  } else {
+    o.learning_rate = value;
+    o.learning_rate_given = true;
+  }
+}
+
+// The axes, with the swept options.
 std::vector<std::string> transfer_axes(const json& p) {
   std::vector<std::string> axes = kAxes;
-  if (!swept_bandwidths(p).empty()) axes.push_back("cond_bandwidth");
+  for (const auto& name : swept_options(p)) axes.push_back(name);
   return axes;
 }
 
@@ -155,7 +179,7 @@ void draw_sweep(const json& spec, const RunTable& table, const ExperimentContext
 
 std::vector<std::string> transfer_key_columns(const json& p) {
   std::vector<std::string> key = kKey;
-  if (!swept_bandwidths(p).empty()) key.push_back("cond_bandwidth");
+  for (const auto& name : swept_options(p)) key.push_back(name);
   return key;
 }
 
@@ -172,11 +196,11 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
       throw InvalidArgument("definition", "without_augmentation names " + m + ", which is not among the methods");
     }
   }
-  const std::vector<double> bandwidth_sweep = swept_bandwidths(p);
-  const TrainRunOptions base = base_training_options(with_one_bandwidth(p));
+  const std::vector<std::string> sweeps = swept_options(p);
+  const TrainRunOptions base = base_training_options(with_first_values(p));
   for (const auto& m : methods) {
     const TrainingMethod& method = training_method(m);
-    if (!bandwidth_sweep.empty()) {
+    if (std::find(sweeps.begin(), sweeps.end(), "cond_bandwidth") != sweeps.end()) {
       const std::string kernel = method_options(base, method).cond_kernel;
       if (!train::loss_entry(method.loss).needs.condition || (kernel != "rbf" && kernel != "laplacian")) {
         throw InvalidArgument("definition", "sweeps cond_bandwidth, which the method " + m +
@@ -191,6 +215,18 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
     }
   }
   for (const auto& h : hierarchies) train::resolve_hierarchy(h);  // refuses unknown names now, not after hours
+  // Every combination of the swept options' values (one empty combination when none is swept).
+  std::vector<std::vector<std::pair<std::string, double>>> sweep_points{{}};
+  for (const auto& name : sweeps) {
+    std::vector<std::vector<std::pair<std::string, double>>> next;
+    for (const auto& point : sweep_points) {
+      for (const double value : swept_values(p, name)) {
+        next.push_back(point);
+        next.back().emplace_back(name, value);
+      }
+    }
+    sweep_points = std::move(next);
+  }
   std::vector<PlannedRun> plan;
   for (const auto& encoder : encoders) {
     for (const auto seed : seeds) {
@@ -200,15 +236,14 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
             for (const double tau : taus) {
               for (const bool augment : {true, false}) {
                 if (!augment && std::find(without_augmentation.begin(), without_augmentation.end(), m) == without_augmentation.end()) continue;
-                const std::vector<double> bandwidths = bandwidth_sweep.empty() ? std::vector<double>{base.cond_bandwidth} : bandwidth_sweep;
-                for (const double bandwidth : bandwidths) {
+                for (const auto& point : sweep_points) {
                   TrainRunOptions o = run_options(base, m, encoder, seed, hierarchy, alpha, tau);
                   o.no_augmentation = !augment;
-                  o.cond_bandwidth = bandwidth;
+                  for (const auto& [name, value] : point) set_swept_option(o, name, value);
                   PlannedRun run(o, training_parameters(m, o), m + " " + hierarchy + " " + encoder + " seed " + std::to_string(seed));
                   if (alphas.size() > 1) run.label += " alpha " + format_number(alpha);
                   if (taus.size() > 1) run.label += " tau " + format_number(tau);
-                  if (!bandwidth_sweep.empty()) run.label += " bandwidth " + format_number(bandwidth);
+                  for (const auto& [name, value] : point) run.label += (name == "lr" ? " lr " : " bandwidth ") + format_number(value);
                   if (!augment) run.label += " no augmentation";
                   plan.push_back(std::move(run));
                 }
@@ -222,11 +257,13 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
   return plan;
 }
 
-std::string run_checkpoint_path(const std::string& out_dir, const std::string& name, const RunRow& parameters) {
+std::string run_checkpoint_path(const std::string& out_dir, const std::string& name, const RunRow& parameters,
+                                bool swept_lr) {
   std::string file;
   for (const auto& column : kKey) file += (file.empty() ? "" : "_") + parameters.text(column).value_or("");
   // rbf and laplacian runs: their bandwidth too (a sweep's runs differ in it alone)
   if (const auto bandwidth = parameters.text("cond_bandwidth")) file += "_b" + *bandwidth;
+  if (swept_lr) file += "_lr" + parameters.text("lr").value_or("");
   for (char& c : file) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_' && c != '+') c = '-';
   }
@@ -240,7 +277,7 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   const auto encoders = string_list(p, "encoders");
   const auto seeds = seed_list(p, "seeds");
   const std::vector<std::string> axes = transfer_axes(p);
-  const TrainRunOptions base = base_training_options(with_one_bandwidth(p));
+  const TrainRunOptions base = base_training_options(with_first_values(p));
   validate_claims(definition, axes);
   if (definition.contains("figure") && methods.size() * hierarchies.size() > static_cast<std::size_t>(kMaxLineCurves)) {
     throw InvalidArgument("definition", "figure: " + std::to_string(methods.size() * hierarchies.size()) + " curves (methods × hierarchies); it tells at most " +
@@ -252,7 +289,9 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
     // keeps it, for the lipschitz kind's Table 1 on these models.
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(context.out_dir) / "checkpoints" / context.name, ec);
-    for (auto& run : plan) run.options.checkpoint = run_checkpoint_path(context.out_dir, context.name, run.parameters);
+    const auto sweeps = swept_options(p);
+    const bool swept_lr = std::find(sweeps.begin(), sweeps.end(), "lr") != sweeps.end();
+    for (auto& run : plan) run.options.checkpoint = run_checkpoint_path(context.out_dir, context.name, run.parameters, swept_lr);
   }
   const auto heatmaps = plan_heatmaps(definition, plan, context);
   RunCache cache(context.stem() + ".csv", transfer_key_columns(p));
@@ -267,12 +306,21 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   const bool all_coarse = std::all_of(methods.begin(), methods.end(), [](const std::string& m) {
     return training_method(m).labels_seen.rfind("coarse", 0) == 0;
   });
-  const std::string trained_on = all_coarse ? "trained on the coarse labels" : "trained on what the table \"Labels each method saw\" below names";
+  std::string trained_on = all_coarse ? "trained on the coarse labels" : "trained on what the table \"Labels each method saw\" below names";
+  if (std::find(hierarchies.begin(), hierarchies.end(), "identity") != hierarchies.end()) {
+    trained_on += " (under the identity hierarchy the coarse labels are the 10 fine ones: the probe is scored on the labels the encoder was trained on)";
+  }
+  const std::vector<double> rates = swept_values(p, "lr");
+  std::string lr_text = "lr " + format_number(t.learning_rate);
+  if (!rates.empty()) {
+    lr_text = "lr";
+    for (std::size_t i = 0; i < rates.size(); ++i) lr_text += (i == 0 ? " " : ", ") + format_number(rates[i]);
+    lr_text += " (swept)";
+  }
   page.paragraph("**Setup.** Fashion-MNIST, " + std::to_string(base.train_samples) + " training images per run (a seeded "
                  "subset that differs between seeds; the imbalanced hierarchy keeps its subclass proportions), " +
                  std::to_string(base.test_samples) + " test images, " + std::to_string(base.epochs) + " epochs, recipe " +
-                 (base.recipe.empty() ? "geomsim" : base.recipe) + " (AdamW, lr " + format_number(t.learning_rate) +
-                 ", weight decay " + format_number(t.weight_decay) + ", batch " + std::to_string(t.batch_size) +
+                 (base.recipe.empty() ? "geomsim" : base.recipe) + " (AdamW, " + lr_text + ", weight decay " + format_number(t.weight_decay) + ", batch " + std::to_string(t.batch_size) +
                  ", cosine schedule), embedding dimension " + std::to_string(base.embedding_dim) + ", width " +
                  std::to_string(base.width) + "; seeds " + format_seed_list(seeds) + ". Each encoder is " + trained_on +
                  " and frozen; the linear probe and the mean classifier are then fit on the training images' "

@@ -182,6 +182,48 @@ TEST_CASE("Claims pair the runs by seed: a seed's shared data draw cancels", "[c
   CHECK(o.measured == "+2.00 points, 95% CI [+1.75, +2.25] (paired, n = 3 seeds, se 0.06, t(2) = 4.303)");
 }
 
+TEST_CASE("A steadier claim compares each seed's range over an axis, paired by seed", "[cli][experiments][claims]") {
+  // The learning rate as the axis, two augmentation settings as a free axis. supcon's accuracy
+  // moves by 0.02 over lr with augmentation and by 0.04 without; ce's by 0.10 and 0.20, plus a
+  // seed's own 0.01 s. The ranges averaged over augmentation: supcon 0.03, ce 0.15 + 0.01 s, so
+  // D_s = 0.12 + 0.01 s for s = 0, 1, 2: 0.13 -+ 4.302653 x 0.01 / sqrt(3).
+  std::vector<RunRow> rows;
+  const auto add = [&](const std::string& method, const std::string& lr, const std::string& augmentation, int seed, double value) {
+    RunRow r = run(method, "identity", seed, value);
+    r.set("lr", lr);
+    r.set("augmentation", augmentation);
+    rows.push_back(r);
+  };
+  for (int s = 0; s < 3; ++s) {
+    for (const auto& [augmentation, scale] : {std::pair<std::string, double>{"true", 1.0}, {"false", 2.0}}) {
+      add("supcon", "0.0001", augmentation, s, 0.80 - 0.02 * scale);
+      add("supcon", "0.001", augmentation, s, 0.80);
+      add("supcon", "0.01", augmentation, s, 0.80 - 0.01 * scale);
+      add("ce", "0.0001", augmentation, s, 0.80 - (0.10 * scale + 0.01 * s));
+      add("ce", "0.001", augmentation, s, 0.80);
+      add("ce", "0.01", augmentation, s, 0.78);
+    }
+  }
+  const RunTable table(rows, {"method", "hierarchy", "encoder", "lr", "augmentation"});
+  json steadier = claim("steadier");
+  steadier["a"] = {{"method", "supcon"}};
+  steadier["b"] = {{"method", "ce"}};
+  steadier["axis"] = "lr";
+  const ClaimOutcome o = evaluate_claim(steadier, table, {});
+  CHECK(o.verdict == Verdict::holds);
+  CHECK(o.measured == "range over lr smaller by +13.00 points, 95% CI [+10.52, +15.48] (paired, n = 3 seeds, se 0.58, t(2) = 4.303)");
+  // Fixing augmentation to true: supcon's range 0.02, ce's 0.10 + 0.01 s.
+  steadier["a"]["augmentation"] = "true";
+  steadier["b"]["augmentation"] = "true";
+  CHECK(evaluate_claim(steadier, table, {}).measured.rfind("range over lr smaller by +9.00 points", 0) == 0);
+  // Reversed, it does not hold.
+  std::swap(steadier["a"], steadier["b"]);
+  CHECK(evaluate_claim(steadier, table, {}).verdict == Verdict::does_not_hold);
+  // An axis with one value among a side's runs has no range.
+  steadier["axis"] = "hierarchy";
+  CHECK(evaluate_claim(steadier, table, {}).verdict == Verdict::untestable);
+}
+
 TEST_CASE("A definition's claims are checked before any training", "[cli][experiments][claims]") {
   const std::vector<std::string> axes = {"method", "hierarchy"};
   json d = {{"claims", json::array({claim("greater")})}};
@@ -192,7 +234,16 @@ TEST_CASE("A definition's claims are checked before any training", "[cli][experi
   d["claims"][0]["a"] = {{"method", "x"}};
   CHECK_NOTHROW(validate_claims(d, axes));
   d["claims"][0]["test"] = "larger";
-  CHECK_THROWS_WITH(validate_claims(d, axes), Catch::Contains("\"test\" must be greater, best, gain_larger, at_least or at_most"));
+  CHECK_THROWS_WITH(validate_claims(d, axes), Catch::Contains("\"test\" must be greater, best, gain_larger, at_least, at_most or steadier"));
+  d["claims"][0]["test"] = "steadier";
+  CHECK_THROWS_WITH(validate_claims(d, axes), Catch::Contains("a \"steadier\" claim needs \"axis\""));
+  d["claims"][0]["axis"] = "method";
+  CHECK_THROWS_WITH(validate_claims(d, axes), Catch::Contains("fixes method, the axis it varies over"));
+  d["claims"][0]["axis"] = "hierarchy";
+  CHECK_NOTHROW(validate_claims(d, axes));
+  d["claims"][0]["a"] = json::array({{{"method", "x"}}});
+  CHECK_THROWS_WITH(validate_claims(d, axes), Catch::Contains("claim's \"a\" is one selector, not a list"));
+  d["claims"][0].erase("axis");
   d["claims"][0]["test"] = "best";
   CHECK_THROWS_WITH(validate_claims(d, axes), Catch::Contains("needs \"axis\""));
   CHECK_NOTHROW(validate_claims(json::object(), axes));
@@ -240,6 +291,40 @@ TEST_CASE("The CCL-K kernel methods condition on the images' attributes with eac
   CHECK(method_options(TrainRunOptions{}, training_method("cclk-weak-fine")).condition_on == "attributes:fine");
   CHECK(method_options(TrainRunOptions{}, training_method("cclk-weak")).condition_on == "labels");
   CHECK_FALSE(training_parameters("supcon", method_options(TrainRunOptions{}, training_method("supcon"))).text("cond_kernel"));
+}
+
+TEST_CASE("A transfer definition sweeps the learning rate as an axis of its own key", "[experiments][methods]") {
+  json p = {{"methods", {"supcon", "ce"}}, {"hierarchies", {"identity"}}, {"encoders", {"cnn"}}, {"seeds", "0:1"},
+            {"alpha", 0.5}, {"tau", 0.1}, {"lr", {1e-4, 1e-3, 1e-2}}, {"train_images", 256}, {"test_images", 200}, {"epochs", 1}};
+  const auto plan = plan_transfer_runs(p);
+  REQUIRE(plan.size() == 2 * 2 * 3);  // seeds x methods x learning rates
+  std::set<std::string> rates, checkpoints;
+  for (const auto& run : plan) {
+    rates.insert(run.parameters.text("lr").value_or(""));
+    CHECK(run.options.learning_rate_given);
+    CHECK(run.parameters.text("lr") == std::optional<std::string>(format_number(run.options.learning_rate)));
+    CHECK(run.label.find(" lr ") != std::string::npos);
+    checkpoints.insert(run_checkpoint_path("out", "x", run.parameters, true));
+  }
+  CHECK(rates == std::set<std::string>{format_number(1e-4), "0.001", "0.01"});
+  CHECK(checkpoints.size() == plan.size());
+  const auto key = transfer_key_columns(p);
+  CHECK(key.back() == "lr");
+  // One learning rate: the key every cached run was written with, and that rate in every run.
+  json one = p;
+  one["lr"] = 0.003;
+  CHECK(transfer_key_columns(one).size() == key.size() - 1);
+  CHECK(plan_transfer_runs(one).front().options.learning_rate == 0.003);
+  CHECK(plan_transfer_runs(one).front().parameters.text("lr") == std::optional<std::string>("0.003"));
+  // Both sweeps at once: every combination.
+  json both = p;
+  both["methods"] = {"cclk-weak-attr-rbf"};
+  both["cond_bandwidth"] = {0.1, 1};
+  CHECK(plan_transfer_runs(both).size() == 2 * 2 * 3);
+  CHECK(transfer_key_columns(both).size() == key.size() + 1);
+  json bad = p;
+  bad["lr"] = {1e-3, "fast"};
+  CHECK_THROWS_AS(plan_transfer_runs(bad), InvalidArgument);
 }
 
 TEST_CASE("A transfer definition sweeps CCL-K's RBF bandwidth as an axis of its own key", "[experiments][methods]") {

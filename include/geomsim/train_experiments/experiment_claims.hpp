@@ -16,6 +16,9 @@
 //   "best"         "a" > every other value of "axis" (or those in "others"), each as "greater"
 //   "gain_larger"  the gain "a" - "b" is larger under "in" than under "than" (selectors)
 //   "at_least"     "a" > "value" (a number in the metric's units); "at_most": "a" < "value"
+//   "steadier"     "a" varies less than "b" over the values of "axis" (which neither fixes):
+//                  each seed's range (largest minus smallest) of the metric over those values,
+//                  b's minus a's, paired by seed (seed 001's hyperparameter stability, Fig. 4)
 // Each contrast averages, with equal weights, over the axes that not every selector fixes
 // (nor the scope, e.g. the encoder of the table the claim is shown for), taking the values
 // that every term's runs have (a method trained only with augmentations is compared on

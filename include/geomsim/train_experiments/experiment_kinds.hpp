@@ -30,9 +30,11 @@ const std::vector<ExperimentKindEntry>& experiment_kind_registry();
 // "keep_checkpoints" keeps a run's checkpoint: OUT/checkpoints/NAME/KEY.pt.
 std::vector<PlannedRun> plan_transfer_runs(const nlohmann::json& parameters);
 // The transfer kind's cache key: method, hierarchy, encoder, seed, alpha, tau, augmentation, and
-// cond_bandwidth when the parameters sweep it (a list of bandwidths for rbf or laplacian kernels).
+// cond_bandwidth and lr when the parameters sweep them (lists of more than one number).
 std::vector<std::string> transfer_key_columns(const nlohmann::json& parameters);
-std::string run_checkpoint_path(const std::string& out_dir, const std::string& name, const RunRow& parameters);
+// swept_lr: the definition sweeps the learning rate, which then names the file too.
+std::string run_checkpoint_path(const std::string& out_dir, const std::string& name, const RunRow& parameters,
+                                bool swept_lr = false);
 
 // The runs of a robustness definition's parameters: every data set, method (cclk-fair only on a
 // data set with a background; the others are listed in `skipped`) and seed, each as the options
