@@ -108,6 +108,13 @@ JSON
   mkdir -p sims-notes
   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["notes"] = "F1: {verdict 9}"; json.dump(d, open(sys.argv[2], "w"))' \
     "$source_dir/sims/figure-2-trained.json" sims-notes/figure-2-trained.json || return 1
+  # Issue 30, seed 001's learning-rate sweep: a rate of 0 among the swept ones (the smoke grid's),
+  # and a steadier claim that fixes the axis it varies over.
+  mkdir -p sims-lr sims-steady
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["smoke"]["lr"] = [0.001, 0]; json.dump(d, open(sys.argv[2], "w"))' \
+    "$source_dir/sims/supcon-vs-ce.json" sims-lr/supcon-vs-ce.json || return 1
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["claims"][1]["a"]["lr"] = "0.001"; json.dump(d, open(sys.argv[2], "w"))' \
+    "$source_dir/sims/supcon-vs-ce.json" sims-steady/supcon-vs-ce.json || return 1
   python3 - <<'PY' || return 1
 deep = "[" * 100000 + "]" * 100000
 open("deep.json", "w").write('{"0": ' + deep + "}")
