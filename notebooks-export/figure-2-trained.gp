@@ -10,13 +10,13 @@ $c1 << EOD
 1 0.9758609393274679 0.003726961918263985
 EOD
 $c2 << EOD
-0 7.452216479526636e-12
-0.2 2.93040734865918e-11
-0.4 3.713010537371789e-10
-0.5 2.654584814576017e-10
-0.6 3.9419439032691255e-09
-0.7 0.6088454760447743
-0.8 0.9804518097042447
+0 3.647307383506304e-12
+0.2 2.3251230794256934e-10
+0.4 3.765459385888315e-10
+0.5 2.654584783798394e-10
+0.6 2.6441123669484748e-09
+0.7 0.6088454755164598
+0.8 0.980451811094901
 0.9 1
 1 1
 EOD
@@ -54,10 +54,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64,'."\n".'τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : (gs_width / (0.62 * gs_font)) < 115 ? 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated: n_y = 8, best of seeds 0:4') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.03:1.03]; set yrange [-0.04999999999217517:1.0499999999996275]
+set xrange [-0.03:1.03]; set yrange [-0.04999999999617033:1.0499999999998177]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 1.06 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 1.0999999999918026 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 1.0999999999959882 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -103,10 +103,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64,'."\n".'τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : (gs_width / (0.62 * gs_font)) < 115 ? 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated: n_y = 8, best of seeds 0:4') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.03:1.03]; set yrange [-0.04999999999217517:1.0499999999996275]
+set xrange [-0.03:1.03]; set yrange [-0.04999999999617033:1.0499999999998177]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 1.06 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 1.0999999999918026 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 1.0999999999959882 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -152,10 +152,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64,'."\n".'τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : (gs_width / (0.62 * gs_font)) < 115 ? 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated: n_y = 8, best of seeds 0:4') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.03:1.03]; set yrange [-0.04999999999217517:1.0499999999996275]
+set xrange [-0.03:1.03]; set yrange [-0.04999999999617033:1.0499999999998177]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 1.06 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 1.0999999999918026 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 1.0999999999959882 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -201,10 +201,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64,'."\n".'τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : (gs_width / (0.62 * gs_font)) < 115 ? 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated: n_y = 8, best of seeds 0:4') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.03:1.03]; set yrange [-0.04999999999217517:1.0499999999996275]
+set xrange [-0.03:1.03]; set yrange [-0.04999999999617033:1.0499999999998177]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 1.06 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 1.0999999999918026 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 1.0999999999959882 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)

@@ -23,7 +23,7 @@ $w << EOD
 6 0.7224367954075107
 8 0.7086726987370373
 16 0.6876893697035262
-32 0.6771466594110691
+32 0.6771466594110693
 EOD
 set terminal pngcairo size 900,560 enhanced font 'DejaVu Sans,11'
 set output './onset-vs-d.png'
