@@ -42,6 +42,17 @@ std::string evaluation_text(const json& e) {
     line(std::string("NC1 / NC2 equinorm, angle (") + (key[16] == 'c' ? "classes" : "subclasses") + ")",
          value("nc1") + " / " + value("nc2_equinorm") + ", " + value("nc2_equiangularity"));
   }
+  if (e.contains("corruption")) {  // --corruptions: the fine probe under corruption, by severity 1..5
+    const auto& c = e["corruption"];
+    const auto by_severity = [&](const char* key) {
+      std::string out;
+      for (const auto& v : c[key]) out += (out.empty() ? "" : " / ") + fixed(v.get<double>(), 4);
+      return out;
+    };
+    line("corrupted accuracy, severity 1..5", by_severity("accuracy_by_severity") + " (clean " + fixed(c["clean_accuracy"].get<double>(), 4) + ")");
+    line("ECE (15 bins), severity 1..5", by_severity("ece_by_severity") + " (clean " + fixed(c["clean_ece"].get<double>(), 4) + ")");
+    line("mean corruption error", fixed(c["mean_error"].get<double>(), 4));
+  }
   if (e.contains("sigma_over_spread_max") && e["sigma_over_spread_max"].is_number()) line("sigma_f(z) / s_f(y), max over subclasses", fixed(e["sigma_over_spread_max"].get<double>(), 4));
   if (e.contains("theorem3_bound")) {
     const int pairs = e["subclass_pairs"].get<int>();

@@ -105,6 +105,9 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
   c.add_option("--label-smoothing", o.label_smoothing, "label smoothing of the joint autoencoder's cross-entropy head")
       ->capture_default_str();
   c.add_flag("--no-augmentation", o.no_augmentation, "train on the images as they are: the two views are identical");
+  c.add_flag("--corruptions", o.corruptions,
+             "also score the fine labels' linear probe on the test images under 4 corruptions at 5 severities (noise, "
+             "impulse noise, blur, contrast, as ImageNet-C), with its expected calibration error (seed 001 §4.2)");
   c.add_option("--recipe", o.recipe, "geomsim (lr 1e-3, weight decay 1e-4, batch 256), paper (Appendix F.3's coarse training: "
                                      "AdamW lr 3e-4, no weight decay, batch 128) or paper-transfer (F.3's transfer runs: lr "
                                      "1e-3, no weight decay, batch 128); explicit --lr, --weight-decay, --batch-size, "

@@ -10,6 +10,11 @@ json evaluation_json(const train::TransferEvaluation& e) {
               {"fine_accuracy_mean_classifier", e.fine_accuracy_mean},
               {"subgroup_recovery_f1", e.subgroup_f1}};
   out.update(geometry_json(e.geometry));
+  if (e.corruption) {
+    const auto& c = *e.corruption;
+    out["corruption"] = {{"clean_accuracy", c.clean_accuracy}, {"clean_ece", c.clean_ece},
+                         {"accuracy_by_severity", c.accuracy}, {"ece_by_severity", c.ece}, {"mean_error", c.mean_error}};
+  }
   return out;
 }
 

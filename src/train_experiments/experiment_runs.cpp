@@ -145,6 +145,7 @@ RunRow training_parameters(const std::string& method, const TrainRunOptions& o) 
   row.set("alpha", format_number(o.alpha));
   row.set("tau", format_number(o.tau));
   row.set("augmentation", o.no_augmentation ? "false" : "true");
+  if (o.corruptions) row.set("corruptions", "true");  // only then: every earlier cached run keeps its parameters
   row.set("train_images", std::to_string(o.train_samples));
   row.set("test_images", std::to_string(o.test_samples));
   row.set("epochs", std::to_string(o.epochs));
@@ -189,6 +190,16 @@ void add_transfer_metrics(const TrainedRun& run, RunRow& row) {
   if (e.geometry.sigma_over_spread) row.set("sigma_over_spread", *e.geometry.sigma_over_spread);
   if (e.geometry.sigma_over_spread_max) row.set("sigma_over_spread_max", *e.geometry.sigma_over_spread_max);
   row.set("subgroup_f1", e.subgroup_f1);
+  if (e.corruption) {  // seed 001 §4.2: the probe under corruption, with its calibration
+    const auto& c = *e.corruption;
+    row.set("clean_ece", c.clean_ece);
+    for (std::size_t s = 0; s < c.accuracy.size(); ++s) {
+      row.set("corrupt_accuracy_s" + std::to_string(s + 1), c.accuracy[s]);
+      row.set("ece_s" + std::to_string(s + 1), c.ece[s]);
+    }
+    row.set("corruption_error", c.mean_error);
+    row.set("ece_rise", c.ece.back() - c.clean_ece);  // severity 5's ECE above the clean one
+  }
   // Seed 000 §4.3.1 on the test embeddings: the mean classifier's cross-entropy on the subclasses
   // and on the classes, the smallest lambdas of Lemmas 1 and 2 (exact form), and E_z |m_z|^2.
   const auto& strata = e.geometry.strata;
@@ -491,6 +502,11 @@ TrainRunOptions base_training_options(const json& p) {
   if (p.contains("negative_weight")) o.negative_weight = number_parameter(p, "negative_weight");
   if (p.contains("kernel_lambda")) o.kernel_lambda = number_parameter(p, "kernel_lambda");
   if (p.contains("cond_bandwidth")) o.cond_bandwidth = number_parameter(p, "cond_bandwidth");
+  if (p.contains("corruptions")) {
+    const auto given = bool_list(p, "corruptions");
+    if (given.size() != 1) throw InvalidArgument("definition", "parameter 'corruptions' is one true or false, not a list");
+    o.corruptions = given.front();
+  }
   if (p.contains("lr")) {
     o.learning_rate = number_parameter(p, "lr");
     o.learning_rate_given = true;

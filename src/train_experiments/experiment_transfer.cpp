@@ -51,6 +51,17 @@ const std::vector<Metric> kMetrics = {
     {"sigma_over_spread", "σ_f/s_f mean", 1, 3},  {"sigma_over_spread_max", "σ_f/s_f max", 1, 3},
     {"subgroup_f1", "subgroup F1", 1, 3},         {"seconds", "s per run", 1, 0},
 };
+// With "corruptions": the probe under corruption (train::evaluate_corruptions), by severity.
+const std::vector<Metric> kCorruptionAccuracy = {
+    {"fine_probe", "clean", 100, 1},           {"corrupt_accuracy_s1", "severity 1", 100, 1},
+    {"corrupt_accuracy_s2", "2", 100, 1},      {"corrupt_accuracy_s3", "3", 100, 1},
+    {"corrupt_accuracy_s4", "4", 100, 1},      {"corrupt_accuracy_s5", "5", 100, 1},
+    {"corruption_error", "corruption error", 100, 1},
+};
+const std::vector<Metric> kCorruptionCalibration = {
+    {"clean_ece", "clean", 1, 3}, {"ece_s1", "severity 1", 1, 3}, {"ece_s2", "2", 1, 3}, {"ece_s3", "3", 1, 3},
+    {"ece_s4", "4", 1, 3},        {"ece_s5", "5", 1, 3},          {"ece_rise", "rise to 5", 1, 3},
+};
 
 // The training options a definition may sweep as a list of numbers: CCL-K's RBF or Laplacian
 // bandwidth (seed 002's Table 7) and the learning rate (seed 001's Fig. 4). Each swept one is
@@ -391,40 +402,54 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
     }
     page.table(header, result_rows);
 
-    page.heading("Every metric, " + encoder + " encoder");
-    std::vector<std::string> all_header = {"method"};
-    for (const auto& axis : other) all_header.push_back(axis);
-    all_header.push_back("hierarchy");
-    for (const auto& metric : kMetrics) all_header.push_back(metric.title);
-    std::vector<std::vector<std::string>> all_rows;
-    for (const auto& h : hierarchies) {
-      for (const auto& m : methods) {
-        const Selector where_base = {{"method", m}, {"encoder", encoder}, {"hierarchy", h}};
-        std::vector<Selector> combos{where_base};
-        for (const auto& axis : axes) {
-          if (std::any_of(where_base.begin(), where_base.end(), [&](const auto& e) { return e.first == axis; })) continue;
-          std::vector<Selector> next;
-          for (const auto& c : combos) {
-            for (const auto& v : table.values(axis, c)) {
-              auto n = c;
-              n.emplace_back(axis, v);
-              next.push_back(n);
+    // One row per method, hierarchy and combination of the other axes, a column per metric.
+    const auto metric_table = [&](const std::string& heading, const std::vector<Metric>& metrics) {
+      page.heading(heading);
+      std::vector<std::string> columns = {"method"};
+      for (const auto& axis : other) columns.push_back(axis);
+      columns.push_back("hierarchy");
+      for (const auto& metric : metrics) columns.push_back(metric.title);
+      std::vector<std::vector<std::string>> table_rows;
+      for (const auto& h : hierarchies) {
+        for (const auto& m : methods) {
+          const Selector where_base = {{"method", m}, {"encoder", encoder}, {"hierarchy", h}};
+          std::vector<Selector> combos{where_base};
+          for (const auto& axis : axes) {
+            if (std::any_of(where_base.begin(), where_base.end(), [&](const auto& e) { return e.first == axis; })) continue;
+            std::vector<Selector> next;
+            for (const auto& c : combos) {
+              for (const auto& v : table.values(axis, c)) {
+                auto n = c;
+                n.emplace_back(axis, v);
+                next.push_back(n);
+              }
             }
+            combos = next;
           }
-          combos = next;
-        }
-        for (const auto& where : combos) {
-          std::vector<std::string> row = {training_method(m).label};
-          for (const auto& axis : other) {
-            row.push_back(std::find_if(where.begin(), where.end(), [&](const auto& e) { return e.first == axis; })->second);
+          for (const auto& where : combos) {
+            std::vector<std::string> row = {training_method(m).label};
+            for (const auto& axis : other) {
+              row.push_back(std::find_if(where.begin(), where.end(), [&](const auto& e) { return e.first == axis; })->second);
+            }
+            row.push_back(h);
+            for (const auto& metric : metrics) row.push_back(cell_text(table, where, metric.column, metric.scale, metric.decimals));
+            table_rows.push_back(row);
           }
-          row.push_back(h);
-          for (const auto& metric : kMetrics) row.push_back(cell_text(table, where, metric.column, metric.scale, metric.decimals));
-          all_rows.push_back(row);
         }
       }
+      page.table(columns, table_rows);
+    };
+    metric_table("Every metric, " + encoder + " encoder", kMetrics);
+    if (base.corruptions) {
+      page.paragraph("**Under corruption** (seed 001 §4.2): the fine labels' linear probe, fit on the clean training "
+                     "embeddings, scored on the test images under gaussian_noise, impulse_noise, gaussian_blur and contrast at "
+                     "severities 1 to 5 (data/image_corruptions.hpp: ImageNet-C's noise and contrast levels, blur widths for "
+                     "28-pixel images), each severity's accuracy and expected calibration error (15 equal-width bins) the mean "
+                     "over the four; the corruption error is the mean error over all twenty, before the normalisation by a "
+                     "baseline model that seed 001's mCE takes from AlexNet.");
+      metric_table("Accuracy under corruption, " + encoder + " encoder (%)", kCorruptionAccuracy);
+      metric_table("Expected calibration error under corruption, " + encoder + " encoder", kCorruptionCalibration);
     }
-    page.table(all_header, all_rows);
     if (definition.contains("figure")) {
       draw_sweep(definition.at("figure"), table, context, encoder,
                  std::to_string(base.epochs) + " epochs, seeds " + format_seed_list(seeds), page);

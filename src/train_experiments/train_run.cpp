@@ -153,6 +153,10 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   run.test_embeddings = train::embed(run.encoder, run.test.images, job, run.autoencoder);
   run.evaluation = train::evaluate_transfer(run.train_embeddings, run.training.coarse, run.training.fine, run.test_embeddings,
                                             run.test.coarse, run.test.fine, o.seed, o.gamma);
+  if (o.corruptions) {
+    run.evaluation.corruption = train::evaluate_corruptions(run.encoder, run.autoencoder, run.train_embeddings, run.training.fine,
+                                                            run.test.images, run.test.fine, o.seed, job);
+  }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }

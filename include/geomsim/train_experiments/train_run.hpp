@@ -43,6 +43,8 @@ struct TrainRunOptions {
   bool general_autoencoder = false;  // the older spelling of autoencoder = "general"
   double autoencoder_dropout = 0.05, label_smoothing = 0.1;
   bool no_augmentation = false;
+  // Also score the probe on corrupted test images, with its calibration (train::evaluate_corruptions).
+  bool corruptions = false;
   int64_t epochs = 1, batch_size = 256, embedding_dim = 128, width = 128;
   double learning_rate = 1e-3, weight_decay = 1e-4;
   int64_t cosine_period = 0;  // T_max in epochs; 0: the run's epochs

@@ -5,9 +5,12 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <tuple>
 
+#include "geomsim/metrics/calibration.hpp"
 #include "geomsim/metrics/subgroup_recovery.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/data/image_corruptions.hpp"
 #include "geomsim/train/data/tensor_points.hpp"
 
 namespace geomsim::train {
@@ -52,12 +55,10 @@ torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, const Distrib
          }).to(torch::kCPU);
 }
 
-double linear_probe_accuracy(const torch::Tensor& train_x, const torch::Tensor& train_y, const torch::Tensor& test_x,
-                             const torch::Tensor& test_y, int64_t steps, double learning_rate, uint64_t seed) {
+torch::nn::Linear fit_linear_probe(const torch::Tensor& train_x, const torch::Tensor& train_y, int64_t classes, int64_t steps,
+                                   double learning_rate, uint64_t seed) {
   check_pair(train_x, train_y, "probe");
-  check_pair(test_x, test_y, "probe");
   torch::manual_seed(seed);
-  const int64_t classes = std::max(train_y.max().item<int64_t>(), test_y.max().item<int64_t>()) + 1;
   torch::nn::Linear probe(train_x.size(1), classes);
   torch::optim::Adam optimizer(probe->parameters(), torch::optim::AdamOptions(learning_rate));
   const auto x = train_x.detach().to(torch::kFloat), y = train_y.to(torch::kLong);
@@ -67,6 +68,15 @@ double linear_probe_accuracy(const torch::Tensor& train_x, const torch::Tensor& 
     loss.backward();
     optimizer.step();
   }
+  return probe;
+}
+
+double linear_probe_accuracy(const torch::Tensor& train_x, const torch::Tensor& train_y, const torch::Tensor& test_x,
+                             const torch::Tensor& test_y, int64_t steps, double learning_rate, uint64_t seed) {
+  check_pair(train_x, train_y, "probe");
+  check_pair(test_x, test_y, "probe");
+  const int64_t classes = std::max(train_y.max().item<int64_t>(), test_y.max().item<int64_t>()) + 1;
+  auto probe = fit_linear_probe(train_x, train_y, classes, steps, learning_rate, seed);
   torch::NoGradGuard no_grad;
   const auto predicted = probe->forward(test_x.to(torch::kFloat)).argmax(1);
   return predicted.eq(test_y.to(torch::kLong)).to(torch::kDouble).mean().item<double>();
@@ -103,6 +113,42 @@ EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torc
   const Matrix reference_points = to_points(reference);
   const std::vector<int> reference_labels = to_ints(reference_fine);
   return measure_embedding_geometry(to_points(embeddings), to_ints(coarse), to_ints(fine), gamma, &reference_points, &reference_labels);
+}
+
+CorruptionEvaluation evaluate_corruptions(Encoder& encoder, Autoencoder autoencoder, const torch::Tensor& train_z,
+                                          const torch::Tensor& train_fine, const torch::Tensor& test_images,
+                                          const torch::Tensor& test_fine, uint64_t seed, const DistributedContext& job) {
+  const int64_t classes = std::max(train_fine.max().item<int64_t>(), test_fine.max().item<int64_t>()) + 1;
+  auto probe = fit_linear_probe(train_z, train_fine, classes, 300, 0.05, seed);
+  const auto labels = test_fine.to(torch::kLong);
+  // The probe's accuracy and expected calibration error on the embeddings of `images`.
+  const auto score = [&](const torch::Tensor& images) {
+    const torch::Tensor z = embed(encoder, images, job, autoencoder);
+    torch::NoGradGuard no_grad;
+    const auto probabilities = torch::softmax(probe->forward(z.to(torch::kFloat)).to(torch::kDouble), 1);
+    const auto [confidence, predicted] = probabilities.max(1);
+    const auto right = predicted.eq(labels).contiguous();
+    const auto c = confidence.contiguous();
+    std::vector<double> confidences(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
+    std::vector<bool> correct(static_cast<std::size_t>(right.numel()));
+    const auto* r = right.data_ptr<bool>();
+    for (std::size_t i = 0; i < correct.size(); ++i) correct[i] = r[i];
+    return std::make_pair(right.to(torch::kDouble).mean().item<double>(), expected_calibration_error(confidences, correct));
+  };
+  CorruptionEvaluation out;
+  std::tie(out.clean_accuracy, out.clean_ece) = score(test_images);
+  const auto& corruptions = image_corruption_names();
+  double error = 0.0;
+  for (int severity = 1; severity <= kCorruptionSeverities; ++severity) {
+    for (const auto& corruption : corruptions) {
+      const auto [accuracy, ece] = score(corrupt_images(test_images, corruption, severity, seed));
+      out.accuracy[static_cast<std::size_t>(severity - 1)] += accuracy / static_cast<double>(corruptions.size());
+      out.ece[static_cast<std::size_t>(severity - 1)] += ece / static_cast<double>(corruptions.size());
+      error += 1.0 - accuracy;
+    }
+  }
+  out.mean_error = error / static_cast<double>(corruptions.size() * kCorruptionSeverities);
+  return out;
 }
 
 TransferEvaluation evaluate_transfer(const torch::Tensor& train_z, const torch::Tensor& train_coarse,

@@ -2,11 +2,13 @@
 // Evaluating a trained encoder: embeddings of a dataset, a linear probe and the mean
 // classifier (seed 004's coarse-to-fine transfer), and the Section 4 geometry of the
 // embeddings through the core's measure_subclass_geometry (the same code as for simulations).
+#include <array>
 #include <optional>
 #include <vector>
 #include <torch/torch.h>
 
 #include "geomsim/metrics/embedding_geometry.hpp"
+#include "geomsim/train/data/image_corruptions.hpp"
 #include "geomsim/train/models/autoencoder.hpp"
 #include "geomsim/train/distributed/distributed_context.hpp"
 #include "geomsim/train/models/encoders.hpp"
@@ -23,8 +25,11 @@ torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, int64_t batch
 // every rank gets all N rows (gather_row_shards: a collective, every rank must call it).
 torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, const DistributedContext& job, Autoencoder autoencoder = nullptr);
 
-// Multinomial logistic regression on frozen embeddings, full batch, Adam for `steps` steps;
-// returns the accuracy on the test embeddings.
+// Multinomial logistic regression on frozen embeddings, full batch, Adam for `steps` steps, from
+// torch::manual_seed(seed); `classes` outputs (at least the largest label + 1).
+torch::nn::Linear fit_linear_probe(const torch::Tensor& train_embeddings, const torch::Tensor& train_labels, int64_t classes,
+                                   int64_t steps = 300, double learning_rate = 0.05, uint64_t seed = 0);
+// fit_linear_probe's accuracy on the test embeddings.
 double linear_probe_accuracy(const torch::Tensor& train_embeddings, const torch::Tensor& train_labels,
                              const torch::Tensor& test_embeddings, const torch::Tensor& test_labels, int64_t steps = 300,
                              double learning_rate = 0.05, uint64_t seed = 0);
@@ -48,17 +53,38 @@ EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torc
 
 // Coarse-to-fine transfer of a frozen encoder, from its embeddings of a training set (where
 // the probes are fit) and a test set (where they are scored and the geometry measured).
+// Robustness and calibration under corruption (seed 001 §4.2, Table 2 and Fig. 5): the fine
+// labels' linear probe, fit on the clean training embeddings, scored on the test images as they
+// are and under each corruption of data/image_corruptions.hpp at each severity.
+struct CorruptionEvaluation {
+  double clean_accuracy = 0.0, clean_ece = 0.0;
+  // By severity 1..5 (index 0..4), the mean over the corruptions.
+  std::array<double, kCorruptionSeverities> accuracy{}, ece{};
+  // The mean over corruptions and severities of the error 1 - accuracy: ImageNet-C's corruption
+  // error before its normalisation by a baseline model's (seed 001's mCE divides by AlexNet's).
+  double mean_error = 0.0;
+};
+
 struct TransferEvaluation {
   double coarse_accuracy = 0.0;      // linear probe on the coarse labels
   double fine_accuracy_probe = 0.0;  // linear probe on the fine labels
   double fine_accuracy_mean = 0.0;   // mean classifier on the fine labels
   EmbeddingGeometry geometry;        // of the test embeddings
   double subgroup_f1 = 0.0;          // k-means within each class vs the fine labels (test set)
+  std::optional<CorruptionEvaluation> corruption;  // when asked for (evaluate_corruptions)
 };
 TransferEvaluation evaluate_transfer(const torch::Tensor& train_embeddings, const torch::Tensor& train_coarse,
                                      const torch::Tensor& train_fine, const torch::Tensor& test_embeddings,
                                      const torch::Tensor& test_coarse, const torch::Tensor& test_fine, uint64_t seed,
                                      double gamma = 1.1);
+
+// The CorruptionEvaluation of an encoder (and autoencoder, as embed() combines them): the probe
+// is fit on train_embeddings (the clean training images' embeddings) and the fine labels; each
+// corruption draws from `seed` (corrupt_images), so every method at one seed sees the same
+// corrupted test images. Embeds 1 + 20 versions of the test images.
+CorruptionEvaluation evaluate_corruptions(Encoder& encoder, Autoencoder autoencoder, const torch::Tensor& train_embeddings,
+                                          const torch::Tensor& train_fine, const torch::Tensor& test_images,
+                                          const torch::Tensor& test_fine, uint64_t seed, const DistributedContext& job);
 
 // Subgroup recovery (k-means within each coarse class, macro F1 against the fine labels), through
 // the core's subgroup_recovery.
