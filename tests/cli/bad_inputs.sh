@@ -115,6 +115,10 @@ JSON
     "$source_dir/sims/supcon-vs-ce.json" sims-lr/supcon-vs-ce.json || return 1
   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["claims"][1]["a"]["lr"] = "0.001"; json.dump(d, open(sys.argv[2], "w"))' \
     "$source_dir/sims/supcon-vs-ce.json" sims-steady/supcon-vs-ce.json || return 1
+  # ... and the corruption page's switch given as a list.
+  mkdir -p sims-corrupt
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["parameters"]["corruptions"] = [True, False]; json.dump(d, open(sys.argv[2], "w"))' \
+    "$source_dir/sims/corruption-calibration.json" sims-corrupt/corruption-calibration.json || return 1
   python3 - <<'PY' || return 1
 deep = "[" * 100000 + "]" * 100000
 open("deep.json", "w").write('{"0": ' + deep + "}")
