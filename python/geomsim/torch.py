@@ -138,7 +138,8 @@ class Loss(_torch.nn.Module):
         _check_features(features)
         if condition is not None:
             if not self.reads_condition:
-                raise ValueError(f"condition: loss {self.loss} reads no conditioning values (cclk-weak and cclk-fair do)")
+                readers = ", ".join(name for name, entry in _entries.items() if entry["condition"])
+                raise ValueError(f"condition: loss {self.loss} reads no conditioning values ({readers} do)")
             _check_condition(condition, features)
         if labels is None:
             if self.needs_labels and condition is None:
