@@ -19,6 +19,7 @@ void add_robustness_options(CLI::App& c, RobustnessRunOptions& o) {
       "  jtt              ERM for --jtt-epochs, then its errors upsampled --jtt-upweight times\n"
       "  george           the ERM model's embeddings clustered per class, then Group DRO on the clusters\n"
       "  supcon, thanos   the same with a SupCon or THANOS encoder (--encoder-epochs)\n"
+      "  spread           the same with an L_spread encoder (SupCon + cNCE, --alpha): seed 000's Table 3\n"
       "  cclk-fair        the same with a CCL-K Fair encoder conditioned on the background (spurious only)\n"
       "  groupdro-oracle  Group DRO on the true groups\n"
       "Model selection: worst-group accuracy on validation over the method's own groups (pseudo-groups for\n"
@@ -26,7 +27,7 @@ void add_robustness_options(CLI::App& c, RobustnessRunOptions& o) {
       "With --checkpoint FILE, the first stage is saved in FILE.stage1 and the end model in FILE every epoch;\n"
       "a run with the same options resumes, one with other options is refused.");
   c.add_option("--dataset", o.dataset.dataset, "undersampled (Bag kept at --rare-fraction) or spurious (a framed background)")->required();
-  c.add_option("--method", o.method, "erm, jtt, george, supcon, thanos, groupdro-oracle or cclk-fair")->required();
+  c.add_option("--method", o.method, "erm, jtt, george, supcon, spread, thanos, groupdro-oracle or cclk-fair")->required();
   c.add_option("--data", o.data, "folder with Fashion-MNIST's IDX files (default: Debian's dataset-fashion-mnist)");
   c.add_option("--train-per-subclass", o.dataset.train_per_subclass, "training images per Fashion-MNIST label")->capture_default_str();
   c.add_option("--validation-per-subclass", o.dataset.validation_per_subclass, "validation images per label")->capture_default_str();
@@ -48,12 +49,12 @@ void add_robustness_options(CLI::App& c, RobustnessRunOptions& o) {
   c.add_option("--dro-adjustment", o.dro_adjustment, "Group DRO: C of the group adjustment C / sqrt(n_g)")->capture_default_str();
   c.add_option("--jtt-epochs", o.jtt_epochs, "JTT: epochs of the first ERM model (T)")->capture_default_str();
   c.add_option("--jtt-upweight", o.jtt_upweight, "JTT: copies of each error-set example (lambda_up)")->capture_default_str();
-  c.add_option("--encoder-epochs", o.encoder_epochs, "supcon, thanos, cclk-fair: encoder epochs")->capture_default_str();
+  c.add_option("--encoder-epochs", o.encoder_epochs, "supcon, spread, thanos, cclk-fair: encoder epochs")->capture_default_str();
   c.add_option("--encoder-batch-size", o.encoder_batch_size, "encoder batch size (two views each)")->capture_default_str();
   c.add_option("--encoder-lr", o.encoder_lr, "encoder AdamW learning rate")->capture_default_str();
   c.add_option("--encoder-weight-decay", o.encoder_weight_decay, "encoder AdamW weight decay")->capture_default_str();
   c.add_option("--tau", o.tau, "encoder temperature > 0")->capture_default_str();
-  c.add_option("--alpha", o.alpha, "thanos: L_spread's weight of cNCE, in [0, 1]")->capture_default_str();
+  c.add_option("--alpha", o.alpha, "spread, thanos: L_spread's weight of cNCE, in [0, 1]")->capture_default_str();
   c.add_option("--kernel-lambda", o.kernel_lambda, "cclk-fair: lambda of (K_Z + lambda I)^-1 K_Z")->capture_default_str();
   c.add_option("--reconstruction-weight", o.reconstruction_weight, "thanos: weight of the autoencoder's loss")->capture_default_str();
   c.add_option("--pca-components", o.pca_components, "clustering: principal components kept")->capture_default_str();

@@ -42,6 +42,7 @@ std::string method_title(const std::string& method) {
   }
   if (method == "erm") return "ERM";
   if (method == "cclk-fair") return "CCL-K Fair (background), seed 002";
+  if (method == "spread") return "L_spread alone (seed 000 Table 3)";
   return method;
 }
 

@@ -58,6 +58,7 @@ Classifier erm_model(const GroupedData& d, const RobustnessOptions& o, const std
 
 std::string contrastive_loss(const std::string& method) {
   if (method == "supcon") return "supcon";
+  if (method == "spread") return "spread";
   if (method == "thanos") return "thanos";
   return "cclk-fair";
 }
@@ -84,7 +85,7 @@ void use_rank0_clusters(const DistributedContext& job, RobustnessResult& r) {
 }  // namespace
 
 const std::vector<std::string>& robustness_method_names() {
-  static const std::vector<std::string> names = {"erm", "jtt", "george", "supcon", "thanos", "groupdro-oracle", "cclk-fair"};
+  static const std::vector<std::string> names = {"erm", "jtt", "george", "supcon", "spread", "thanos", "groupdro-oracle", "cclk-fair"};
   return names;
 }
 
@@ -97,7 +98,7 @@ LabelsSeen labels_seen(const std::string& method) {
     return {classes, "class labels, with the first model's errors upsampled (training)",
             "class labels and pseudo-groups class x first-model error (validation)"};
   }
-  if (method == "george" || method == "supcon" || method == "thanos") return {classes, clusters_end, clusters_selection};
+  if (method == "george" || method == "supcon" || method == "spread" || method == "thanos") return {classes, clusters_end, clusters_selection};
   if (method == "cclk-fair") return {"background attribute, no class labels (training)", clusters_end, clusters_selection};
   if (method == "groupdro-oracle") return {"", "class labels and true groups (training)", "class labels and true groups (validation)"};
   throw InvalidArgument("method", "has no label description: " + method);
@@ -106,7 +107,7 @@ LabelsSeen labels_seen(const std::string& method) {
 std::string first_stage_checkpoint(const std::string& checkpoint) { return checkpoint.empty() ? "" : checkpoint + ".stage1"; }
 
 bool uses_clusters(const std::string& method) {
-  return method == "george" || method == "supcon" || method == "thanos" || method == "cclk-fair";
+  return method == "george" || method == "supcon" || method == "spread" || method == "thanos" || method == "cclk-fair";
 }
 
 bool trains_encoder(const std::string& method) { return uses_clusters(method) && method != "george"; }
@@ -121,7 +122,7 @@ void require_encoder_batch_divides(const std::string& method, int64_t encoder_ba
 void validate(const RobustnessOptions& o, bool data_has_attribute) {
   const auto& names = robustness_method_names();
   if (std::find(names.begin(), names.end(), o.method) == names.end()) {
-    throw InvalidArgument("method", "must be one of erm, jtt, george, supcon, thanos, groupdro-oracle, cclk-fair; got '" + o.method + "'");
+    throw InvalidArgument("method", "must be one of erm, jtt, george, supcon, spread, thanos, groupdro-oracle, cclk-fair; got '" + o.method + "'");
   }
   if (o.method == "cclk-fair" && !data_has_attribute) {
     throw InvalidArgument("method", "cclk-fair conditions on the background attribute, which only the spurious data set has");

@@ -291,6 +291,14 @@ TEST_CASE("A robustness method names the labels it sees, and cclk-fair needs the
     CHECK((seen.model_selection.find("true groups") != std::string::npos) == (method == "groupdro-oracle"));
   }
   CHECK(labels_seen("cclk-fair").representation.find("no class labels") != std::string::npos);
+  // L_spread alone (seed 000's Table 3) trains its encoder on the class labels, as SupCon does.
+  CHECK(trains_encoder("spread"));
+  CHECK(labels_seen("spread").representation == labels_seen("supcon").representation);
+  RobustnessOptions spread;
+  spread.method = "spread";
+  CHECK_NOTHROW(validate(spread, false));
+  spread.encoder.loss_options.alpha = 1.5;
+  CHECK_THROWS_WITH(validate(spread, false), Catch::Contains("alpha"));
   RobustnessOptions o;
   o.method = "cclk-fair";
   CHECK_THROWS_WITH(validate(o, false), Catch::Contains("only the spurious data set has"));

@@ -9,6 +9,9 @@
 //   george           GEORGE-style: the erm method's model, its embeddings clustered within each
 //                    class (cluster_selection.hpp), the clusters as groups for Group DRO.
 //   supcon           the same with an encoder trained by SupCon (seed 001) on the class labels.
+//   spread           the same with L_spread alone (seed 004's SupCon + cNCE, no autoencoder) on the
+//                    class labels: seed 000's strata recovery (§5, Table 3), where L_spread's
+//                    clusters are the pseudo-labels for Group DRO.
 //   thanos           the same with THANOS (seed 004: L_spread + the class-conditional autoencoder,
 //                    embeddings concatenated) trained on the class labels.
 //   cclk-fair        the same with CCL-K Fair (seed 002, eq. 8) conditioned on the background
@@ -55,7 +58,7 @@ struct RobustnessOptions {
   EndModelOptions end;         // objective, checkpoint, stop_after and run_description are set per stage
   int64_t jtt_epochs = 2;
   int64_t jtt_upweight = 20;
-  TrainOptions encoder;        // supcon, thanos, cclk-fair: epochs, batch size, lr, tau, alpha, ... (loss set by the method)
+  TrainOptions encoder;        // supcon, spread, thanos, cclk-fair: epochs, batch size, lr, tau, alpha, ... (loss set by the method)
   AugmentationOptions augmentation;
   ClusterSelectionOptions clustering;
   uint64_t seed = 0;
@@ -81,7 +84,7 @@ void validate(const RobustnessOptions& options, bool data_has_attribute);
 // The first stage's checkpoint file for an end-model checkpoint path.
 std::string first_stage_checkpoint(const std::string& checkpoint);
 bool uses_clusters(const std::string& method);
-// Whether the method's first stage trains a contrastive encoder (supcon, thanos, cclk-fair).
+// Whether the method's first stage trains a contrastive encoder (supcon, spread, thanos, cclk-fair).
 bool trains_encoder(const std::string& method);
 // Refuses (InvalidArgument("encoder-batch-size")) an encoder batch that does not divide among
 // `world_size` data-parallel ranks, for a method that trains an encoder.
@@ -89,10 +92,10 @@ void require_encoder_batch_divides(const std::string& method, int64_t encoder_ba
 
 struct RobustnessResult {
   bool finished = false;
-  std::optional<TrainResult> encoder_stage;      // supcon, thanos, cclk-fair
+  std::optional<TrainResult> encoder_stage;      // supcon, spread, thanos, cclk-fair
   std::optional<EndModelResult> first_model;     // jtt, george
   std::optional<EndModelResult> end_model;       // absent when stopped before it
-  std::optional<ClassClusters> clusters;         // george, supcon, thanos, cclk-fair
+  std::optional<ClassClusters> clusters;         // george, supcon, spread, thanos, cclk-fair
   int64_t error_set_size = 0;                    // jtt
   int64_t selection_groups = 1;                  // the number of groups model selection used
   std::vector<int> train_pseudo_groups, validation_pseudo_groups;  // jtt and the clustering methods
