@@ -67,7 +67,23 @@ const std::vector<Metric> kCorruptionCalibration = {
 // bandwidth (seed 002's Table 7) and the learning rate (seed 001's Fig. 4). Each swept one is
 // an axis for the claims and the page, and in the cache key only when swept, so that every
 // cached run keeps its key.
-const std::vector<std::string> kSweepable = {"cond_bandwidth", "lr"};
+struct Sweepable {
+  const char* name;   // the parameter, the axis and the key column
+  const char* label;  // in a run's label
+  void (*set)(TrainRunOptions&, double);
+};
+const std::vector<Sweepable> kSweepable = {
+    {"cond_bandwidth", "bandwidth", [](TrainRunOptions& o, double v) { o.cond_bandwidth = v; }},
+    {"lr", "lr",
+     [](TrainRunOptions& o, double v) {
+       o.learning_rate = v;
+       o.learning_rate_given = true;
+     }},
+};
+
+const Sweepable& sweepable(const std::string& name) {
+  return *std::find_if(kSweepable.begin(), kSweepable.end(), [&](const Sweepable& s) { return name == s.name; });
+}
 
 // The values of `name` a definition sweeps (empty unless it lists more than one).
 std::vector<double> swept_values(const json& p, const std::string& name) {
@@ -79,8 +95,8 @@ std::vector<double> swept_values(const json& p, const std::string& name) {
 // The swept options' names, in kSweepable's order.
 std::vector<std::string> swept_options(const json& p) {
   std::vector<std::string> out;
-  for (const auto& name : kSweepable) {
-    if (!swept_values(p, name).empty()) out.push_back(name);
+  for (const auto& option : kSweepable) {
+    if (!swept_values(p, option.name).empty()) out.push_back(option.name);
   }
   return out;
 }
@@ -91,15 +107,6 @@ json with_first_values(const json& p) {
   json single = p;
   for (const auto& name : swept_options(p)) single[name] = swept_values(p, name).front();
   return single;
-}
-
-void set_swept_option(TrainRunOptions& o, const std::string& name, double value) {
-  if (name == "cond_bandwidth") {
-    o.cond_bandwidth = value;
-  } else {
-    o.learning_rate = value;
-    o.learning_rate_given = true;
-  }
 }
 
 // The axes, with the swept options.
@@ -250,11 +257,11 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
                 for (const auto& point : sweep_points) {
                   TrainRunOptions o = run_options(base, m, encoder, seed, hierarchy, alpha, tau);
                   o.no_augmentation = !augment;
-                  for (const auto& [name, value] : point) set_swept_option(o, name, value);
+                  for (const auto& [name, value] : point) sweepable(name).set(o, value);
                   PlannedRun run(o, training_parameters(m, o), m + " " + hierarchy + " " + encoder + " seed " + std::to_string(seed));
                   if (alphas.size() > 1) run.label += " alpha " + format_number(alpha);
                   if (taus.size() > 1) run.label += " tau " + format_number(tau);
-                  for (const auto& [name, value] : point) run.label += (name == "lr" ? " lr " : " bandwidth ") + format_number(value);
+                  for (const auto& [name, value] : point) run.label += std::string(" ") + sweepable(name).label + " " + format_number(value);
                   if (!augment) run.label += " no augmentation";
                   plan.push_back(std::move(run));
                 }
