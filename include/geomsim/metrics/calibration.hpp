@@ -5,7 +5,8 @@
 // the first also 0), and
 //   ECE = sum_m |B_m| / n * |acc(B_m) - conf(B_m)|,
 // with acc the fraction of correct predictions and conf the mean confidence in the bin. Seed 001
-// reports ECE (§4.2, Fig. 5) without naming its bins; 15 is Guo et al.'s choice.
+// reports "the Expected Calibration Error" by corruption severity (§4.2, Fig. 5; supplement,
+// Table 4); the 15 bins here are Guo et al.'s choice.
 #include <vector>
 
 namespace geomsim {
