@@ -26,7 +26,7 @@ std::pair<torch::Tensor, torch::Tensor> extent(const torch::Tensor& any) {
 }  // namespace
 
 const std::vector<std::string>& image_attribute_names() {
-  static const std::vector<std::string> names = {"ink", "aspect", "intensity", "fine"};
+  static const std::vector<std::string> names = {"ink", "aspect", "intensity", "colour", "fine"};
   return names;
 }
 
@@ -50,6 +50,15 @@ torch::Tensor image_attribute(const torch::Tensor& images, const std::string& na
     return ((right - left + 1.0) / (bottom - top + 1.0)).masked_fill(empty, 1.0);
   }
   throw InvalidArgument("condition-on", "names a continuous attribute: ink, aspect or intensity; got '" + name + "'");
+}
+
+torch::Tensor image_colours(const torch::Tensor& images) {
+  check_images(images);
+  if (images.size(1) != 3) {
+    throw InvalidArgument("condition-on", "names the attribute 'colour', which needs colour images (3 channels, e.g. "
+                                          "--colour-backgrounds); these have " + std::to_string(images.size(1)));
+  }
+  return images.to(torch::kDouble).amax({2, 3});
 }
 
 torch::Tensor standardise_columns(const torch::Tensor& columns) {
@@ -77,6 +86,8 @@ torch::Tensor image_attributes(const torch::Tensor& images, const torch::Tensor&
       require_at_least("fine classes", num_fine, 1);
       const auto classes = torch::arange(num_fine, torch::TensorOptions().dtype(torch::kLong).device(fine_labels.device()));
       columns.push_back(fine_labels.to(torch::kLong).unsqueeze(1).eq(classes.unsqueeze(0)).to(torch::kDouble));
+    } else if (name == "colour") {
+      columns.push_back(standardise_columns(image_colours(images)));
     } else if (name == "ink" || name == "aspect" || name == "intensity") {
       columns.push_back(standardise_columns(image_attribute(images, name).unsqueeze(1)));
     } else {

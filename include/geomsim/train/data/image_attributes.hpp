@@ -11,6 +11,9 @@
 //   aspect     the aspect ratio of the bounding box of P: its width / its height, in pixels
 //              ((max col - min col + 1) / (max row - min row + 1)); 1 when P is empty
 //   intensity  the mean of g over P; 0 when P is empty
+//   colour     three columns, the maximum of each colour channel over the image's pixels: the
+//              background colour of colour_backgrounds' images (coloured_backgrounds.hpp), whose
+//              objects are darker than their background; only for 3-channel images
 //   fine       the fine label as a one-hot vector (a discrete attribute; not standardised)
 // The continuous ones are standardised with the training set's statistics: (a - mean) / sd, with
 // the population sd (1/N) of the N training images; a column whose sd is 0 is left at 0.
@@ -23,14 +26,18 @@ namespace geomsim::train {
 
 inline constexpr double kInkThreshold = 0.2;
 
-// ink, aspect, intensity, fine.
+// ink, aspect, intensity, colour, fine.
 const std::vector<std::string>& image_attribute_names();
-// "ink, aspect, intensity, fine".
+// "ink, aspect, intensity, colour, fine".
 std::string image_attribute_list();
 
 // The raw continuous attribute `name` (ink, aspect or intensity) of each image: N values
 // (float64, on the images' device). images: N x C x H x W.
 torch::Tensor image_attribute(const torch::Tensor& images, const std::string& name);
+
+// The per-channel maximum over each image's pixels: N x 3 (float64, on the images' device).
+// Throws InvalidArgument("condition-on") unless the images have 3 channels.
+torch::Tensor image_colours(const torch::Tensor& images);
 
 // (a - mean) / sd per column of `columns` (N x k), the statistics of these N rows (population
 // sd; a column with sd 0 becomes 0).
