@@ -87,7 +87,12 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
   c.add_option("--condition-on", o.condition_on,
                "what CCL-K's kernel conditions on: labels (the coarse training labels, one-hot) or attributes:NAME[,NAME...] "
                "with names among " + train::image_attribute_list() +
-                   " (derived from the images; no labels but fine's; read by --loss " + train::condition_reader_list() + ")")
+                   " (derived from the images; no labels but fine's; read by --loss " + train::condition_reader_list() +
+                   ", or through --cond-clusters)")
+      ->capture_default_str();
+  c.add_option("--cond-clusters", o.cond_clusters,
+               "K >= 1: the K k-means clusters of the --condition-on attributes replace the labels of a loss that reads "
+               "labels and no kernel (weaksup-infonce, fair-infonce: seed 002's discretised z, §4.2); 0: the labels")
       ->capture_default_str();
   c.add_option("--clip-cosine", o.clip_cosine, parameter_help("clip-cosine"))->capture_default_str();
   c.add_option("--positive-weight", o.positive_weight, parameter_help("positive-weight"))->capture_default_str();
@@ -146,6 +151,7 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
 }
 
 int run_train(const TrainRunOptions& o) {
+  require_colour_backgrounds(o.data);  // a contradiction in the options before any file is looked for
   std::vector<NamedPath> files = data_files(o.data);
   files.push_back({"checkpoint", o.checkpoint});  // read (resume) and written: one file by design
   files.push_back({"json", o.json_path});

@@ -10,6 +10,7 @@ json evaluation_json(const train::TransferEvaluation& e) {
               {"fine_accuracy_mean_classifier", e.fine_accuracy_mean},
               {"subgroup_recovery_f1", e.subgroup_f1}};
   out.update(geometry_json(e.geometry));
+  if (e.colour_mse) out["colour_mse"] = *e.colour_mse;
   if (e.corruption) {
     const auto& c = *e.corruption;
     out["corruption"] = {{"clean_accuracy", c.clean_accuracy}, {"clean_ece", c.clean_ece},

@@ -7,6 +7,7 @@
 
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/random.hpp"
+#include "geomsim/train/data/coloured_backgrounds.hpp"
 #include "geomsim/train/data/image_files.hpp"
 
 namespace geomsim::train_experiments {
@@ -63,9 +64,19 @@ std::vector<NamedPath> data_files(const DataOptions& o) {
   return files;
 }
 
+void require_colour_backgrounds(const DataOptions& o) {
+  if (!o.colour_backgrounds) return;
+  if (!(*o.colour_backgrounds >= 0.0 && *o.colour_backgrounds <= 1.0)) {
+    throw InvalidArgument("colour-backgrounds", "must be in [0, 1] (the chance that a training image takes its class's colour)");
+  }
+  if (!o.cifar.empty()) throw InvalidArgument("colour-backgrounds", "needs grey images; CIFAR's are in colour already");
+}
+
 LabelledSplit load_split(const DataOptions& o, bool train_split, int64_t limit, std::uint64_t seed,
                          const std::string& limit_argument) {
   require_at_least(limit_argument.c_str(), limit, 0);
+  require_colour_backgrounds(o);
+  const bool coloured = o.colour_backgrounds.has_value();
   if (o.images.empty() != o.labels.empty()) throw InvalidArgument(o.images.empty() ? "images" : "labels", "needs --images and --labels together");
   if (!o.cifar.empty() && (!o.images.empty() || !o.data.empty())) throw InvalidArgument("cifar", "cannot be combined with --images or --data");
   const std::string hierarchy = data_hierarchy(o);
@@ -137,6 +148,15 @@ LabelledSplit load_split(const DataOptions& o, bool train_split, int64_t limit, 
   s.images = all.index_select(0, torch::tensor(rows)).to(torch::kFloat).div(255.0).view({-1, channels, height, width});
   s.fine = torch::tensor(fine);
   s.coarse = torch::tensor(coarse);
+  if (coloured) {
+    if (s.images.size(1) != 1) throw InvalidArgument("colour-backgrounds", "needs grey images (one channel)");
+    // The test split's colours are independent of the class: an encoder that reads the colour
+    // for the class pays for it there.
+    train::ColouredImages c = train::colour_backgrounds(s.images, s.fine, h.num_fine(), train_split ? *o.colour_backgrounds : 0.0,
+                                                        seed * 2654435761ULL + (train_split ? 1 : 2));
+    s.images = c.images;
+    s.colours = c.colours;
+  }
   return s;
 }
 

@@ -7,11 +7,13 @@
 #include <cstdio>
 #include <iostream>
 
+#include "geomsim/metrics/kmeans.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/memory_budget.hpp"
 #include "geomsim/train/data/image_attributes.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
+#include "geomsim/train/data/tensor_points.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
 #include "geomsim/train/training/evaluation.hpp"
 #include "geomsim/train/training/trainer.hpp"
@@ -19,6 +21,9 @@
 
 namespace geomsim::train_experiments {
 using nlohmann::json;
+namespace {
+constexpr int kClusterRestarts = 3;  // --cond-clusters' k-means: the best of this many seeds by inertia
+}  // namespace
 
 std::string autoencoder_mode(const TrainRunOptions& o) {
   if (o.general_autoencoder && !o.autoencoder.empty() && o.autoencoder != "general") {
@@ -61,9 +66,21 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   t.loss_options.cond_degree = o.cond_degree;
   t.loss_options.cond_offset = o.cond_offset;
   train::validate(t);
-  if (!train::parse_condition_on(o.condition_on).empty()) train::require_loss_reads_condition(o.loss, "condition-on");
   require_positive("distributed-timeout", o.distributed_timeout);
+  require_colour_backgrounds(o.data);
   const std::string mode = autoencoder_mode(o);
+  require_at_least("cond-clusters", o.cond_clusters, 0);
+  const bool conditioned = !train::parse_condition_on(o.condition_on).empty();
+  if (o.cond_clusters > 0) {
+    if (!conditioned) throw InvalidArgument("cond-clusters", "needs --condition-on attributes:NAME[,NAME...], the values it clusters");
+    const train::LossNeeds& needs = train::loss_entry(o.loss).needs;
+    if (!needs.labels || needs.condition || needs.num_classes || needs.linear_head || mode != "none") {
+      throw InvalidArgument("cond-clusters", "replaces the labels of a contrastive loss that reads labels and no kernel, without an "
+                                             "autoencoder (weaksup-infonce, fair-infonce, supcon, ...), not --loss " + o.loss);
+    }
+  } else if (conditioned) {
+    train::require_loss_reads_condition(o.loss, "condition-on");
+  }
   if (mode == "none" && (o.loss == "thanos" || o.loss == "autoencoder")) {
     throw InvalidArgument("autoencoder", "cannot be none for --loss " + o.loss);
   }
@@ -95,6 +112,8 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   json described = description;
   // Named only off the default: the checkpoints of runs conditioned on the labels resume unchanged.
   if (o.condition_on != "labels") described["condition_on"] = o.condition_on;
+  if (o.cond_clusters > 0) described["cond_clusters"] = o.cond_clusters;
+  if (o.data.colour_backgrounds) described["colour_backgrounds"] = *o.data.colour_backgrounds;
   train::TrainOptions t = trainer_options(o);
   t.run_description = described.dump();
   t.on_step = on_step;
@@ -131,14 +150,28 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   }
   // The attributes of --condition-on, standardised over this run's training images.
   const std::vector<std::string> attributes = train::parse_condition_on(o.condition_on);
-  const torch::Tensor conditions =
+  torch::Tensor conditions =
       attributes.empty() ? torch::Tensor()
                          : train::image_attributes(run.training.images, run.training.fine, run.hierarchy.num_fine(), attributes);
+  // What the loss reads as labels: the coarse ones, or the clusters of the attributes.
+  torch::Tensor labels = run.training.coarse;
+  int64_t num_labels = run.hierarchy.num_coarse();
+  if (o.cond_clusters > 0) {
+    if (o.cond_clusters > run.training.images.size(0)) {
+      throw InvalidArgument("cond-clusters", "must be at most the " + std::to_string(run.training.images.size(0)) +
+                                                 " training images, got " + std::to_string(o.cond_clusters));
+    }
+    const std::vector<int> clusters = compact_cluster_ids(
+        kmeans_best_of(train::to_points(conditions), static_cast<int>(o.cond_clusters), o.seed, kClusterRestarts));
+    labels = torch::tensor(std::vector<int64_t>(clusters.begin(), clusters.end()), torch::kLong);
+    num_labels = *std::max_element(clusters.begin(), clusters.end()) + 1;
+    conditions = torch::Tensor();  // the loss reads no kernel
+  }
   const train::AugmentationOptions augmentation =
       o.no_augmentation ? train::no_augmentation() : train::default_augmentations(model.channels, model.image_size);
   const bool progress = !o.quiet && isatty(fileno(stderr)) != 0 && job.is_main();  // one line per epoch, from rank 0
   const auto train_start = std::chrono::steady_clock::now();
-  run.result = train::train_encoder(run.encoder, run.training.images, run.training.coarse, run.hierarchy.num_coarse(), t,
+  run.result = train::train_encoder(run.encoder, run.training.images, labels, num_labels, t,
                                     augmentation,
                                     [&](const std::string& line) {
                                       if (progress && !on_step) std::cerr << "geomsim train: " << line << "\n";
@@ -153,6 +186,10 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   run.test_embeddings = train::embed(run.encoder, run.test.images, job, run.autoencoder);
   run.evaluation = train::evaluate_transfer(run.train_embeddings, run.training.coarse, run.training.fine, run.test_embeddings,
                                             run.test.coarse, run.test.fine, o.seed, o.gamma);
+  if (run.training.colours.defined()) {
+    run.evaluation.colour_mse =
+        train::background_colour_mse(run.train_embeddings, run.training.colours, run.test_embeddings, run.test.colours);
+  }
   if (o.corruptions) {
     run.evaluation.corruption = train::evaluate_corruptions(run.encoder, run.autoencoder, run.train_embeddings, run.training.fine,
                                                             run.test.images, run.test.fine, o.seed, job);
@@ -179,7 +216,9 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
   const bool finished = static_cast<int64_t>(result.epochs.size()) == o.epochs;
   json out = {{"command", "train"},
               {"parameters",
-               {{"data", data_source(o.data)}, {"hierarchy", data_hierarchy(o.data)}, {"model", o.model}, {"loss", o.loss},
+               {{"data", data_source(o.data)},
+                {"colour_backgrounds", o.data.colour_backgrounds ? json(*o.data.colour_backgrounds) : json(nullptr)},
+                {"hierarchy", data_hierarchy(o.data)}, {"model", o.model}, {"loss", o.loss},
                 {"alpha", o.alpha}, {"tau", o.tau}, {"include_partner", !o.exclude_partner},
                 {"reconstruction_weight", o.reconstruction_weight}, {"autoencoder", autoencoder_mode(o)},
                 {"autoencoder_dropout", o.autoencoder_dropout}, {"label_smoothing", o.label_smoothing},
@@ -188,7 +227,7 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
                 {"kernel_lambda", o.kernel_lambda}, {"kernel_bandwidth", o.kernel_bandwidth}, {"clip_cosine", o.clip_cosine},
                 {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"base_temperature", o.base_temperature}, {"clip_pos", o.clip_pos},
                 {"cond_kernel", o.cond_kernel}, {"cond_bandwidth", o.cond_bandwidth}, {"cond_degree", o.cond_degree},
-                {"cond_offset", o.cond_offset}, {"condition_on", o.condition_on}, {"epochs", o.epochs},
+                {"cond_offset", o.cond_offset}, {"condition_on", o.condition_on}, {"cond_clusters", o.cond_clusters}, {"epochs", o.epochs},
                 {"batch_size", t.batch_size}, {"lr", t.learning_rate}, {"weight_decay", t.weight_decay},
                 {"embedding_dim", o.embedding_dim}, {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()},
                 {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}, {"sync_every", o.sync_every},

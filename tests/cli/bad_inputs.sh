@@ -119,6 +119,15 @@ JSON
   mkdir -p sims-corrupt
   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["parameters"]["corruptions"] = [True, False]; json.dump(d, open(sys.argv[2], "w"))' \
     "$source_dir/sims/corruption-calibration.json" sims-corrupt/corruption-calibration.json || return 1
+  # ... seed 002's clusters and coloured backgrounds: a fractional cluster count among the
+  # swept ones, a chance outside [0, 1], and a clustering method with no cluster count.
+  mkdir -p sims-clusters sims-colour sims-noclusters
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["smoke"]["cond_clusters"] = [3, 2.5]; json.dump(d, open(sys.argv[2], "w"))' \
+    "$source_dir/sims/fair-infonce-clusters.json" sims-clusters/fair-infonce-clusters.json || return 1
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["parameters"]["colour_backgrounds"] = 1.5; json.dump(d, open(sys.argv[2], "w"))' \
+    "$source_dir/sims/fair-colour.json" sims-colour/fair-colour.json || return 1
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); del d["parameters"]["cond_clusters"]; del d["smoke"]["cond_clusters"]; json.dump(d, open(sys.argv[2], "w"))' \
+    "$source_dir/sims/fair-colour.json" sims-noclusters/fair-colour.json || return 1
   python3 - <<'PY' || return 1
 deep = "[" * 100000 + "]" * 100000
 open("deep.json", "w").write('{"0": ' + deep + "}")

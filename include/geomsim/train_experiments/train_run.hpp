@@ -32,10 +32,16 @@ struct TrainRunOptions {
   // CCL-K's conditioning (cclk-weak, cclk-fair): the kernel K_Z (train::ConditioningKernel) and
   // what it is computed on: "labels" (the coarse training labels' one-hot vectors), or
   // "attributes:NAME,..." (train::image_attributes of the training images: ink, aspect,
-  // intensity, fine; train::parse_condition_on).
+  // intensity, colour, fine; train::parse_condition_on).
   std::string cond_kernel = "cosine";
   double cond_bandwidth = 1.0, cond_degree = 3.0, cond_offset = 1.0;
   std::string condition_on = "labels";
+  // --cond-clusters K: the K k-means clusters of the --condition-on attributes (over the training
+  // images) replace the labels that a loss reading labels but no kernel sees (weaksup-infonce,
+  // fair-infonce, supcon, ...): seed 002's discretised conditioning, "clustering the continuous
+  // conditioning variable Z into one of the following: 3, 5, 10, 15, or 20 clusters using
+  // K-means" (§4.2). 0: the labels themselves.
+  int64_t cond_clusters = 0;
   double gamma = 1.1;  // Theorem 3's margin
   // The autoencoder: "joint", "per-class", "general" (train::AutoencoderOptions::mode) or
   // "none"; empty: joint for the losses thanos and autoencoder, none for the others.

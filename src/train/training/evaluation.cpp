@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "geomsim/metrics/calibration.hpp"
+#include "geomsim/metrics/ridge_regression.hpp"
 #include "geomsim/metrics/subgroup_recovery.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/data/image_corruptions.hpp"
@@ -95,6 +96,15 @@ double mean_classifier_accuracy(const torch::Tensor& train_x, const torch::Tenso
   return predicted.eq(test_y.to(torch::kLong)).to(torch::kDouble).mean().item<double>();
 }
 
+
+double background_colour_mse(const torch::Tensor& train_z, const torch::Tensor& train_colours, const torch::Tensor& test_z,
+                             const torch::Tensor& test_colours) {
+  // to_points gives d x N; the regression takes the rows as samples.
+  const Matrix train_x = to_points(train_z).transpose(), test_x = to_points(test_z).transpose();
+  const Matrix train_y = to_points(train_colours).transpose() * 255.0, test_y = to_points(test_colours).transpose() * 255.0;
+  const RidgeFit fit = fit_ridge(train_x, train_y, kColourRidgeLambda);
+  return mean_squared_error(ridge_predict(fit, test_x), test_y);
+}
 
 double subgroup_recovery_f1(const torch::Tensor& embeddings, const torch::Tensor& coarse, const torch::Tensor& fine,
                             uint64_t seed) {

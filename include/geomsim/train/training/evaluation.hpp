@@ -72,6 +72,7 @@ struct TransferEvaluation {
   EmbeddingGeometry geometry;        // of the test embeddings
   double subgroup_f1 = 0.0;          // k-means within each class vs the fine labels (test set)
   std::optional<CorruptionEvaluation> corruption;  // when asked for (evaluate_corruptions)
+  std::optional<double> colour_mse;                // with coloured backgrounds (background_colour_mse)
 };
 TransferEvaluation evaluate_transfer(const torch::Tensor& train_embeddings, const torch::Tensor& train_coarse,
                                      const torch::Tensor& train_fine, const torch::Tensor& test_embeddings,
@@ -85,6 +86,16 @@ TransferEvaluation evaluate_transfer(const torch::Tensor& train_embeddings, cons
 CorruptionEvaluation evaluate_corruptions(Encoder& encoder, Autoencoder autoencoder, const torch::Tensor& train_embeddings,
                                           const torch::Tensor& train_fine, const torch::Tensor& test_images,
                                           const torch::Tensor& test_fine, uint64_t seed, const DistributedContext& job);
+
+// How much of the images' background colour the embeddings keep linearly (seed 002 §4.2's
+// MSE, "higher the better"): a ridge regression (metrics/ridge_regression.hpp, lambda
+// kColourRidgeLambda per sample) from the training embeddings to their colours, on the 0-255
+// scale of 8-bit colour values, then its mean squared error per channel on the test images.
+// The colours: N x 3 in [0, 1]. A representation that keeps no colour scores the colours'
+// variance about the training mean (5419 for uniform colours).
+inline constexpr double kColourRidgeLambda = 1e-3;
+double background_colour_mse(const torch::Tensor& train_embeddings, const torch::Tensor& train_colours,
+                             const torch::Tensor& test_embeddings, const torch::Tensor& test_colours);
 
 // Subgroup recovery (k-means within each coarse class, macro F1 against the fine labels), through
 // the core's subgroup_recovery.
