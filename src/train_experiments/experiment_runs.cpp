@@ -95,6 +95,12 @@ const std::vector<TrainingMethod>& training_methods() {
        "none (ink, aspect, intensity from the pixels)", false, true, "polynomial", "attributes:ink,aspect,intensity"},
       {"cclk-weak-fine", "WeaklySup CCL-K on the fine label (one-hot), cosine kernel", "cclk-weak", "none",
        "fine (as a discrete attribute)", false, true, "cosine", "attributes:fine"},
+      {"weaksup-infonce-attr", "WeaklySup-InfoNCE on k-means clusters of the attributes", "weaksup-infonce", "none",
+       "none (z: clusters of ink, aspect, intensity from the pixels)", false, true, "", "attributes:ink,aspect,intensity"},
+      {"cclk-fair-colour", "Fair CCL-K on the background colour, cosine kernel", "cclk-fair", "none",
+       "none (z: the background colour, from the pixels)", false, true, "cosine", "attributes:colour"},
+      {"fair-infonce-colour", "Fair-InfoNCE on k-means clusters of the background colour", "fair-infonce", "none",
+       "none (z: clusters of the background colour)", false, true, "", "attributes:colour"},
     };
     for (TrainingMethod& m : table) {
       const train::LossEntry& loss = train::loss_entry(m.loss);
@@ -115,12 +121,24 @@ const TrainingMethod& training_method(const std::string& name) {
   throw InvalidArgument("definition", "names the method '" + name + "'; the methods are " + known);
 }
 
+int64_t cluster_count(double value) {
+  if (!(value >= 1.0) || value != std::floor(value) || value > 1e9) {
+    throw InvalidArgument("definition", "parameter 'cond_clusters' must hold whole numbers >= 1, got " + format_number(value));
+  }
+  return static_cast<int64_t>(value);
+}
+
+bool clusters_attributes(const TrainingMethod& method) {
+  return method.condition_on.rfind("attributes:", 0) == 0 && !train::loss_entry(method.loss).needs.condition;
+}
+
 TrainRunOptions method_options(const TrainRunOptions& base, const TrainingMethod& method) {
   TrainRunOptions o = base;
   o.loss = method.loss;
   o.autoencoder = method.autoencoder;
   if (!method.cond_kernel.empty()) o.cond_kernel = method.cond_kernel;
   if (!method.condition_on.empty()) o.condition_on = method.condition_on;
+  if (!clusters_attributes(method)) o.cond_clusters = 0;
   return o;
 }
 
@@ -146,6 +164,7 @@ RunRow training_parameters(const std::string& method, const TrainRunOptions& o) 
   row.set("tau", format_number(o.tau));
   row.set("augmentation", o.no_augmentation ? "false" : "true");
   if (o.corruptions) row.set("corruptions", "true");  // only then: every earlier cached run keeps its parameters
+  if (o.data.colour_backgrounds) row.set("colour_backgrounds", format_number(*o.data.colour_backgrounds));
   row.set("train_images", std::to_string(o.train_samples));
   row.set("test_images", std::to_string(o.test_samples));
   row.set("epochs", std::to_string(o.epochs));
@@ -164,11 +183,15 @@ RunRow training_parameters(const std::string& method, const TrainRunOptions& o) 
   if (o.loss == "clip-positives") row.set("clip_cosine", format_number(o.clip_cosine));
   if (o.loss == "weighted-positives") row.set("positive_weight", format_number(o.positive_weight));
   if (o.loss == "upweighted-negatives") row.set("negative_weight", format_number(o.negative_weight));
+  std::string condition = o.condition_on;  // a cell holds no comma: attributes:ink+aspect+intensity
+  std::replace(condition.begin(), condition.end(), ',', '+');
+  if (o.cond_clusters > 0) {
+    row.set("condition_on", condition);
+    row.set("cond_clusters", std::to_string(o.cond_clusters));
+  }
   if (train::loss_entry(o.loss).needs.condition) {
     row.set("kernel_lambda", format_number(o.kernel_lambda));
     row.set("cond_kernel", o.cond_kernel);
-    std::string condition = o.condition_on;  // a cell holds no comma: attributes:ink+aspect+intensity
-    std::replace(condition.begin(), condition.end(), ',', '+');
     row.set("condition_on", condition);
     if (o.cond_kernel == "rbf" || o.cond_kernel == "laplacian") row.set("cond_bandwidth", format_number(o.cond_bandwidth));
     if (o.cond_kernel == "polynomial") {
@@ -190,6 +213,7 @@ void add_transfer_metrics(const TrainedRun& run, RunRow& row) {
   if (e.geometry.sigma_over_spread) row.set("sigma_over_spread", *e.geometry.sigma_over_spread);
   if (e.geometry.sigma_over_spread_max) row.set("sigma_over_spread_max", *e.geometry.sigma_over_spread_max);
   row.set("subgroup_f1", e.subgroup_f1);
+  if (e.colour_mse) row.set("colour_mse", *e.colour_mse);
   if (e.corruption) {  // seed 001 §4.2: the probe under corruption, with its calibration
     const auto& c = *e.corruption;
     row.set("clean_ece", c.clean_ece);
@@ -502,6 +526,14 @@ TrainRunOptions base_training_options(const json& p) {
   if (p.contains("negative_weight")) o.negative_weight = number_parameter(p, "negative_weight");
   if (p.contains("kernel_lambda")) o.kernel_lambda = number_parameter(p, "kernel_lambda");
   if (p.contains("cond_bandwidth")) o.cond_bandwidth = number_parameter(p, "cond_bandwidth");
+  if (p.contains("cond_clusters")) o.cond_clusters = cluster_count(number_parameter(p, "cond_clusters"));
+  if (p.contains("colour_backgrounds")) {
+    const double rho = number_parameter(p, "colour_backgrounds");
+    if (!(rho >= 0.0 && rho <= 1.0)) {
+      throw InvalidArgument("definition", "parameter 'colour_backgrounds' must be in [0, 1], got " + format_number(rho));
+    }
+    o.data.colour_backgrounds = rho;
+  }
   if (p.contains("corruptions")) {
     const auto given = bool_list(p, "corruptions");
     if (given.size() != 1) throw InvalidArgument("definition", "parameter 'corruptions' is one true or false, not a list");

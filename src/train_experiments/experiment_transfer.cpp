@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -30,6 +31,8 @@
 #include "geomsim/figures/line_figure.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
+#include "geomsim/train/data/coloured_backgrounds.hpp"
+#include "geomsim/train/training/evaluation.hpp"
 
 namespace geomsim::train_experiments {
 using nlohmann::json;
@@ -63,8 +66,15 @@ const std::vector<Metric> kCorruptionCalibration = {
     {"ece_s4", "4", 1, 3},        {"ece_s5", "5", 1, 3},          {"ece_rise", "rise to 5", 1, 3},
 };
 
+// With "colour_backgrounds": the colour the embedding keeps beside the probe (seed 002 Table 3).
+const std::vector<Metric> kColour = {
+    {"fine_probe", "linear probe %", 100, 1},
+    {"colour_mse", "colour MSE (0-255 scale)", 1, 0},
+};
+
 // The training options a definition may sweep as a list of numbers: CCL-K's RBF or Laplacian
-// bandwidth (seed 002's Table 7) and the learning rate (seed 001's Fig. 4). Each swept one is
+// bandwidth (seed 002's Table 7), the learning rate (seed 001's Fig. 4) and the number of
+// k-means clusters of a discretised conditioning variable (seed 002's Table 8 and Fig. 3). Each swept one is
 // an axis for the claims and the page, and in the cache key only when swept, so that every
 // cached run keeps its key.
 struct Sweepable {
@@ -79,6 +89,7 @@ const std::vector<Sweepable> kSweepable = {
        o.learning_rate = v;
        o.learning_rate_given = true;
      }},
+    {"cond_clusters", "clusters", [](TrainRunOptions& o, double v) { o.cond_clusters = cluster_count(v); }},
 };
 
 const Sweepable& sweepable(const std::string& name) {
@@ -137,11 +148,13 @@ void draw_sweep(const json& spec, const RunTable& table, const ExperimentContext
   const double scale = spec.value("scale", 100.0);
   LineFigureSpec figure;
   LinePanel panel;
+  std::vector<std::size_t> levels;  // the curves of methods that do not read x
   std::map<std::string, std::set<std::string>> chosen;  // the values the curves hold each other axis at
   for (const auto& method : table.values("method", {{"encoder", encoder}})) {
     for (const auto& hierarchy : table.values("hierarchy", {{"encoder", encoder}, {"method", method}})) {
       LineCurve curve;
       std::vector<std::vector<double>> rows;
+      bool level = false;  // a method that does not read x (one run across the sweep): a level line
       for (const auto& value : table.values(x, {{"encoder", encoder}, {"method", method}, {"hierarchy", hierarchy}})) {
         Selector where = {{"encoder", encoder}, {"method", method}, {"hierarchy", hierarchy}, {x, value}};
         for (const auto& axis : table.axes()) {
@@ -151,8 +164,15 @@ void draw_sweep(const json& spec, const RunTable& table, const ExperimentContext
           }
         }
         const auto s = table.cell(where, metric);
-        if (s) rows.push_back({std::stod(value), s->mean * scale, s->sd * scale});
+        if (!s) continue;
+        if (value == "none") {
+          level = true;
+          for (const double end : {-1.0, 1.0}) rows.push_back({end, s->mean * scale, s->sd * scale});
+        } else {
+          rows.push_back({std::stod(value), s->mean * scale, s->sd * scale});
+        }
       }
+      if (level) levels.push_back(panel.curves.size());
       if (rows.empty()) continue;
       std::sort(rows.begin(), rows.end());
       for (const auto& row : rows) {
@@ -168,6 +188,21 @@ void draw_sweep(const json& spec, const RunTable& table, const ExperimentContext
     }
   }
   if (panel.curves.empty()) return;
+  // The level lines span the others' x range (their two points were placeholders at -1 and 1).
+  double low = std::numeric_limits<double>::infinity(), high = -low;
+  for (std::size_t c = 0; c < panel.curves.size(); ++c) {
+    if (std::find(levels.begin(), levels.end(), c) != levels.end()) continue;
+    for (const auto& point : panel.curves[c].points) {
+      low = std::min(low, point.first);
+      high = std::max(high, point.first);
+    }
+  }
+  for (const std::size_t c : levels) {
+    if (!(low <= high)) break;  // no curve reads x: the level lines keep their placeholder span
+    panel.curves[c].points.front().first = low;
+    panel.curves[c].points.back().first = high;
+    figure.legend[c] += " (reads no " + x + ")";
+  }
   std::string subtitle = encoder;
   for (const auto& [axis, values] : chosen) {
     // An axis one method does not use reads "none" there; name the value the others hold.
@@ -216,8 +251,13 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
   }
   const std::vector<std::string> sweeps = swept_options(p);
   const TrainRunOptions base = base_training_options(with_first_values(p));
+  const bool swept_clusters = std::find(sweeps.begin(), sweeps.end(), "cond_clusters") != sweeps.end();
   for (const auto& m : methods) {
     const TrainingMethod& method = training_method(m);
+    if (clusters_attributes(method) && base.cond_clusters < 1) {
+      throw InvalidArgument("definition", "names the method " + m + ", which conditions " + method.loss +
+                                              " on k-means clusters of its attributes: give cond_clusters (K >= 1)");
+    }
     if (std::find(sweeps.begin(), sweeps.end(), "cond_bandwidth") != sweeps.end()) {
       const std::string kernel = method_options(base, method).cond_kernel;
       if (!train::loss_entry(method.loss).needs.condition || (kernel != "rbf" && kernel != "laplacian")) {
@@ -254,14 +294,27 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
             for (const double tau : taus) {
               for (const bool augment : {true, false}) {
                 if (!augment && std::find(without_augmentation.begin(), without_augmentation.end(), m) == without_augmentation.end()) continue;
+                // A method that clusters nothing trains once across a cond_clusters sweep, "none" there.
+                const bool once = swept_clusters && !clusters_attributes(training_method(m));
+                std::set<std::string> planned;  // the points planned, but for their cluster count
                 for (const auto& point : sweep_points) {
+                  if (once) {
+                    std::string others;
+                    for (const auto& [name, value] : point) others += name == "cond_clusters" ? "" : name + "=" + format_number(value) + " ";
+                    if (!planned.insert(others).second) continue;
+                  }
                   TrainRunOptions o = run_options(base, m, encoder, seed, hierarchy, alpha, tau);
                   o.no_augmentation = !augment;
-                  for (const auto& [name, value] : point) sweepable(name).set(o, value);
+                  for (const auto& [name, value] : point) {
+                    if (!(once && name == "cond_clusters")) sweepable(name).set(o, value);
+                  }
                   PlannedRun run(o, training_parameters(m, o), m + " " + hierarchy + " " + encoder + " seed " + std::to_string(seed));
+                  if (once) run.parameters.set("cond_clusters", "none");
                   if (alphas.size() > 1) run.label += " alpha " + format_number(alpha);
                   if (taus.size() > 1) run.label += " tau " + format_number(tau);
-                  for (const auto& [name, value] : point) run.label += std::string(" ") + sweepable(name).label + " " + format_number(value);
+                  for (const auto& [name, value] : point) {
+                    if (!(once && name == "cond_clusters")) run.label += std::string(" ") + sweepable(name).label + " " + format_number(value);
+                  }
                   if (!augment) run.label += " no augmentation";
                   plan.push_back(std::move(run));
                 }
@@ -281,6 +334,7 @@ std::string run_checkpoint_path(const std::string& out_dir, const std::string& n
   for (const auto& column : kKey) file += (file.empty() ? "" : "_") + parameters.text(column).value_or("");
   // rbf and laplacian runs: their bandwidth too (a sweep's runs differ in it alone)
   if (const auto bandwidth = parameters.text("cond_bandwidth")) file += "_b" + *bandwidth;
+  if (const auto clusters = parameters.text("cond_clusters")) file += "_k" + *clusters;
   if (swept_lr) file += "_lr" + parameters.text("lr").value_or("");
   for (char& c : file) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_' && c != '+') c = '-';
@@ -343,6 +397,17 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
                  std::to_string(base.width) + "; seeds " + format_seed_list(seeds) + ". Each encoder is " + trained_on +
                  " and frozen; the linear probe and the mean classifier are then fit on the training images' "
                  "fine labels (the subclasses) and scored on the test images. Cells are mean ± sd over seeds.");
+  if (base.data.colour_backgrounds) {
+    page.paragraph("**Coloured backgrounds** (seed 002's ColorMNIST, §4.2 and Appendix F.4, on Fashion-MNIST; "
+                   "data/coloured_backgrounds.hpp): each image is composed as (1 - x) c, its background taking a colour c "
+                   "and its garment darkening to black. A training image's colour is its class's (the hue class/10, moved by "
+                   "up to ±" + format_number(train::kColourJitter) + " per channel) with chance " +
+                   format_number(*base.data.colour_backgrounds) + ", else uniform in [0, 1]³; every test image's is uniform, "
+                   "so a representation that reads the class from the colour pays for it there. The colour MSE is a ridge "
+                   "regression's (lambda " + format_number(train::kColourRidgeLambda) + " per sample) from the frozen training "
+                   "embeddings to their colours on the 0-255 scale, scored on the test images: higher keeps less colour "
+                   "(uniform colours have variance 5419 per channel).");
+  }
   const double seconds = total_seconds(rows);
   page.paragraph("**Measured wall time.** " + std::to_string(rows.size()) + " runs, " + clock_minutes(seconds) +
                  " of training and evaluation in all (each run's wall time as measured when it ran, summed; on " +
@@ -447,6 +512,7 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
       page.table(columns, table_rows);
     };
     metric_table("Every metric, " + encoder + " encoder", kMetrics);
+    if (base.data.colour_backgrounds) metric_table("Accuracy and colour kept, " + encoder + " encoder", kColour);
     if (base.corruptions) {
       page.paragraph("**Under corruption** (seed 001 §4.2): the fine labels' linear probe, fit on the clean training "
                      "embeddings, scored on the test images under gaussian_noise, impulse_noise, gaussian_blur and contrast at "

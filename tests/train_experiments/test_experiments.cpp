@@ -268,11 +268,17 @@ TEST_CASE("The methods of the paper's tables map to losses and autoencoders", "[
   CHECK(training_method("cauto").loss == "autoencoder");
   CHECK(training_method("supcon+cauto").loss == "supcon");
   CHECK_THROWS_WITH(training_method("thanos2"), Catch::Contains("names the method 'thanos2'"));
-  // Every method's options pass the trainer's checks.
+  // Every method's options pass the trainer's checks, given the number of clusters that a method
+  // conditioned on clusters of its attributes needs (the others drop it).
+  TrainRunOptions base;
+  base.cond_clusters = 10;
   for (const auto& m : training_methods()) {
     CAPTURE(m.name);
-    CHECK_NOTHROW(trainer_options(method_options(TrainRunOptions{}, m)));
+    CHECK_NOTHROW(trainer_options(method_options(base, m)));
+    CHECK((method_options(base, m).cond_clusters == 10) == clusters_attributes(m));
   }
+  CHECK(clusters_attributes(training_method("fair-infonce-colour")));
+  CHECK_FALSE(clusters_attributes(training_method("cclk-fair-colour")));
 }
 
 TEST_CASE("The CCL-K kernel methods condition on the images' attributes with each kernel", "[experiments][methods]") {
@@ -325,6 +331,51 @@ TEST_CASE("A transfer definition sweeps the learning rate as an axis of its own 
   json bad = p;
   bad["lr"] = {1e-3, "fast"};
   CHECK_THROWS_AS(plan_transfer_runs(bad), InvalidArgument);
+}
+
+TEST_CASE("A transfer definition sweeps the number of clusters, once for a method that clusters nothing", "[experiments][methods]") {
+  json p = {{"methods", {"weaksup-infonce-attr", "cclk-weak-attr-cosine"}}, {"hierarchies", {"fmnist-2"}}, {"encoders", {"cnn"}},
+            {"seeds", "0:1"}, {"alpha", 0.5}, {"tau", 0.5}, {"cond_clusters", {3, 10, 30}}, {"train_images", 256},
+            {"test_images", 200}, {"epochs", 1}};
+  const auto plan = plan_transfer_runs(p);
+  // Two seeds: three cluster counts of WeaklySup-InfoNCE, one run of CCL-K (which reads none).
+  REQUIRE(plan.size() == 2 * (3 + 1));
+  std::multiset<std::string> counts;
+  std::set<std::string> checkpoints;
+  for (const auto& run : plan) {
+    const std::string k = run.parameters.text("cond_clusters").value_or("");
+    counts.insert(run.parameters.text("method").value_or("") + " " + k);
+    checkpoints.insert(run_checkpoint_path("out", "x", run.parameters, false));
+    if (k == "none") {
+      CHECK(run.options.cond_clusters == 0);
+      CHECK(run.label.find("clusters") == std::string::npos);
+    } else {
+      CHECK(std::to_string(run.options.cond_clusters) == k);
+      CHECK(run.options.condition_on == "attributes:ink,aspect,intensity");
+      CHECK(run.parameters.text("condition_on") == std::optional<std::string>("attributes:ink+aspect+intensity"));
+      CHECK(run.label.find(" clusters " + k) != std::string::npos);
+    }
+  }
+  CHECK(counts == std::multiset<std::string>{"cclk-weak-attr-cosine none", "cclk-weak-attr-cosine none", "weaksup-infonce-attr 3",
+                                             "weaksup-infonce-attr 3", "weaksup-infonce-attr 10", "weaksup-infonce-attr 10",
+                                             "weaksup-infonce-attr 30", "weaksup-infonce-attr 30"});
+  CHECK(checkpoints.size() == plan.size());  // a file of its own for each run
+  CHECK(transfer_key_columns(p).back() == "cond_clusters");
+  // A clustering method needs a count; a count is a whole number.
+  json none = p;
+  none.erase("cond_clusters");
+  CHECK_THROWS_AS(plan_transfer_runs(none), InvalidArgument);
+  json fractional = p;
+  fractional["cond_clusters"] = {3, 2.5};
+  CHECK_THROWS_AS(plan_transfer_runs(fractional), InvalidArgument);
+  // One count: not an axis; the count in the clustering method's runs alone.
+  json one = p;
+  one["cond_clusters"] = 10;
+  const auto single = plan_transfer_runs(one);
+  REQUIRE(single.size() == 2 * 2);
+  for (const auto& run : single) {
+    CHECK(run.options.cond_clusters == (run.parameters.text("method") == std::optional<std::string>("weaksup-infonce-attr") ? 10 : 0));
+  }
 }
 
 TEST_CASE("A transfer definition sweeps CCL-K's RBF bandwidth as an axis of its own key", "[experiments][methods]") {

@@ -83,6 +83,15 @@ const std::vector<TrainingMethod>& training_methods();
 // Throws InvalidArgument("definition") for an unknown name, listing the known ones.
 const TrainingMethod& training_method(const std::string& name);
 
+// A definition's number of clusters (cond_clusters): a whole number >= 1, else
+// InvalidArgument("definition").
+int64_t cluster_count(double value);
+
+// Whether the method discretises its conditioning attributes (TrainRunOptions::cond_clusters):
+// a loss that reads labels and no kernel (fair-infonce, weaksup-infonce) conditioned on
+// attributes. Such a method takes the base options' cond_clusters; every other one none.
+bool clusters_attributes(const TrainingMethod& method);
+
 // The options of one run of `method`: its loss and autoencoder on top of `base`.
 TrainRunOptions method_options(const TrainRunOptions& base, const TrainingMethod& method);
 // ... and the grid point: the method (by name), encoder, seed, hierarchy, alpha and tau.
