@@ -44,6 +44,10 @@ TEST_CASE("Coloured backgrounds colour the background and darken the object", "[
   CHECK(c.colours.max().item<float>() <= 1.0f);
   // The colour attribute reads each image's colour back exactly (the pixel at 0 holds it).
   CHECK(torch::equal(image_colours(c.images), c.colours.to(torch::kDouble)));
+  // As a conditioning attribute: the three channels' colours, standardised.
+  const auto attribute = image_attributes(c.images, labels, 4, {"colour"});
+  REQUIRE(attribute.sizes() == torch::IntArrayRef({n, 3}));
+  CHECK(torch::allclose(attribute, standardise_columns(c.colours.to(torch::kDouble)), 0, 1e-12));
   // The same seed gives the same bits; another seed other colours.
   CHECK(torch::equal(colour_backgrounds(grey, labels, 4, 0.5, 11).images, c.images));
   CHECK_FALSE(torch::equal(colour_backgrounds(grey, labels, 4, 0.5, 12).colours, c.colours));

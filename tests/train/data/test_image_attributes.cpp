@@ -89,7 +89,8 @@ TEST_CASE("The condition-on option's syntax", "[train][data][attributes]") {
   CHECK(parse_condition_on("labels").empty());
   CHECK(parse_condition_on("attributes:ink,aspect,intensity") == std::vector<std::string>{"ink", "aspect", "intensity"});
   CHECK(parse_condition_on("attributes:fine") == std::vector<std::string>{"fine"});
-  for (const std::string bad : {"", "attributes:", "attributes:ink,", "attributes:ink,ink", "attributes:colour", "label",
+  CHECK(parse_condition_on("attributes:colour") == std::vector<std::string>{"colour"});
+  for (const std::string bad : {"", "attributes:", "attributes:ink,", "attributes:ink,ink", "attributes:hue", "label",
                                 "attributes:Ink", "ink"}) {
     CAPTURE(bad);
     try {
