@@ -204,19 +204,24 @@ class SupConLoss(Loss):
     SupContrast's own default base_temperature=0.07 multiplies L_out by temperature / 0.07; give it
     to compare with code trained that way. labels=None is SupContrast's unsupervised case: each
     sample its own class, so that the other view is the only positive (SimCLR's InfoNCE).
+    positives=N (seed 001 Table 3's number of positives): each label's samples in the batch are cut,
+    in batch order, into groups of N that are each other's positives, the label's other samples
+    negatives; 1 is SimCLR's InfoNCE, 0 (the default) every sample of the label.
     """
 
-    def __init__(self, temperature=0.07, base_temperature=None):
+    def __init__(self, temperature=0.07, base_temperature=None, positives=0):
         # 0 is the loss registry's "no factor"; here that is None, and 0 is out of range.
         if base_temperature is not None and isinstance(base_temperature, _numbers.Real) and not base_temperature > 0:
             _core._raise_invalid_argument("base_temperature", f"must be > 0, got {base_temperature!r}")
-        super().__init__("supcon", tau=temperature,
+        super().__init__("supcon", tau=temperature, positives=positives,
                          base_temperature=0.0 if base_temperature is None else base_temperature)
         self.temperature = temperature
         self.base_temperature = temperature if base_temperature is None else base_temperature
+        self.positives = positives
 
     def extra_repr(self):
-        return f"temperature={self.temperature:g}, base_temperature={self.base_temperature:g}"
+        text = f"temperature={self.temperature:g}, base_temperature={self.base_temperature:g}"
+        return text + (f", positives={self.positives:g}" if self.positives else "")
 
     def forward(self, features, labels=None):
         if labels is None:

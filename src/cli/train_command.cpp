@@ -99,6 +99,7 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
   c.add_option("--negative-weight", o.negative_weight, parameter_help("negative-weight"))->capture_default_str();
   c.add_option("--base-temperature", o.base_temperature, parameter_help("base-temperature"))->capture_default_str();
   c.add_option("--clip-pos", o.clip_pos, parameter_help("clip-pos"))->capture_default_str();
+  c.add_option("--positives", o.positives, parameter_help("positives"))->capture_default_str();
   c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1 for the gamma-margin error and the bound")->capture_default_str();
   c.add_option("--autoencoder", o.autoencoder,
                "autoencoder trained alongside and concatenated: joint (seed 004 §5: one decoder, MSE + cross-entropy "

@@ -61,6 +61,7 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   t.loss_options.negative_weight = o.negative_weight;
   t.loss_options.base_temperature = o.base_temperature;
   t.loss_options.clip_pos = o.clip_pos;
+  t.loss_options.positives = o.positives;
   t.loss_options.cond_kernel = o.cond_kernel;
   t.loss_options.cond_bandwidth = o.cond_bandwidth;
   t.loss_options.cond_degree = o.cond_degree;
@@ -113,6 +114,7 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   // Named only off the default: the checkpoints of runs conditioned on the labels resume unchanged.
   if (o.condition_on != "labels") described["condition_on"] = o.condition_on;
   if (o.cond_clusters > 0) described["cond_clusters"] = o.cond_clusters;
+  if (o.positives > 0) described["positives"] = o.positives;
   if (o.data.colour_backgrounds) described["colour_backgrounds"] = *o.data.colour_backgrounds;
   train::TrainOptions t = trainer_options(o);
   t.run_description = described.dump();
@@ -225,7 +227,7 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
                 {"augmentation", !o.no_augmentation}, {"recipe", o.recipe.empty() ? "geomsim" : o.recipe},
                 {"cosine_period", t.cosine_period_epochs},
                 {"kernel_lambda", o.kernel_lambda}, {"kernel_bandwidth", o.kernel_bandwidth}, {"clip_cosine", o.clip_cosine},
-                {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"base_temperature", o.base_temperature}, {"clip_pos", o.clip_pos},
+                {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"base_temperature", o.base_temperature}, {"clip_pos", o.clip_pos}, {"positives", o.positives},
                 {"cond_kernel", o.cond_kernel}, {"cond_bandwidth", o.cond_bandwidth}, {"cond_degree", o.cond_degree},
                 {"cond_offset", o.cond_offset}, {"condition_on", o.condition_on}, {"cond_clusters", o.cond_clusters}, {"epochs", o.epochs},
                 {"batch_size", t.batch_size}, {"lr", t.learning_rate}, {"weight_decay", t.weight_decay},

@@ -93,6 +93,35 @@ def test_supcon_is_supcontrast_supconloss(temperature, base_temperature):
     assert torch.max(torch.abs(grad - expected_grad)).item() <= 1e-12
 
 
+def supcon_with_positives_by_loops(features, labels, positives, tau):
+    """Seed 001 Table 3's N positives: an anchor's positives are the rows of its label's samples
+    whose rank among them (in batch order) is in the anchor's block of N; L_out's denominator."""
+    bsz = features.shape[0]
+    z = torch.cat([features[:, 0], features[:, 1]])
+    y = [int(v) for v in labels]
+    rank = [sum(1 for t in range(s) if y[t] == y[s]) for s in range(bsz)]
+    s = z @ z.T / tau
+    total = 0.0
+    for i in range(2 * bsz):
+        a = i % bsz
+        group = [j for j in range(2 * bsz)
+                 if j != i and y[j % bsz] == y[a] and rank[j % bsz] // positives == rank[a] // positives]
+        log_denominator = torch.logsumexp(torch.stack([s[i, k] for k in range(2 * bsz) if k != i]), 0)
+        total = total - sum(s[i, p] - log_denominator for p in group) / len(group)
+    return total / (2 * bsz)
+
+
+@pytest.mark.parametrize("positives", [1, 2, 3])
+def test_supcon_with_positives_is_its_loops(positives):
+    features, labels = two_views(bsz=11)
+    loss = gt.SupConLoss(temperature=0.3, positives=positives)
+    value, expected, grad, expected_grad = values_and_gradients(
+        loss, lambda f, y: supcon_with_positives_by_loops(f, y, positives, 0.3), features, labels)
+    assert abs(value.item() - expected.item()) <= 1e-12 * max(1.0, abs(expected.item()))
+    assert torch.max(torch.abs(grad - expected_grad)).item() <= 1e-12
+    assert "positives=" in repr(loss)
+
+
 def test_supcon_without_labels_is_supcontrast_unsupervised():
     features, _ = two_views(bsz=7)
     value = gt.SupConLoss(temperature=0.2)(features)

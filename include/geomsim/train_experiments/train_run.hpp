@@ -29,6 +29,7 @@ struct TrainRunOptions {
   double clip_cosine = 0.5, positive_weight = 0.5, negative_weight = 2.0;  // Table 9's baselines
   double base_temperature = 0.0;  // supcon: SupContrast's tau / base_temperature factor (0: none)
   double clip_pos = 1.0;          // spread-thanos-code: thanos-code's clip_pos (1: clip at 1, else none)
+  double positives = 0.0;         // supcon: seed 001 Table 3's number of positives N (0: every image of the label)
   // CCL-K's conditioning (cclk-weak, cclk-fair): the kernel K_Z (train::ConditioningKernel) and
   // what it is computed on: "labels" (the coarse training labels' one-hot vectors), or
   // "attributes:NAME,..." (train::image_attributes of the training images: ink, aspect,

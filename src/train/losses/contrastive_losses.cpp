@@ -112,6 +112,16 @@ torch::Tensor supcon_out_loss(const torch::Tensor& z, const torch::Tensor& label
   return mean_over(per_anchor, positives.gt(0), "SupCon L_out");
 }
 
+torch::Tensor positive_groups(const torch::Tensor& labels, int64_t group_size) {
+  require_at_least("positives", group_size, 1);
+  if (labels.dim() != 1) throw InvalidArgument("labels", "must be one label per image (1-D)");
+  const int64_t b = labels.size(0);
+  const auto same = labels.unsqueeze(0).eq(labels.unsqueeze(1));  // B x B
+  const auto earlier = torch::ones({b, b}, labels.options().dtype(torch::kBool)).tril(-1);
+  const auto rank = same.logical_and(earlier).sum(1);  // images of the same label before this one
+  return labels.to(torch::kLong) * b + rank.div(group_size, "floor");
+}
+
 torch::Tensor supcon_out_loss_scaled(const torch::Tensor& z, const torch::Tensor& labels, double tau,
                                      double base_temperature) {
   require_positive("base-temperature", base_temperature);

@@ -12,6 +12,8 @@
 namespace geomsim::train {
 namespace {
 
+constexpr double kMaxPositives = 1e6;  // --positives: more than any batch holds
+
 // The labels of both views, in z's row order.
 torch::Tensor view_labels(const LossBatch& b) { return torch::cat({b.labels, b.labels}); }
 torch::Tensor first_views(const LossBatch& b) { return b.z.narrow(0, 0, b.labels.size(0)); }
@@ -21,8 +23,10 @@ torch::Tensor spread(const LossBatch& b, const LossOptions& o) {
   return spread_loss(b.z, view_labels(b), b.partner, o.tau, o.alpha, o.include_partner);
 }
 torch::Tensor supcon(const LossBatch& b, const LossOptions& o) {
-  if (o.base_temperature > 0.0) return supcon_out_loss_scaled(b.z, view_labels(b), o.tau, o.base_temperature);
-  return supcon_out_loss(b.z, view_labels(b), o.tau);
+  LossBatch grouped = b;  // --positives N: groups of N images of one label are each other's positives
+  if (o.positives > 0.0) grouped.labels = positive_groups(b.labels, static_cast<int64_t>(o.positives));
+  if (o.base_temperature > 0.0) return supcon_out_loss_scaled(b.z, view_labels(grouped), o.tau, o.base_temperature);
+  return supcon_out_loss(b.z, view_labels(grouped), o.tau);
 }
 torch::Tensor supcon_in(const LossBatch& b, const LossOptions& o) { return supcon_in_loss(b.z, view_labels(b), o.tau); }
 torch::Tensor simclr(const LossBatch& b, const LossOptions& o) { return info_nce_loss(b.z, b.partner, o.tau); }
@@ -200,6 +204,18 @@ const std::vector<LossParameter>& loss_parameters() {
                                              "clipping), got " + format_number(v));
          }
        }},
+      {"positives",
+       "supcon only: seed 001 Table 3's number of positives N: each label's images in a batch are cut, in batch order, "
+       "into groups of N that are each other's positives (both views; the other images of the label are negatives); "
+       "1: SimCLR's one positive; 0: every image of the label",
+       "a whole number in [0, " + format_number(kMaxPositives) + "] (0: all)", false, LossOptions{}.positives,
+       [](const LossOptions& o) { return o.positives; }, [](LossOptions& o, double v) { o.positives = v; },
+       [](double v) {
+         if (!(v >= 0.0 && v <= kMaxPositives) || v != std::floor(v)) {
+           throw InvalidArgument("positives", "must be a whole number in [0, " + format_number(kMaxPositives) +
+                                                  "] (0: every image of the label), got " + format_number(v));
+         }
+       }},
       {"cond-bandwidth", "CCL-K's conditioning kernel: rbf's exp(-|u - v|^2 / (2 b^2)) and laplacian's exp(-|u - v| / b) bandwidth b",
        "> 0", false, LossOptions{}.cond_bandwidth, [](const LossOptions& o) { return o.cond_bandwidth; },
        [](LossOptions& o, double v) { o.cond_bandwidth = v; }, [](double v) { require_positive("cond-bandwidth", v); }},
@@ -256,7 +272,8 @@ const std::vector<LossEntry>& loss_registry() {
   static const std::vector<LossEntry> entries = {
       {"spread", "seed 004's L_spread = (1 - alpha) L_sup + alpha L_cNCE (eqs. 2-3, 10)", {"tau", "alpha", "exclude-partner"},
        contrastive(), spread},
-      {"supcon", "SupCon's L_out (seed 001 eq. 2); --base-temperature: SupContrast's scaling tau / base", {"tau", "base-temperature"},
+      {"supcon", "SupCon's L_out (seed 001 eq. 2); --base-temperature: SupContrast's scaling tau / base; --positives: Table 3's N",
+       {"tau", "base-temperature", "positives"},
        contrastive(), supcon},
       {"supcon-in", "SupCon's L_in, the mean inside the log (seed 001 eq. 3)", {"tau"}, contrastive(), supcon_in},
       {"simclr", "InfoNCE on the two views, no labels (SimCLR; seed 001 eq. 1)", {"tau"}, contrastive(false), simclr},

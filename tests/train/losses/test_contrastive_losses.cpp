@@ -209,6 +209,57 @@ TEST_CASE("supcon with a base temperature is SupContrast's SupConLoss", "[train]
   CHECK_THROWS_WITH(supcon_out_loss_scaled(v.z, v.labels, 0.5, 0.0), Catch::StartsWith("base-temperature must be"));
 }
 
+namespace {
+// Seed 001 Table 3's loss with N positives by a direct loop: an anchor's positives are the rows of
+// the images of its label whose rank among the label's images (in batch order) falls in the
+// anchor's block of N (rank / N equal); the denominator is every other row (L_out's).
+double loop_supcon_positives(const Views& v, int64_t n_positives, double tau) {
+  const int64_t n = v.z.size(0), B = n / 2;
+  std::vector<int64_t> rank(static_cast<std::size_t>(B));
+  for (int64_t s = 0; s < B; ++s) {
+    for (int64_t t = 0; t < s; ++t) rank[s] += v.labels[t].item<int64_t>() == v.labels[s].item<int64_t>() ? 1 : 0;
+  }
+  double total = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double denom = 0, sum = 0;
+    int P = 0;
+    for (int64_t a = 0; a < n; ++a) if (a != i) denom += std::exp(sim(v.z, i, a, tau));
+    for (int64_t p = 0; p < n; ++p) {
+      if (p == i || v.labels[p].item<int64_t>() != v.labels[i].item<int64_t>()) continue;
+      if (rank[p % B] / n_positives != rank[i % B] / n_positives) continue;
+      sum += std::log(std::exp(sim(v.z, i, p, tau)) / denom);
+      ++P;
+    }
+    total += -sum / P;  // every anchor has its other view
+  }
+  return total / static_cast<double>(n);
+}
+}  // namespace
+
+TEST_CASE("SupCon with N positives: groups of N images of a label, SimCLR at 1 and L_out at the whole label", "[train][losses]") {
+  // Labels 0 0 1 0 1 0 0: class 0's ranks 0 1 . 2 . 3 4, class 1's 0 1.
+  const auto labels = torch::tensor({0, 0, 1, 0, 1, 0, 0}, torch::kLong);
+  const int64_t B = 7;
+  CHECK(torch::equal(positive_groups(labels, 1), torch::tensor(std::vector<int64_t>{0, 1, B + 0, 2, B + 1, 3, 4})));
+  CHECK(torch::equal(positive_groups(labels, 2), torch::tensor(std::vector<int64_t>{0, 0, B + 0, 1, B + 0, 1, 2})));
+  CHECK(torch::equal(positive_groups(labels, 5), torch::tensor(std::vector<int64_t>{0, 0, B, 0, B, 0, 0})));
+  const Views v = views({0, 0, 1, 0, 1, 0, 0}, 4, 19);
+  const double tau = 0.4;
+  const auto grouped = [&](int64_t n) {
+    const auto g = positive_groups(v.labels.narrow(0, 0, B), n);
+    return torch::cat({g, g});
+  };
+  for (const int64_t n : {1, 2, 3, 5}) {
+    CAPTURE(n);
+    CHECK(supcon_out_loss(v.z, grouped(n), tau).item<double>() == Approx(loop_supcon_positives(v, n, tau)).epsilon(1e-12));
+    CHECK(gradient_error([&](const torch::Tensor& z) { return supcon_out_loss(z, grouped(n), tau); }, v.z) < 1e-7);
+  }
+  // One positive is SimCLR's InfoNCE; groups as large as the label are L_out itself.
+  CHECK(supcon_out_loss(v.z, grouped(1), tau).item<double>() == Approx(info_nce_loss(v.z, v.partner, tau).item<double>()).epsilon(1e-13));
+  CHECK(supcon_out_loss(v.z, grouped(5), tau).item<double>() == Approx(supcon_out_loss(v.z, v.labels, tau).item<double>()).epsilon(1e-13));
+  CHECK_THROWS_WITH(positive_groups(labels, 0), Catch::StartsWith("positives must be"));
+}
+
 TEST_CASE("Identities between the losses", "[train][losses]") {
   // With every sample its own class, SupCon's positives are just the other view: L_out = L_in = InfoNCE.
   const Views v = views({0, 1, 2, 3, 4}, 5, 11);

@@ -54,6 +54,16 @@ namespace geomsim::train {
 torch::Tensor two_view_partners(int64_t batch_size, const torch::Device& device = torch::kCPU);
 
 torch::Tensor supcon_out_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau);
+// Seed 001 Table 3's number of positives N_ỹ ("the total number of images in the minibatch that
+// have the same label", Eq. 4): the labels (B, int64) made into groups of `group_size` images of
+// one label, so that SupCon on the group ids counts N_ỹ = group_size. Each label's images are
+// taken in batch order (a shuffled batch: a random draw) and cut into consecutive groups; the last
+// group of a label holds what is left (fewer when group_size does not divide the label's count).
+// Group id = label * B + (the image's rank among its label's images) / group_size, so images of one
+// label in other groups are negatives, as in SimCLR, which is group_size 1 ("self-supervised
+// learning is considered as having 1 positive", §4.4). On the labels' device, no host read.
+// Throws InvalidArgument("positives") for group_size < 1.
+torch::Tensor positive_groups(const torch::Tensor& labels, int64_t group_size);
 // SupContrast's SupConLoss(temperature = tau, base_temperature): (tau / base_temperature) L_out.
 // base_temperature > 0 (InvalidArgument("base-temperature"); the registry's option keeps it in
 // tau's range).

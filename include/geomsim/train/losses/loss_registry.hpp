@@ -41,6 +41,9 @@ struct LossOptions {
   // released default, clips the positive logits s/tau of L_sup's numerator at 1; any other value
   // does not clip.
   double clip_pos = 1.0;
+  // positives: supcon's N_ỹ of seed 001 Table 3, the images of one label that are each other's
+  // positives (positive_groups in contrastive_losses.hpp); 0, the default: every image of the label.
+  double positives = 0.0;
   // CCL-K's kernel K_Z on the conditioning values (cclk-weak, cclk-fair; conditioning_kernels.hpp):
   // cond-kernel (a name, validated with the others but not one of loss_parameters(), which are
   // numbers), and the numbers cond-bandwidth, cond-degree, cond-offset.
