@@ -183,6 +183,7 @@ RunRow training_parameters(const std::string& method, const TrainRunOptions& o) 
   if (o.loss == "clip-positives") row.set("clip_cosine", format_number(o.clip_cosine));
   if (o.loss == "weighted-positives") row.set("positive_weight", format_number(o.positive_weight));
   if (o.loss == "upweighted-negatives") row.set("negative_weight", format_number(o.negative_weight));
+  if (o.positives > 0) row.set("positives", format_number(o.positives));  // only then: every cached run keeps its parameters
   std::string condition = o.condition_on;  // a cell holds no comma: attributes:ink+aspect+intensity
   std::replace(condition.begin(), condition.end(), ',', '+');
   if (o.cond_clusters > 0) {
@@ -543,6 +544,7 @@ TrainRunOptions base_training_options(const json& p) {
     o.learning_rate = number_parameter(p, "lr");
     o.learning_rate_given = true;
   }
+  if (p.contains("positives")) o.positives = number_parameter(p, "positives");
   if (p.contains("cond_degree")) o.cond_degree = number_parameter(p, "cond_degree");
   if (p.contains("cond_offset")) o.cond_offset = number_parameter(p, "cond_offset");
   if (p.contains("batch_size")) {

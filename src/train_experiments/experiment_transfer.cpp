@@ -73,8 +73,9 @@ const std::vector<Metric> kColour = {
 };
 
 // The training options a definition may sweep as a list of numbers: CCL-K's RBF or Laplacian
-// bandwidth (seed 002's Table 7), the learning rate (seed 001's Fig. 4) and the number of
-// k-means clusters of a discretised conditioning variable (seed 002's Table 8 and Fig. 3). Each swept one is
+// bandwidth (seed 002's Table 7), the learning rate (seed 001's Fig. 4), the number of k-means
+// clusters of a discretised conditioning variable (seed 002's Table 8 and Fig. 3) and SupCon's
+// number of positives (seed 001's Table 3). Each swept one is
 // an axis for the claims and the page, and in the cache key only when swept, so that every
 // cached run keeps its key.
 struct Sweepable {
@@ -90,6 +91,7 @@ const std::vector<Sweepable> kSweepable = {
        o.learning_rate_given = true;
      }},
     {"cond_clusters", "clusters", [](TrainRunOptions& o, double v) { o.cond_clusters = cluster_count(v); }},
+    {"positives", "positives", [](TrainRunOptions& o, double v) { o.positives = v; }},
 };
 
 const Sweepable& sweepable(const std::string& name) {
@@ -265,6 +267,9 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
                                                 " does not use (only CCL-K with an rbf or laplacian kernel reads it)");
       }
     }
+    if (std::find(sweeps.begin(), sweeps.end(), "positives") != sweeps.end() && !train::loss_entry(method.loss).reads("positives")) {
+      throw InvalidArgument("definition", "sweeps positives, which the method " + m + " does not use (only supcon reads it)");
+    }
     if (alphas.size() > 1 && !method.uses_alpha) {
       throw InvalidArgument("definition", "sweeps alpha, which the method " + m + " does not use (it would train the same run again)");
     }
@@ -309,7 +314,11 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
                     if (!(once && name == "cond_clusters")) sweepable(name).set(o, value);
                   }
                   PlannedRun run(o, training_parameters(m, o), m + " " + hierarchy + " " + encoder + " seed " + std::to_string(seed));
-                  if (once) run.parameters.set("cond_clusters", "none");
+                  // Every swept value in its key column, also where training_parameters leaves a
+                  // default out (positives 0); "none" for a method that trains once across it.
+                  for (const auto& [name, value] : point) {
+                    run.parameters.set(name, once && name == "cond_clusters" ? std::string("none") : format_number(value));
+                  }
                   if (alphas.size() > 1) run.label += " alpha " + format_number(alpha);
                   if (taus.size() > 1) run.label += " tau " + format_number(tau);
                   for (const auto& [name, value] : point) {
@@ -335,6 +344,7 @@ std::string run_checkpoint_path(const std::string& out_dir, const std::string& n
   // rbf and laplacian runs: their bandwidth too (a sweep's runs differ in it alone)
   if (const auto bandwidth = parameters.text("cond_bandwidth")) file += "_b" + *bandwidth;
   if (const auto clusters = parameters.text("cond_clusters")) file += "_k" + *clusters;
+  if (const auto positives = parameters.text("positives")) file += "_p" + *positives;
   if (swept_lr) file += "_lr" + parameters.text("lr").value_or("");
   for (char& c : file) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_' && c != '+') c = '-';

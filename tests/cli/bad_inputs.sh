@@ -128,6 +128,10 @@ JSON
     "$source_dir/sims/fair-colour.json" sims-colour/fair-colour.json || return 1
   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); del d["parameters"]["cond_clusters"]; del d["smoke"]["cond_clusters"]; json.dump(d, open(sys.argv[2], "w"))' \
     "$source_dir/sims/fair-colour.json" sims-noclusters/fair-colour.json || return 1
+  # ... seed 001's number of positives swept for a method that does not read it.
+  mkdir -p sims-positives
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["parameters"]["methods"] = ["spread"]; json.dump(d, open(sys.argv[2], "w"))' \
+    "$source_dir/sims/supcon-positives.json" sims-positives/supcon-positives.json || return 1
   python3 - <<'PY' || return 1
 deep = "[" * 100000 + "]" * 100000
 open("deep.json", "w").write('{"0": ' + deep + "}")

@@ -378,6 +378,29 @@ TEST_CASE("A transfer definition sweeps the number of clusters, once for a metho
   }
 }
 
+TEST_CASE("A transfer definition sweeps SupCon's number of positives, 0 (all) included, for supcon only", "[experiments][methods]") {
+  json p = {{"methods", {"supcon"}}, {"hierarchies", {"identity"}}, {"encoders", {"cnn"}}, {"seeds", "0:1"}, {"alpha", 0.5},
+            {"tau", 0.1}, {"positives", {0, 1, 5}}, {"train_images", 256}, {"test_images", 200}, {"epochs", 1}};
+  const auto plan = plan_transfer_runs(p);
+  REQUIRE(plan.size() == 2 * 3);
+  std::set<std::string> values, checkpoints;
+  for (const auto& run : plan) {
+    const std::string n = run.parameters.text("positives").value_or("");
+    values.insert(n);  // 0 too: the swept value is in its key column even where it is the default
+    CHECK(format_number(run.options.positives) == n);
+    CHECK(trainer_options(run.options).loss_options.positives == run.options.positives);
+    checkpoints.insert(run_checkpoint_path("out", "x", run.parameters, false));
+  }
+  CHECK(values == std::set<std::string>{"0", "1", "5"});
+  CHECK(checkpoints.size() == plan.size());
+  CHECK(transfer_key_columns(p).back() == "positives");
+  json other = p;
+  other["methods"] = {"supcon", "spread"};
+  CHECK_THROWS_WITH(plan_transfer_runs(other), Catch::Contains("sweeps positives, which the method spread does not use"));
+  // Outside a sweep, the default leaves no column: every earlier cached supcon run keeps its row.
+  CHECK_FALSE(training_parameters("supcon", method_options(TrainRunOptions{}, training_method("supcon"))).text("positives"));
+}
+
 TEST_CASE("A transfer definition sweeps CCL-K's RBF bandwidth as an axis of its own key", "[experiments][methods]") {
   json p = {{"methods", {"cclk-weak-attr-rbf", "cclk-weak-attr-laplacian"}}, {"hierarchies", {"fmnist-2"}}, {"encoders", {"cnn"}},
             {"seeds", "0:1"}, {"alpha", 0.5}, {"tau", 0.5}, {"cond_bandwidth", {0.1, 1, 10}}, {"train_images", 256},
