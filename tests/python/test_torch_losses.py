@@ -174,8 +174,8 @@ def test_float32_and_meta_device(name):
 def test_module_api():
     loss = gt.SpreadLoss(alpha=0.7, tau=0.25)
     assert isinstance(loss, torch.nn.Module)
-    assert loss.parameters_of_loss() == {"tau": 0.25, "alpha": 0.7, "exclude_partner": False}
-    assert repr(loss) == "SpreadLoss('spread', tau=0.25, alpha=0.7, exclude_partner=False)"
+    assert loss.parameters_of_loss() == {"tau": 0.25, "alpha": 0.7, "exclude_partner": False, "noise_correction": 0.0}
+    assert repr(loss) == "SpreadLoss('spread', tau=0.25, alpha=0.7, exclude_partner=False, noise_correction=0)"
     assert "spread" in gt.losses()
     assert gt.losses()["cclk-weak"][1] == ["tau", "kernel_lambda", "cond_bandwidth", "cond_degree", "cond_offset"]
     assert "ce" not in gt.losses() and "autoencoder" not in gt.losses()

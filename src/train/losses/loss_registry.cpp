@@ -8,6 +8,8 @@
 #include "geomsim/train/losses/baseline_losses.hpp"
 #include "geomsim/train/losses/contrastive_losses.hpp"
 #include "geomsim/train/losses/kernel_contrastive_losses.hpp"
+#include "geomsim/train/losses/label_noise_losses.hpp"
+#include "geomsim/theory/label_noise_debiasing.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -19,10 +21,19 @@ torch::Tensor view_labels(const LossBatch& b) { return torch::cat({b.labels, b.l
 torch::Tensor first_views(const LossBatch& b) { return b.z.narrow(0, 0, b.labels.size(0)); }
 torch::Tensor second_views(const LossBatch& b) { return b.z.narrow(0, b.labels.size(0), b.labels.size(0)); }
 
-torch::Tensor spread(const LossBatch& b, const LossOptions& o) {
+// The batch with its labels corrected by seed 000's geometric heuristic (--noise-correction).
+LossBatch corrected(const LossBatch& b, const LossOptions& o) {
+  LossBatch out = b;
+  if (o.noise_correction > 0.0) out.labels = geometric_label_correction(b.z, b.labels, o.noise_correction);
+  return out;
+}
+
+torch::Tensor spread(const LossBatch& given, const LossOptions& o) {
+  const LossBatch b = corrected(given, o);
   return spread_loss(b.z, view_labels(b), b.partner, o.tau, o.alpha, o.include_partner);
 }
-torch::Tensor supcon(const LossBatch& b, const LossOptions& o) {
+torch::Tensor supcon(const LossBatch& given, const LossOptions& o) {
+  const LossBatch b = corrected(given, o);
   LossBatch grouped = b;  // --positives N: groups of N images of one label are each other's positives
   if (o.positives > 0.0) grouped.labels = positive_groups(b.labels, static_cast<int64_t>(o.positives));
   if (o.base_temperature > 0.0) return supcon_out_loss_scaled(b.z, view_labels(grouped), o.tau, o.base_temperature);
@@ -85,6 +96,10 @@ torch::Tensor cclk_fair_released(const LossBatch& b, const LossOptions& o) {
 torch::Tensor triplet(const LossBatch& b, const LossOptions& o) {
   const auto [positive, negative] = draw_triplets(view_labels(b));
   return triplet_loss(b.z, positive, negative, o.tau);
+}
+torch::Tensor noise_aware_attract(const LossBatch& b, const LossOptions& o) {
+  const auto [positives, negatives] = draw_noisy_pairs(view_labels(b), b.partner, static_cast<int64_t>(o.denominator_size));
+  return noise_aware_attract_loss(b.z, positives, negatives, o.label_accuracy, o.tau);
 }
 torch::Tensor clip_positives(const LossBatch& b, const LossOptions& o) {
   return clipped_positives_loss(b.z, view_labels(b), o.tau, o.clip_cosine);
@@ -216,6 +231,33 @@ const std::vector<LossParameter>& loss_parameters() {
                                                   "] (0: every image of the label), got " + format_number(v));
          }
        }},
+      {"noise-correction",
+       "supcon and spread: seed 000's geometric label correction, the fraction of each batch's labels taken as wrong "
+       "(the images least like their label's other images against the other labels') and given the nearest label "
+       "centre's label (Appendix E.3.2: the noise level as input); 0: none",
+       "in [0, 1)", false, LossOptions{}.noise_correction, [](const LossOptions& o) { return o.noise_correction; },
+       [](LossOptions& o, double v) { o.noise_correction = v; },
+       [](double v) {
+         if (!(v >= 0.0 && v < 1.0)) {
+           throw InvalidArgument("noise-correction", "must be in [0, 1) (the fraction of each batch's labels taken as wrong), got " +
+                                                         format_number(v));
+         }
+       }},
+      {"label-accuracy",
+       "noise-aware-attract only: the chance p that a training label is correct, which sets seed 000's weights (Lemma A4, "
+       "Proposition A1); 1: no noise",
+       "in [0, 1], not 1/2", false, LossOptions{}.label_accuracy, [](const LossOptions& o) { return o.label_accuracy; },
+       [](LossOptions& o, double v) { o.label_accuracy = v; }, [](double v) { noise_aware_triplet_weights(v); }},
+      {"denominator-size",
+       "noise-aware-attract only: Proposition A1's m = n + 1, the terms of L_attract's denominator (2: Lemma A4's triplet)",
+       "a whole number in [2, " + std::to_string(kMaxDebiasedDenominator) + "]", false, LossOptions{}.denominator_size,
+       [](const LossOptions& o) { return o.denominator_size; }, [](LossOptions& o, double v) { o.denominator_size = v; },
+       [](double v) {
+         if (!(v >= 2.0 && v <= kMaxDebiasedDenominator) || v != std::floor(v)) {
+           throw InvalidArgument("denominator-size", "must be a whole number in [2, " + std::to_string(kMaxDebiasedDenominator) +
+                                                         "], got " + format_number(v));
+         }
+       }},
       {"cond-bandwidth", "CCL-K's conditioning kernel: rbf's exp(-|u - v|^2 / (2 b^2)) and laplacian's exp(-|u - v| / b) bandwidth b",
        "> 0", false, LossOptions{}.cond_bandwidth, [](const LossOptions& o) { return o.cond_bandwidth; },
        [](LossOptions& o, double v) { o.cond_bandwidth = v; }, [](double v) { require_positive("cond-bandwidth", v); }},
@@ -270,10 +312,10 @@ double loss_parameter_value(const LossOptions& options, const std::string& name)
 
 const std::vector<LossEntry>& loss_registry() {
   static const std::vector<LossEntry> entries = {
-      {"spread", "seed 004's L_spread = (1 - alpha) L_sup + alpha L_cNCE (eqs. 2-3, 10)", {"tau", "alpha", "exclude-partner"},
+      {"spread", "seed 004's L_spread = (1 - alpha) L_sup + alpha L_cNCE (eqs. 2-3, 10)", {"tau", "alpha", "exclude-partner", "noise-correction"},
        contrastive(), spread},
       {"supcon", "SupCon's L_out (seed 001 eq. 2); --base-temperature: SupContrast's scaling tau / base; --positives: Table 3's N",
-       {"tau", "base-temperature", "positives"},
+       {"tau", "base-temperature", "positives", "noise-correction"},
        contrastive(), supcon},
       {"supcon-in", "SupCon's L_in, the mean inside the log (seed 001 eq. 3)", {"tau"}, contrastive(), supcon_in},
       {"simclr", "InfoNCE on the two views, no labels (SimCLR; seed 001 eq. 1)", {"tau"}, contrastive(false), simclr},
@@ -297,6 +339,10 @@ const std::vector<LossEntry>& loss_registry() {
       {"fair-infonce", "seed 002's Fair-InfoNCE (eq. 4), conditioned on the labels", {"tau"}, contrastive(), fair_infonce},
       {"hardneg-infonce", "seed 002's HardNeg-InfoNCE (eq. 5), z the k-means cluster (num_classes of them) of the detached embedding",
        {"tau"}, with_classes(contrastive(false)), hardneg_infonce},
+      {"noise-aware-attract",
+       "seed 000's noise-aware L_attract (Proposition A1; --denominator-size 2: Lemma A4's triplet), noisy pairs weighted "
+       "by --label-accuracy so that its expectation is the clean loss's",
+       {"tau", "label-accuracy", "denominator-size"}, random_draws(contrastive()), noise_aware_attract},
       {"triplet", "the triplet loss (seed 000 eq. A7, seed 001 §3.3): one random positive and negative per view", {"tau"},
        random_draws(contrastive()), triplet},
       {"clip-positives", "seed 004 Table 9's Clip Positives: L_sup with a positive's numerator cosine at most clip-cosine",

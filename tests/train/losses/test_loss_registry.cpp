@@ -11,6 +11,7 @@
 #include "geomsim/train/losses/baseline_losses.hpp"
 #include "geomsim/train/losses/contrastive_losses.hpp"
 #include "geomsim/train/losses/kernel_contrastive_losses.hpp"
+#include "geomsim/train/losses/label_noise_losses.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
 
 using namespace geomsim;
@@ -26,6 +27,10 @@ torch::Tensor direct_call(const std::string& loss, const LossOptions& o, const t
   if (loss == "triplet") {
     const auto [positive, negative] = draw_triplets(y2);
     return triplet_loss(z, positive, negative, o.tau);
+  }
+  if (loss == "noise-aware-attract") {  // added with the registry: its own functions, called directly
+    const auto [positives, negatives] = draw_noisy_pairs(y2, partner, static_cast<int64_t>(o.denominator_size));
+    return noise_aware_attract_loss(z, positives, negatives, o.label_accuracy, o.tau);
   }
   if (loss == "clip-positives") return clipped_positives_loss(z, y2, o.tau, o.clip_cosine);
   if (loss == "weighted-positives") return weighted_denominator_loss(z, y2, o.tau, o.positive_weight, 1.0);
@@ -66,7 +71,7 @@ TEST_CASE("Every training loss resolves to its registry entry", "[train][losses]
   const std::vector<std::string> expected = {"spread",          "supcon",         "supcon-in",       "simclr",
                                              "supcon+simclr",   "attract-repel",  "cclk-weak",       "cclk-fair",
                                              "cclk-hardneg",    "ce",             "thanos",          "autoencoder",
-                                             "weaksup-infonce", "fair-infonce",   "hardneg-infonce", "triplet",
+                                             "weaksup-infonce", "fair-infonce",   "hardneg-infonce", "noise-aware-attract", "triplet",
                                              "clip-positives",  "weighted-positives", "upweighted-negatives",
                                              "spread-thanos-code", "cclk-weak-released", "cclk-fair-released"};
   CHECK(train_loss_names() == expected);
@@ -83,7 +88,7 @@ TEST_CASE("Every training loss resolves to its registry entry", "[train][losses]
     CHECK(entry.needs.linear_head == (name == "ce"));
     CHECK(entry.needs.trains_encoder == (name != "autoencoder"));
     CHECK(entry.needs.num_classes == (name == "hardneg-infonce"));
-    CHECK(entry.needs.random == (name == "triplet"));
+    CHECK(entry.needs.random == (name == "triplet" || name == "noise-aware-attract"));
     CHECK(entry.needs.two_views == (entry.batch != nullptr));
     CHECK(entry.reads("tau") == (entry.batch != nullptr));
     CHECK(entry.reads("alpha") == (name == "spread" || name == "thanos" || name == "attract-repel" || name == "spread-thanos-code"));
@@ -147,7 +152,7 @@ TEST_CASE("Unknown losses and parameters are refused by name", "[train][losses][
   LossOptions o;
   CHECK_THROWS_WITH(set_loss_parameter(o, "margin", 1.0), Catch::StartsWith("margin is not a loss parameter"));
   CHECK_THROWS_WITH(require_loss_reads("spread", "clip-cosine"),
-                    Catch::StartsWith("clip-cosine is not read by --loss spread (it reads tau, alpha, exclude-partner)"));
+                    Catch::StartsWith("clip-cosine is not read by --loss spread (it reads tau, alpha, exclude-partner, noise-correction)"));
   CHECK_THROWS_WITH(require_loss_reads("ce", "tau"), Catch::StartsWith("tau is not read by --loss ce (it reads none)"));
   CHECK_THROWS_WITH(require_loss_reads("quadruplet", "tau"), Catch::Contains("loss must be one of"));
   CHECK_NOTHROW(require_loss_reads("clip-positives", "clip_cosine"));
@@ -172,6 +177,8 @@ TEST_CASE("Each registered batch loss is the trainer's former direct call, bit f
   o.positive_weight = 0.6;
   o.negative_weight = 1.7;
   o.base_temperature = 0.07;
+  o.label_accuracy = 0.85;
+  o.denominator_size = 3;
   const int64_t classes = 3;
   torch::manual_seed(static_cast<uint64_t>(B));
   const auto z0 = torch::nn::functional::normalize(torch::randn({2 * B, 5}, torch::kDouble),

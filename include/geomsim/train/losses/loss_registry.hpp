@@ -44,6 +44,12 @@ struct LossOptions {
   // positives: supcon's N_ỹ of seed 001 Table 3, the images of one label that are each other's
   // positives (positive_groups in contrastive_losses.hpp); 0, the default: every image of the label.
   double positives = 0.0;
+  // noise-correction: supcon's and spread's geometric label correction (label_noise_losses.hpp),
+  // the fraction of each batch's labels taken as wrong; 0, the default: none.
+  double noise_correction = 0.0;
+  // label-accuracy and denominator-size: noise-aware-attract's p~ and m (label_noise_losses.hpp).
+  double label_accuracy = 0.8;
+  double denominator_size = 2.0;
   // CCL-K's kernel K_Z on the conditioning values (cclk-weak, cclk-fair; conditioning_kernels.hpp):
   // cond-kernel (a name, validated with the others but not one of loss_parameters(), which are
   // numbers), and the numbers cond-bandwidth, cond-degree, cond-offset.
