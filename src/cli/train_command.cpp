@@ -100,6 +100,13 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
   c.add_option("--base-temperature", o.base_temperature, parameter_help("base-temperature"))->capture_default_str();
   c.add_option("--clip-pos", o.clip_pos, parameter_help("clip-pos"))->capture_default_str();
   c.add_option("--positives", o.positives, parameter_help("positives"))->capture_default_str();
+  c.add_option("--noise-correction", o.noise_correction, parameter_help("noise-correction"))->capture_default_str();
+  c.add_option("--label-accuracy", o.label_accuracy, parameter_help("label-accuracy"))->capture_default_str();
+  c.add_option("--denominator-size", o.denominator_size, parameter_help("denominator-size"))->capture_default_str();
+  c.add_option("--label-noise", o.label_noise,
+               "RATE in [0, 1]: seed 000's symmetric noise, each training label the loss sees replaced by another with chance "
+               "RATE (the probes are fit on the clean labels)")
+      ->capture_default_str();
   c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1 for the gamma-margin error and the bound")->capture_default_str();
   c.add_option("--autoencoder", o.autoencoder,
                "autoencoder trained alongside and concatenated: joint (seed 004 §5: one decoder, MSE + cross-entropy "

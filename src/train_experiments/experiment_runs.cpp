@@ -101,6 +101,12 @@ const std::vector<TrainingMethod>& training_methods() {
        "none (z: the background colour, from the pixels)", false, true, "cosine", "attributes:colour"},
       {"fair-infonce-colour", "Fair-InfoNCE on k-means clusters of the background colour", "fair-infonce", "none",
        "none (z: clusters of the background colour)", false, true, "", "attributes:colour"},
+      {"supcon-corrected", "SupCon, labels corrected geometrically (000 App. E.3.2)", "supcon", "none",
+       "coarse, noisy (corrected in each batch)", false, true, "", "", "correct"},
+      {"spread-corrected", "L_spread, labels corrected geometrically (000 App. E.3.2)", "spread", "none",
+       "coarse, noisy (corrected in each batch)", false, true, "", "", "correct"},
+      {"noise-aware-attract", "Noise-aware L_attract (000 Prop. A1, m = 2: Lemma A4)", "noise-aware-attract", "none",
+       "coarse, noisy (reweighted by the noise rate)", false, true, "", "", "debias"},
     };
     for (TrainingMethod& m : table) {
       const train::LossEntry& loss = train::loss_entry(m.loss);
@@ -139,6 +145,7 @@ TrainRunOptions method_options(const TrainRunOptions& base, const TrainingMethod
   if (!method.cond_kernel.empty()) o.cond_kernel = method.cond_kernel;
   if (!method.condition_on.empty()) o.condition_on = method.condition_on;
   if (!clusters_attributes(method)) o.cond_clusters = 0;
+  o.noise_handling = method.noise_handling;
   return o;
 }
 
@@ -184,6 +191,12 @@ RunRow training_parameters(const std::string& method, const TrainRunOptions& o) 
   if (o.loss == "weighted-positives") row.set("positive_weight", format_number(o.positive_weight));
   if (o.loss == "upweighted-negatives") row.set("negative_weight", format_number(o.negative_weight));
   if (o.positives > 0) row.set("positives", format_number(o.positives));  // only then: every cached run keeps its parameters
+  if (o.label_noise > 0) row.set("label_noise", format_number(o.label_noise));
+  if (t.loss_options.noise_correction > 0) row.set("noise_correction", format_number(t.loss_options.noise_correction));
+  if (train::loss_entry(o.loss).reads("label-accuracy")) {
+    row.set("label_accuracy", format_number(t.loss_options.label_accuracy));
+    row.set("denominator_size", format_number(o.denominator_size));
+  }
   std::string condition = o.condition_on;  // a cell holds no comma: attributes:ink+aspect+intensity
   std::replace(condition.begin(), condition.end(), ',', '+');
   if (o.cond_clusters > 0) {
@@ -545,6 +558,8 @@ TrainRunOptions base_training_options(const json& p) {
     o.learning_rate_given = true;
   }
   if (p.contains("positives")) o.positives = number_parameter(p, "positives");
+  if (p.contains("label_noise")) o.label_noise = number_parameter(p, "label_noise");
+  if (p.contains("denominator_size")) o.denominator_size = number_parameter(p, "denominator_size");
   if (p.contains("cond_degree")) o.cond_degree = number_parameter(p, "cond_degree");
   if (p.contains("cond_offset")) o.cond_offset = number_parameter(p, "cond_offset");
   if (p.contains("batch_size")) {

@@ -74,8 +74,8 @@ const std::vector<Metric> kColour = {
 
 // The training options a definition may sweep as a list of numbers: CCL-K's RBF or Laplacian
 // bandwidth (seed 002's Table 7), the learning rate (seed 001's Fig. 4), the number of k-means
-// clusters of a discretised conditioning variable (seed 002's Table 8 and Fig. 3) and SupCon's
-// number of positives (seed 001's Table 3). Each swept one is
+// clusters of a discretised conditioning variable (seed 002's Table 8 and Fig. 3), SupCon's
+// number of positives (seed 001's Table 3) and the label noise rate (seed 000's Fig. 4 left). Each swept one is
 // an axis for the claims and the page, and in the cache key only when swept, so that every
 // cached run keeps its key.
 struct Sweepable {
@@ -92,6 +92,7 @@ const std::vector<Sweepable> kSweepable = {
      }},
     {"cond_clusters", "clusters", [](TrainRunOptions& o, double v) { o.cond_clusters = cluster_count(v); }},
     {"positives", "positives", [](TrainRunOptions& o, double v) { o.positives = v; }},
+    {"label_noise", "noise", [](TrainRunOptions& o, double v) { o.label_noise = v; }},
 };
 
 const Sweepable& sweepable(const std::string& name) {
@@ -345,6 +346,7 @@ std::string run_checkpoint_path(const std::string& out_dir, const std::string& n
   if (const auto bandwidth = parameters.text("cond_bandwidth")) file += "_b" + *bandwidth;
   if (const auto clusters = parameters.text("cond_clusters")) file += "_k" + *clusters;
   if (const auto positives = parameters.text("positives")) file += "_p" + *positives;
+  if (const auto noise = parameters.text("label_noise")) file += "_n" + *noise;
   if (swept_lr) file += "_lr" + parameters.text("lr").value_or("");
   for (char& c : file) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_' && c != '+') c = '-';

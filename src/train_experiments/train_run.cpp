@@ -13,6 +13,7 @@
 #include "geomsim/support/memory_budget.hpp"
 #include "geomsim/train/data/image_attributes.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
+#include "geomsim/train/data/label_noise.hpp"
 #include "geomsim/train/data/tensor_points.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
 #include "geomsim/train/training/evaluation.hpp"
@@ -62,6 +63,16 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   t.loss_options.base_temperature = o.base_temperature;
   t.loss_options.clip_pos = o.clip_pos;
   t.loss_options.positives = o.positives;
+  if (o.noise_handling != "" && o.noise_handling != "correct" && o.noise_handling != "debias") {
+    throw InvalidArgument("noise-handling", "must be correct, debias or empty, got '" + o.noise_handling + "'");
+  }
+  if (!(o.label_noise >= 0.0 && o.label_noise <= 1.0)) {
+    throw InvalidArgument("label-noise", "must be in [0, 1] (the chance that a training label is replaced), got " +
+                                             format_number(o.label_noise));
+  }
+  t.loss_options.noise_correction = o.noise_handling == "correct" ? o.label_noise : o.noise_correction;
+  t.loss_options.label_accuracy = o.noise_handling == "debias" ? 1.0 - o.label_noise : o.label_accuracy;
+  t.loss_options.denominator_size = o.denominator_size;
   t.loss_options.cond_kernel = o.cond_kernel;
   t.loss_options.cond_bandwidth = o.cond_bandwidth;
   t.loss_options.cond_degree = o.cond_degree;
@@ -115,6 +126,7 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   if (o.condition_on != "labels") described["condition_on"] = o.condition_on;
   if (o.cond_clusters > 0) described["cond_clusters"] = o.cond_clusters;
   if (o.positives > 0) described["positives"] = o.positives;
+  if (o.label_noise > 0) described["label_noise"] = o.label_noise;
   if (o.data.colour_backgrounds) described["colour_backgrounds"] = *o.data.colour_backgrounds;
   train::TrainOptions t = trainer_options(o);
   t.run_description = described.dump();
@@ -169,6 +181,8 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
     num_labels = *std::max_element(clusters.begin(), clusters.end()) + 1;
     conditions = torch::Tensor();  // the loss reads no kernel
   }
+  // Seed 000's symmetric noise on the labels the loss sees (the probes below keep the clean ones).
+  labels = train::symmetric_label_noise(labels, num_labels, o.label_noise, o.seed * 7919 + 17);
   const train::AugmentationOptions augmentation =
       o.no_augmentation ? train::no_augmentation() : train::default_augmentations(model.channels, model.image_size);
   const bool progress = !o.quiet && isatty(fileno(stderr)) != 0 && job.is_main();  // one line per epoch, from rank 0
@@ -227,7 +241,9 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
                 {"augmentation", !o.no_augmentation}, {"recipe", o.recipe.empty() ? "geomsim" : o.recipe},
                 {"cosine_period", t.cosine_period_epochs},
                 {"kernel_lambda", o.kernel_lambda}, {"kernel_bandwidth", o.kernel_bandwidth}, {"clip_cosine", o.clip_cosine},
-                {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"base_temperature", o.base_temperature}, {"clip_pos", o.clip_pos}, {"positives", o.positives},
+                {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"base_temperature", o.base_temperature}, {"clip_pos", o.clip_pos}, {"positives", o.positives}, {"label_noise", o.label_noise},
+                {"noise_correction", t.loss_options.noise_correction}, {"label_accuracy", t.loss_options.label_accuracy},
+                {"denominator_size", o.denominator_size},
                 {"cond_kernel", o.cond_kernel}, {"cond_bandwidth", o.cond_bandwidth}, {"cond_degree", o.cond_degree},
                 {"cond_offset", o.cond_offset}, {"condition_on", o.condition_on}, {"cond_clusters", o.cond_clusters}, {"epochs", o.epochs},
                 {"batch_size", t.batch_size}, {"lr", t.learning_rate}, {"weight_decay", t.weight_decay},

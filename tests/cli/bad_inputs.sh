@@ -132,6 +132,10 @@ JSON
   mkdir -p sims-positives
   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["parameters"]["methods"] = ["spread"]; json.dump(d, open(sys.argv[2], "w"))' \
     "$source_dir/sims/supcon-positives.json" sims-positives/supcon-positives.json || return 1
+  # ... seed 000's label noise swept past 1.
+  mkdir -p sims-noise
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["smoke"]["label_noise"] = [0, 1.5]; json.dump(d, open(sys.argv[2], "w"))' \
+    "$source_dir/sims/noisy-labels.json" sims-noise/noisy-labels.json || return 1
   python3 - <<'PY' || return 1
 deep = "[" * 100000 + "]" * 100000
 open("deep.json", "w").write('{"0": ' + deep + "}")

@@ -542,7 +542,7 @@ TEST_CASE("A robustness run's parameters read back into the options they came fr
 
 TEST_CASE("The methods table reads alpha and tau from the loss registry, as the cached runs recorded them", "[experiments]") {
   // Which methods' cache rows carry alpha and tau: the committed caches were written with these.
-  const std::set<std::string> with_alpha = {"spread", "thanos", "spread+gauto", "thanos-per-class"};
+  const std::set<std::string> with_alpha = {"spread", "thanos", "spread+gauto", "thanos-per-class", "spread-corrected"};
   const std::set<std::string> without_tau = {"cauto", "gauto", "cauto-per-class", "ce"};
   for (const auto& m : training_methods()) {
     CAPTURE(m.name);

@@ -78,6 +78,9 @@ struct TrainingMethod {
   bool uses_alpha = false, uses_tau = true;  // whether its loss reads alpha, tau (the loss registry says)
   // CCL-K's conditioning (TrainRunOptions::cond_kernel, condition_on); empty: the base options'.
   std::string cond_kernel = {}, condition_on = {};
+  // Seed 000's noisy labels (TrainRunOptions::noise_handling): "correct" (the geometric correction
+  // at the label noise rate) or "debias" (the noise-aware weights at 1 - the rate); empty: neither.
+  std::string noise_handling = {};
 };
 const std::vector<TrainingMethod>& training_methods();
 // Throws InvalidArgument("definition") for an unknown name, listing the known ones.

@@ -30,6 +30,15 @@ struct TrainRunOptions {
   double base_temperature = 0.0;  // supcon: SupContrast's tau / base_temperature factor (0: none)
   double clip_pos = 1.0;          // spread-thanos-code: thanos-code's clip_pos (1: clip at 1, else none)
   double positives = 0.0;         // supcon: seed 001 Table 3's number of positives N (0: every image of the label)
+  // Seed 000's noisy labels: --label-noise RATE replaces each training label the loss sees with
+  // another one with chance RATE (train::symmetric_label_noise; the probes keep the clean labels);
+  // --noise-correction (supcon, spread), --label-accuracy and --denominator-size
+  // (noise-aware-attract) are the loss options of the same names. noise_handling, set by an
+  // experiment's method: "correct" takes noise_correction, "debias" label_accuracy from the rate
+  // (RATE, and 1 - RATE); empty: the options as given.
+  double label_noise = 0.0;
+  double noise_correction = 0.0, label_accuracy = 0.8, denominator_size = 2.0;
+  std::string noise_handling;
   // CCL-K's conditioning (cclk-weak, cclk-fair): the kernel K_Z (train::ConditioningKernel) and
   // what it is computed on: "labels" (the coarse training labels' one-hot vectors), or
   // "attributes:NAME,..." (train::image_attributes of the training images: ink, aspect,
