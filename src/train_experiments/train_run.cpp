@@ -125,7 +125,6 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   // Named only off the default: the checkpoints of runs conditioned on the labels resume unchanged.
   if (o.condition_on != "labels") described["condition_on"] = o.condition_on;
   if (o.cond_clusters > 0) described["cond_clusters"] = o.cond_clusters;
-  if (o.positives > 0) described["positives"] = o.positives;
   if (o.label_noise > 0) described["label_noise"] = o.label_noise;
   if (o.data.colour_backgrounds) described["colour_backgrounds"] = *o.data.colour_backgrounds;
   train::TrainOptions t = trainer_options(o);

@@ -62,6 +62,10 @@ nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& enco
   if (o.loss_options.cond_bandwidth != loss_defaults.cond_bandwidth) record["cond-bandwidth"] = o.loss_options.cond_bandwidth;
   if (o.loss_options.cond_degree != loss_defaults.cond_degree) record["cond-degree"] = o.loss_options.cond_degree;
   if (o.loss_options.cond_offset != loss_defaults.cond_offset) record["cond-offset"] = o.loss_options.cond_offset;
+  if (o.loss_options.positives != loss_defaults.positives) record["positives"] = o.loss_options.positives;
+  if (o.loss_options.noise_correction != loss_defaults.noise_correction) record["noise-correction"] = o.loss_options.noise_correction;
+  if (o.loss_options.label_accuracy != loss_defaults.label_accuracy) record["label-accuracy"] = o.loss_options.label_accuracy;
+  if (o.loss_options.denominator_size != loss_defaults.denominator_size) record["denominator-size"] = o.loss_options.denominator_size;
   if (encoder.vit_layers != defaults.vit_layers) record["vit-layers"] = encoder.vit_layers;
   if (encoder.vit_heads != defaults.vit_heads) record["vit-heads"] = encoder.vit_heads;
   // The caller's run description (the data, the hierarchy, the number of training images).

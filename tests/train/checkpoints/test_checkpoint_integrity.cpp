@@ -171,6 +171,9 @@ TEST_CASE("A resume with other options than the checkpoint's is refused, naming 
   o.epochs = 3;  // another cosine schedule
   CHECK_THAT(resume(o), Catch::StartsWith("--epochs is 3 but") && Catch::Contains("was trained with 2"));
   o = base;
+  o.loss_options.noise_correction = 0.2;  // a loss option named only off its default
+  CHECK_THAT(resume(o), Catch::StartsWith("--noise-correction is 0.2 but") && Catch::Contains("was trained with null"));
+  o = base;
   o.run_description = R"({"hierarchy": "fmnist-4"})";
   CHECK_THAT(resume(o), Catch::StartsWith("--hierarchy is \"fmnist-4\" but") && Catch::Contains("was trained with null"));
   CHECK_THAT(resume(base, train::testing::tiny_encoder("mlp", 8, 32)), Catch::StartsWith("--width is 32 but") && Catch::Contains("was trained with 16"));
