@@ -75,7 +75,7 @@ TEST_CASE("geomsim::batch_loss on [bsz, 2, dim] is the loss registry's batch_los
     CHECK(torch::equal(f_op.grad(), f_direct.grad()));
     ++compared;
   }
-  CHECK(compared == 20);
+  CHECK(compared == 21);
 }
 
 TEST_CASE("geomsim::batch_loss passes CCL-K its conditioning kernel and values", "[torch_operators]") {
@@ -108,7 +108,7 @@ TEST_CASE("geomsim::check_loss_options names the argument and its range, and ref
   CHECK(check_options("spread", "tau,alpha", defaults).empty());
   CHECK(check_options("spreads", "", defaults).rfind("loss\nmust be one of spread, supcon", 0) == 0);
   CHECK(check_options("ce", "", defaults).rfind("loss\nce has no loss on a batch", 0) == 0);
-  CHECK(check_options("spread", "kernel-lambda", defaults) == "kernel-lambda\nis not read by --loss spread (it reads tau, alpha, exclude-partner)");
+  CHECK(check_options("spread", "kernel-lambda", defaults) == "kernel-lambda\nis not read by --loss spread (it reads tau, alpha, exclude-partner, noise-correction)");
   std::vector<double> bad = defaults;
   bad[1] = 1.5;  // alpha
   CHECK(check_options("spread", "alpha", bad) == "alpha\nmust be in [0, 1], got 1.5");
@@ -127,7 +127,7 @@ TEST_CASE("geomsim::loss_catalog lists every loss and parameter of the registry"
   REQUIRE(catalog["losses"].size() == loss_registry().size());
   REQUIRE(catalog["parameters"].size() == loss_parameters().size());
   CHECK(catalog["losses"][0]["name"] == "spread");
-  CHECK(catalog["losses"][0]["parameters"] == nlohmann::json({"tau", "alpha", "exclude-partner"}));
+  CHECK(catalog["losses"][0]["parameters"] == nlohmann::json({"tau", "alpha", "exclude-partner", "noise-correction"}));
   CHECK(catalog["parameters"][1]["name"] == "alpha");
   CHECK(catalog["parameters"][1]["default"] == 0.5);
 }
