@@ -300,14 +300,14 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
             for (const double tau : taus) {
               for (const bool augment : {true, false}) {
                 if (!augment && std::find(without_augmentation.begin(), without_augmentation.end(), m) == without_augmentation.end()) continue;
-                // A method that clusters nothing trains once across a cond_clusters sweep, "none" there.
+                // A method that clusters nothing trains once across a cond_clusters sweep (at the
+                // points of its first count), "none" there.
                 const bool once = swept_clusters && !clusters_attributes(training_method(m));
-                std::set<std::string> planned;  // the points planned, but for their cluster count
                 for (const auto& point : sweep_points) {
-                  if (once) {
-                    std::string others;
-                    for (const auto& [name, value] : point) others += name == "cond_clusters" ? "" : name + "=" + format_number(value) + " ";
-                    if (!planned.insert(others).second) continue;
+                  if (once && std::any_of(point.begin(), point.end(), [&](const auto& e) {
+                        return e.first == "cond_clusters" && e.second != swept_values(p, "cond_clusters").front();
+                      })) {
+                    continue;
                   }
                   TrainRunOptions o = run_options(base, m, encoder, seed, hierarchy, alpha, tau);
                   o.no_augmentation = !augment;
