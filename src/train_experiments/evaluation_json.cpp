@@ -11,6 +11,7 @@ json evaluation_json(const train::TransferEvaluation& e) {
               {"subgroup_recovery_f1", e.subgroup_f1}};
   out.update(geometry_json(e.geometry));
   if (e.colour_mse) out["colour_mse"] = *e.colour_mse;
+  if (e.head_accuracy) out["coarse_accuracy_head"] = *e.head_accuracy;
   if (e.corruption) {
     const auto& c = *e.corruption;
     out["corruption"] = {{"clean_accuracy", c.clean_accuracy}, {"clean_ece", c.clean_ece},

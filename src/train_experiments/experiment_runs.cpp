@@ -228,6 +228,7 @@ void add_transfer_metrics(const TrainedRun& run, RunRow& row) {
   if (e.geometry.sigma_over_spread_max) row.set("sigma_over_spread_max", *e.geometry.sigma_over_spread_max);
   row.set("subgroup_f1", e.subgroup_f1);
   if (e.colour_mse) row.set("colour_mse", *e.colour_mse);
+  if (e.head_accuracy) row.set("head_accuracy", *e.head_accuracy);
   if (e.corruption) {  // seed 001 §4.2: the probe under corruption, with its calibration
     const auto& c = *e.corruption;
     row.set("clean_ece", c.clean_ece);

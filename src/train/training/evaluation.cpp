@@ -56,6 +56,22 @@ torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, const Distrib
          }).to(torch::kCPU);
 }
 
+torch::Tensor classifier_logits(Encoder& encoder, torch::nn::Linear& head, const torch::Tensor& images, int64_t batch_size) {
+  require_at_least("batch_size", batch_size, 1);
+  if (!encoder || !head) throw InvalidArgument("model", "needs an encoder and a classifier head");
+  torch::NoGradGuard no_grad;
+  encoder->eval();
+  head->eval();
+  const auto device = encoder->parameters().front().device();
+  std::vector<torch::Tensor> parts;
+  for (int64_t start = 0; start < images.size(0); start += batch_size) {
+    const int64_t count = std::min(batch_size, images.size(0) - start);
+    parts.push_back(head->forward(encoder->features(images.narrow(0, start, count).to(device))).to(torch::kCPU));
+  }
+  if (parts.empty()) return torch::zeros({0, head->options.out_features()});
+  return torch::cat(parts);
+}
+
 torch::nn::Linear fit_linear_probe(const torch::Tensor& train_x, const torch::Tensor& train_y, int64_t classes, int64_t steps,
                                    double learning_rate, uint64_t seed) {
   check_pair(train_x, train_y, "probe");

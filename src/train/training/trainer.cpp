@@ -371,7 +371,11 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
     save_run_checkpoint(archive, o.checkpoint);
     return LoopControl::proceed();
   });
-  const LoopSummary summary = run_epoch_loop(task, loop, {&history, &report, &checkpoint});
+  FunctionCallback watch([&](const EpochSummary& e) {
+    if (o.on_epoch_end) o.on_epoch_end(e, encoder, classifier);
+    return LoopControl::proceed();
+  });
+  const LoopSummary summary = run_epoch_loop(task, loop, {&history, &report, &watch, &checkpoint});
   result.stop_reason = summary.stop_reason;
   // The ranks' weights must be the same bits: one collective at the end checks it, so that a
   // broken invariant is an error, not a rank 0 result that the others do not hold.
@@ -380,6 +384,10 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   if (with_autoencoder) require_identical_weights(o.distributed, *autoencoder, "autoencoder");
   encoder->eval();
   if (with_autoencoder) autoencoder->eval();
+  if (o.loss == "ce") {
+    classifier->eval();
+    result.classifier = classifier;
+  }
   return result;
 }
 

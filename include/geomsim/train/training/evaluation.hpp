@@ -25,6 +25,10 @@ torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, int64_t batch
 // every rank gets all N rows (gather_row_shards: a collective, every rank must call it).
 torch::Tensor embed(Encoder& encoder, const torch::Tensor& images, const DistributedContext& job, Autoencoder autoencoder = nullptr);
 
+// The logits of a classifier head on the encoder's features (the "ce" loss's network:
+// head(features(x)), trainer.hpp's TrainResult::classifier), N x classes on the CPU, in
+// evaluation mode without gradients, in batches on the encoder's device.
+torch::Tensor classifier_logits(Encoder& encoder, torch::nn::Linear& head, const torch::Tensor& images, int64_t batch_size = 1024);
 // Multinomial logistic regression on frozen embeddings, full batch, Adam for `steps` steps, from
 // torch::manual_seed(seed); `classes` outputs (at least the largest label + 1).
 torch::nn::Linear fit_linear_probe(const torch::Tensor& train_embeddings, const torch::Tensor& train_labels, int64_t classes,
@@ -73,6 +77,9 @@ struct TransferEvaluation {
   double subgroup_f1 = 0.0;          // k-means within each class vs the fine labels (test set)
   std::optional<CorruptionEvaluation> corruption;  // when asked for (evaluate_corruptions)
   std::optional<double> colour_mse;                // with coloured backgrounds (background_colour_mse)
+  // The "ce" loss's own head on the test images' coarse labels (the end model's accuracy, where
+  // the probes above refit a head on the frozen features); none for the other losses.
+  std::optional<double> head_accuracy;
 };
 TransferEvaluation evaluate_transfer(const torch::Tensor& train_embeddings, const torch::Tensor& train_coarse,
                                      const torch::Tensor& train_fine, const torch::Tensor& test_embeddings,

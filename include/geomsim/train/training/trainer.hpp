@@ -52,6 +52,12 @@ struct TrainOptions {
   // Called for every optimisation step (progress displays), at the read-backs of the step
   // losses (every sync_every steps and at the end of each epoch, epoch_loop.hpp); may be empty.
   std::function<void(const StepReport&)> on_step;
+  // Called after every finished epoch, before its checkpoint is written, with the networks as
+  // they are then: the encoder and the "ce" loss's head (untrained for the other losses). What
+  // watches each example's prediction through training (train/analysis/example_difficulty.hpp's
+  // forgetting events) reads them here. It may switch them to evaluation mode (the next epoch
+  // switches them back) and must not change their weights; may be empty.
+  std::function<void(const EpochSummary&, Encoder&, torch::nn::Linear&)> on_epoch_end;
   // The run's device: the data (when it fits, else each batch), the networks, the permutations
   // and the augmentations' draws are there. Chosen by the caller, never here; recorded in the
   // checkpoint.
@@ -124,6 +130,7 @@ struct TrainResult {
   int64_t resumed_epochs = 0;       // how many came from the checkpoint
   std::string device;               // the run's device: "cpu", "cuda:0", ...
   std::string stop_reason;          // "finished", "stop-after" (epoch_loop.hpp)
+  torch::nn::Linear classifier{nullptr};  // the "ce" loss's trained head (on the run's device); null for the others
 };
 
 // images: N x C x H x W in [0, 1]; labels: N class labels (int64) in 0..num_classes-1.
