@@ -24,6 +24,39 @@ namespace geomsim::train_experiments {
 using nlohmann::json;
 namespace {
 constexpr int kClusterRestarts = 3;  // --cond-clusters' k-means: the best of this many seeds by inertia
+
+// The rows `rows` of a split (TrainRunOptions::train_subset), each at most once.
+LabelledSplit subset_of(const LabelledSplit& split, const std::vector<int64_t>& rows) {
+  const int64_t n = split.images.size(0);
+  std::vector<bool> seen(static_cast<std::size_t>(n), false);
+  for (int64_t r : rows) {
+    if (r < 0 || r >= n) throw InvalidArgument("train-subset", "rows must be in 0.." + std::to_string(n - 1) + ", got " + std::to_string(r));
+    if (seen[static_cast<std::size_t>(r)]) throw InvalidArgument("train-subset", "lists row " + std::to_string(r) + " twice");
+    seen[static_cast<std::size_t>(r)] = true;
+  }
+  const auto index = torch::tensor(rows, torch::kLong);
+  LabelledSplit s;
+  s.images = split.images.index_select(0, index);
+  s.coarse = split.coarse.index_select(0, index);
+  s.fine = split.fine.index_select(0, index);
+  if (split.colours.defined()) s.colours = split.colours.index_select(0, index);
+  return s;
+}
+
+// What names a subset in a checkpoint's description, so that a resume on another is refused:
+// its size and a 64-bit FNV-1a hash of its rows.
+std::string subset_fingerprint(const std::vector<int64_t>& rows) {
+  std::uint64_t hash = 1469598103934665603ULL;
+  for (int64_t r : rows) {
+    for (int byte = 0; byte < 8; ++byte) {
+      hash ^= (static_cast<std::uint64_t>(r) >> (8 * byte)) & 0xffU;
+      hash *= 1099511628211ULL;
+    }
+  }
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return std::to_string(rows.size()) + " rows, fnv1a " + text;
+}
 }  // namespace
 
 std::string autoencoder_mode(const TrainRunOptions& o) {
@@ -127,9 +160,12 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   if (o.cond_clusters > 0) described["cond_clusters"] = o.cond_clusters;
   if (o.label_noise > 0) described["label_noise"] = o.label_noise;
   if (o.data.colour_backgrounds) described["colour_backgrounds"] = *o.data.colour_backgrounds;
+  if (!o.train_subset.empty()) described["train_subset"] = subset_fingerprint(o.train_subset);
+  if (o.data_seed && *o.data_seed != o.seed) described["data_seed"] = *o.data_seed;
   train::TrainOptions t = trainer_options(o);
   t.run_description = described.dump();
   t.on_step = on_step;
+  t.on_epoch_end = o.on_epoch_end;
   train::require_margin_gamma(o.gamma);
   if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
   require_job_device(job, t.device);
@@ -137,8 +173,10 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   set_rank_threads(o.threads);
   run.rank = t.distributed.rank();
   run.world_size = t.distributed.world_size();
-  run.training = load_split(o.data, true, o.train_samples, o.seed, "train-samples");
-  run.test = load_split(o.data, false, o.test_samples, o.seed + 7, "test-samples");
+  const std::uint64_t data_seed = o.data_seed.value_or(o.seed);
+  run.training = load_split(o.data, true, o.train_samples, data_seed, "train-samples");
+  if (!o.train_subset.empty()) run.training = subset_of(run.training, o.train_subset);
+  run.test = load_split(o.data, false, o.test_samples, data_seed + 7, "test-samples");
   model.channels = run.training.images.size(1);  // 3 for CIFAR
   model.image_size = run.training.images.size(3);
   if (run.training.images.size(2) != model.image_size) throw InvalidArgument("images", "must be square");
@@ -201,6 +239,10 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   run.test_embeddings = train::embed(run.encoder, run.test.images, job, run.autoencoder);
   run.evaluation = train::evaluate_transfer(run.train_embeddings, run.training.coarse, run.training.fine, run.test_embeddings,
                                             run.test.coarse, run.test.fine, o.seed, o.gamma);
+  if (run.result.classifier) {
+    const auto predicted = train::classifier_logits(run.encoder, run.result.classifier, run.test.images).argmax(1);
+    run.evaluation.head_accuracy = predicted.eq(run.test.coarse).to(torch::kDouble).mean().item<double>();
+  }
   if (run.training.colours.defined()) {
     run.evaluation.colour_mse =
         train::background_colour_mse(run.train_embeddings, run.training.colours, run.test_embeddings, run.test.colours);

@@ -661,3 +661,61 @@ TEST_CASE("A scatter line figure draws markers only, and a curve without points 
   spec.panels[0].curves[0].errors = {0.1};
   CHECK_THROWS_AS(line_figure(spec), std::logic_error);
 }
+
+TEST_CASE("A run trains on the rows of its subset of one pool, whatever its initialisation", "[experiments][coreset]") {
+  // Debian's Fashion-MNIST (dataset-fashion-mnist), as the pages train on.
+  TrainRunOptions o;
+  o.data.hierarchy = "identity";
+  o.model = "mlp";
+  o.loss = "ce";
+  o.width = 8;
+  o.embedding_dim = 4;
+  o.batch_size = 32;
+  o.batch_size_given = true;
+  o.train_samples = 200;
+  o.test_samples = 50;
+  o.epochs = 2;
+  o.seed = 11;
+  o.data_seed = 4;
+  o.threads = 1;
+  o.quiet = true;
+  o.device = "cpu";
+  // Every class in the subset, so that the evaluation's mean classifier has each one.
+  const LabelledSplit pool = load_split(o.data, true, o.train_samples, 4, "train-samples");
+  std::vector<int64_t> rows;
+  std::set<int64_t> classes;
+  for (int64_t i = 0; i < pool.coarse.size(0) && rows.size() < 90; i += 2) {
+    rows.push_back(i);
+    classes.insert(pool.coarse[i].item<int64_t>());
+  }
+  REQUIRE(classes.size() == 10);
+  o.train_subset = rows;
+  int epochs_seen = 0;
+  o.on_epoch_end = [&](const train::EpochSummary& e, train::Encoder& encoder, torch::nn::Linear& head) {
+    ++epochs_seen;
+    CHECK(e.epoch == epochs_seen);
+    CHECK(train::classifier_logits(encoder, head, pool.images).sizes() == torch::IntArrayRef({200, 10}));
+  };
+  TrainedRun run = train_run(o);
+  CHECK(epochs_seen == 2);
+  // The training images are the subset's rows of the data seed's pool, in the subset's order.
+  const auto index = torch::tensor(rows, torch::kLong);
+  CHECK(torch::equal(run.training.images, pool.images.index_select(0, index)));
+  CHECK(torch::equal(run.training.fine, pool.fine.index_select(0, index)));
+  CHECK(run.train_embeddings.size(0) == 90);
+  // The "ce" head is returned, and scored on the test images.
+  REQUIRE(run.result.classifier);
+  REQUIRE(run.evaluation.head_accuracy);
+  const auto predicted = train::classifier_logits(run.encoder, run.result.classifier, run.test.images).argmax(1);
+  const double accuracy = predicted.eq(run.test.coarse).to(torch::kDouble).mean().item<double>();
+  CHECK(*run.evaluation.head_accuracy == Approx(accuracy));
+  // A row outside the pool, or twice: refused, naming the subset.
+  TrainRunOptions outside = o;
+  outside.train_subset = {0, 200};
+  CHECK_THROWS_MATCHES(train_run(outside), InvalidArgument, Catch::Matchers::Predicate<InvalidArgument>([](const InvalidArgument& e) {
+                         return e.argument() == "train-subset";
+                       }));
+  TrainRunOptions twice = o;
+  twice.train_subset = {3, 5, 3};
+  CHECK_THROWS_AS(train_run(twice), InvalidArgument);
+}

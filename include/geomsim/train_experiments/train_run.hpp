@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,15 @@ struct TrainRunOptions {
   int nproc_per_node = 1;  // the CLI's launcher: start this many local ranks (cli/local_ranks.hpp)
   std::string checkpoint, json_path;
   bool quiet = false;
+  // Not options of `geomsim train`; what an experiment's runs set:
+  // train_subset: the rows of the loaded training split (train_samples of it, in load_split's
+  // order) to train on, each once, in any order (a coreset); empty: all of them. The probes
+  // and the geometry then see these images only. on_epoch_end: train::TrainOptions's.
+  std::vector<int64_t> train_subset;
+  // The seed of the splits' draws (load_split's, the test split's + 7); unset: seed. Runs of one
+  // pool of images with other initialisations (seed) set it.
+  std::optional<std::uint64_t> data_seed;
+  std::function<void(const train::EpochSummary&, train::Encoder&, torch::nn::Linear&)> on_epoch_end;
 };
 
 // The autoencoder mode a run uses ("none" when it has none), after the defaults.
