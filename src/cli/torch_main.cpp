@@ -71,6 +71,8 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     return geomsim::cli::report_parse_error(app, error);
+  } catch (const geomsim::InvalidArgument& error) {  // a command's check once its options are parsed
+    return geomsim::cli::report_invalid_argument(error.argument(), error.requirement(), geomsim::cli::help_command(app));
   }
   try {
     for (const auto& [command, run] : commands) {

@@ -155,6 +155,12 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
     o.weight_decay_given = c.count("--weight-decay") > 0;
     o.batch_size_given = c.count("--batch-size") > 0;
     o.cosine_period_given = c.count("--cosine-period") > 0;
+    // A loss parameter given to a loss that does not read it would change nothing: refused, naming
+    // it and what the loss reads (as geomsim.torch's losses do).
+    for (const train::LossParameter& p : train::loss_parameters()) {
+      const CLI::Option* option = c.get_option_no_throw("--" + p.name);
+      if (option != nullptr && option->count() > 0) train::require_loss_reads(o.loss, p.name);
+    }
   });
 }
 
