@@ -8,7 +8,8 @@
 // augmentations off; the axis "augmentation" is then true/false), train_images, test_images,
 // epochs, recipe, embedding_dim, width (and base_training_options' others); cond_bandwidth may be
 // a list, swept like alpha and tau for methods whose conditioning kernel is rbf or laplacian (the
-// axis "cond_bandwidth", seed 002's Table 7), and so may lr (the axis "lr", seed 001's Fig. 4). "heatmaps"
+// axis "cond_bandwidth", seed 002's Table 7), and so may lr (the axis "lr", seed 001's Fig. 4);
+// probe_labels adds a probe fit on a share of the training labels (fine_probe_labelled). "heatmaps"
 // (experiment_runs.hpp) adds cosine heatmaps of chosen runs. Top level, beside
 // "parameters": "claims" (experiment_claims.hpp), "paper_table" ({"columns": "...", "values":
 // {method: "...", "method,axis=value": "..."}}: the paper's numbers beside ours; a key with an
@@ -21,6 +22,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -29,6 +31,7 @@
 #include "geomsim/train_experiments/experiment_progress.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
 #include "geomsim/figures/line_figure.hpp"
+#include "geomsim/metrics/coreset_selection.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 #include "geomsim/train/data/coloured_backgrounds.hpp"
@@ -66,11 +69,38 @@ const std::vector<Metric> kCorruptionCalibration = {
     {"ece_s4", "4", 1, 3},        {"ece_s5", "5", 1, 3},          {"ece_rise", "rise to 5", 1, 3},
 };
 
+// With "probe_labels": the probe on a share of the training labels beside the one on all.
+const std::vector<Metric> kLabelledProbe = {
+    {"fine_probe_labelled", "linear probe, share of the labels %", 100, 1},
+    {"fine_probe", "linear probe, all labels %", 100, 1},
+};
+
 // With "colour_backgrounds": the colour the embedding keeps beside the probe (seed 002 Table 3).
 const std::vector<Metric> kColour = {
     {"fine_probe", "linear probe %", 100, 1},
     {"colour_mse", "colour MSE (0-255 scale)", 1, 0},
 };
+
+// "probe_labels": the share of the training labels a second fine probe sees (seed 000 §5.3's end
+// model, "training with 20% labels to cross entropy"), each seed's share the same images for
+// every method; none without the parameter. InvalidArgument("definition") outside (0, 1].
+std::optional<double> probe_label_share(const json& p) {
+  if (!p.contains("probe_labels")) return std::nullopt;
+  const double share = number_parameter(p, "probe_labels");
+  if (!(share > 0.0 && share <= 1.0)) throw InvalidArgument("definition", "probe_labels must be in (0, 1], got " + format_number(share));
+  return share;
+}
+
+// The fine labels' linear probe fit on a seeded `share` of the training embeddings (at least one
+// image per class on average), scored on the test images: the metric fine_probe_labelled.
+double labelled_probe_accuracy(const TrainedRun& run, double share, std::uint64_t seed) {
+  const auto n = static_cast<std::size_t>(run.train_embeddings.size(0));
+  const auto wanted = std::max<long long>(run.hierarchy.num_fine(), std::llround(share * static_cast<double>(n)));
+  const auto rows = random_coreset(n, std::min<std::size_t>(n, static_cast<std::size_t>(wanted)), seed * 977 + 13);
+  const auto index = torch::tensor(std::vector<int64_t>(rows.begin(), rows.end()), torch::kLong);
+  return train::linear_probe_accuracy(run.train_embeddings.index_select(0, index), run.training.fine.index_select(0, index),
+                                      run.test_embeddings, run.test.fine, 300, 0.05, seed);
+}
 
 // The training options a definition may sweep as a list of numbers: CCL-K's RBF or Laplacian
 // bandwidth (seed 002's Table 7), the learning rate (seed 001's Fig. 4), the number of k-means
@@ -221,8 +251,10 @@ void draw_sweep(const json& spec, const RunTable& table, const ExperimentContext
   figure.subtitle = subtitle + (fixed.empty() ? "" : ", " + fixed) + " (± sd)";
   figure.xlabel = x == "tau" ? "τ" : x == "alpha" ? "α" : x;
   std::string ylabel = metric + " (×" + format_number(scale) + ")";
-  for (const auto& m : kMetrics) {
-    if (metric == m.column && scale == m.scale) ylabel = m.title;
+  for (const auto& metrics : {kMetrics, kLabelledProbe}) {
+    for (const auto& m : metrics) {
+      if (metric == m.column && scale == m.scale) ylabel = m.title;
+    }
   }
   figure.ylabel = ylabel;
   figure.panels = {panel};
@@ -335,6 +367,9 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
       }
     }
   }
+  if (const auto share = probe_label_share(p)) {
+    for (auto& run : plan) run.parameters.set("probe_labels", format_number(*share));
+  }
   return plan;
 }
 
@@ -379,7 +414,10 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   }
   const auto heatmaps = plan_heatmaps(definition, plan, context);
   RunCache cache(context.stem() + ".csv", transfer_key_columns(p));
-  const std::vector<RunRow> rows = run_plan(plan, cache, context);
+  const auto probe_share = probe_label_share(p);
+  const std::vector<RunRow> rows = run_plan(plan, cache, context, [&](const PlannedRun& planned, TrainedRun& run, RunRow& row) {
+    if (probe_share) row.set("fine_probe_labelled", labelled_probe_accuracy(run, *probe_share, planned.options.seed));
+  });
   if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
   const RunTable table(rows, axes);
 
@@ -524,6 +562,12 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
       page.table(columns, table_rows);
     };
     metric_table("Every metric, " + encoder + " encoder", kMetrics);
+    if (probe_share) {
+      page.paragraph("**With " + format_number(*probe_share * 100) + " % of the labels**: the fine labels' linear probe fit on a "
+                     "seeded " + format_number(*probe_share * 100) + " % of the training images (the same images for every method "
+                     "at a seed), beside the probe on all of them.");
+      metric_table("Linear probe on a share of the labels, " + encoder + " encoder (%)", kLabelledProbe);
+    }
     if (base.data.colour_backgrounds) metric_table("Accuracy and colour kept, " + encoder + " encoder", kColour);
     if (base.corruptions) {
       page.paragraph("**Under corruption** (seed 001 §4.2): the fine labels' linear probe, fit on the clean training "
