@@ -62,6 +62,8 @@ const std::vector<TrainingExperimentKind>& training_experiment_kinds() {
                     "of a transfer experiment"},
       {"robustness", "seed 004's Table 4: worst-group and average accuracy and subgroup F1 of every method of geomsim "
                      "robustness on its data sets, over seeds"},
+      {"coreset", "seed 000 §5.4: end-model accuracy on coresets of several sizes chosen by seed 000's L_spread difficulty "
+                  "buckets, Forgetting, EL2N, GraNd and at random"},
   };
   return kinds;
 }

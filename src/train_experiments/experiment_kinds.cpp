@@ -21,6 +21,7 @@ const std::vector<ExperimentKindEntry>& experiment_kind_registry() {
       {"strata", run_strata_experiment},
       {"lipschitz", run_lipschitz_experiment},
       {"robustness", run_robustness_experiment},
+      {"coreset", run_coreset_experiment},
   };
   return kinds;
 }

@@ -136,6 +136,29 @@ JSON
   mkdir -p sims-noise
   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["smoke"]["label_noise"] = [0, 1.5]; json.dump(d, open(sys.argv[2], "w"))' \
     "$source_dir/sims/noisy-labels.json" sims-noise/noisy-labels.json || return 1
+  # ... and its probe's share of the labels past 1.
+  mkdir -p sims-probe
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["parameters"]["probe_labels"] = 1.5; json.dump(d, open(sys.argv[2], "w"))' \
+    "$source_dir/sims/noisy-labels.json" sims-probe/noisy-labels.json || return 1
+  # ... seed 000's coresets: one folder per broken parameter (the name stays the definition's).
+  python3 - "$source_dir/sims/coreset-seed000.json" <<'PY' || return 1
+import json, os, sys
+variants = {
+    "method": ("parameters", "methods", ["random", "herding"]),
+    "size-zero": ("smoke", "sizes", [0, 0.5]),
+    "size-large": ("smoke", "sizes", [1.5]),
+    "size-batch": ("smoke", "sizes", [0.1]),
+    "probe": ("parameters", "probe_labels", 0),
+    "el2n": ("smoke", "el2n_epoch", 2),
+    "runs": ("smoke", "score_runs", 0),
+    "fraction": ("smoke", "spread_fractions", [2]),
+}
+for name, (part, key, value) in variants.items():
+    d = json.load(open(sys.argv[1]))
+    d[part][key] = value
+    os.makedirs("sims-coreset-" + name, exist_ok=True)
+    json.dump(d, open("sims-coreset-" + name + "/coreset-seed000.json", "w"))
+PY
   python3 - <<'PY' || return 1
 deep = "[" * 100000 + "]" * 100000
 open("deep.json", "w").write('{"0": ' + deep + "}")

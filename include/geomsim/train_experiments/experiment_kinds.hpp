@@ -60,6 +60,7 @@ void run_trained_spread_experiment(const nlohmann::json& definition, const Exper
 void run_strata_experiment(const nlohmann::json& definition, const ExperimentContext& context);
 void run_lipschitz_experiment(const nlohmann::json& definition, const ExperimentContext& context);
 void run_robustness_experiment(const nlohmann::json& definition, const ExperimentContext& context);
+void run_coreset_experiment(const nlohmann::json& definition, const ExperimentContext& context);
 
 struct ExperimentOptions {
   std::string definition;  // sims/NAME.json
