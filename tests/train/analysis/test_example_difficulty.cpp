@@ -8,6 +8,7 @@
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/analysis/example_difficulty.hpp"
 #include "geomsim/train/training/evaluation.hpp"
+#include "train/tiny_models.hpp"
 
 using namespace geomsim;
 using namespace geomsim::train;
@@ -43,11 +44,8 @@ TEST_CASE("EL2N is the norm of softmax minus the one-hot label", "[difficulty]")
 
 TEST_CASE("GraNd is the norm of the per-example gradient over every weight (finite differences)", "[difficulty]") {
   torch::manual_seed(3);
-  EncoderOptions options;
-  options.kind = "mlp";
+  EncoderOptions options = testing::tiny_encoder("mlp", 3, 5);
   options.image_size = 4;
-  options.width = 5;
-  options.embedding_dim = 3;
   Encoder encoder(options);
   torch::nn::Linear head(3, 4);
   encoder->to(torch::kDouble);
@@ -96,11 +94,8 @@ TEST_CASE("GraNd is the norm of the per-example gradient over every weight (fini
 
 TEST_CASE("The classifier's logits are the head on the encoder's features, in batches", "[difficulty]") {
   torch::manual_seed(5);
-  EncoderOptions options;
-  options.kind = "mlp";
+  EncoderOptions options = testing::tiny_encoder("mlp", 3, 6);
   options.image_size = 4;
-  options.width = 6;
-  options.embedding_dim = 3;
   Encoder encoder(options);
   torch::nn::Linear head(3, 2);
   const auto images = torch::rand({7, 1, 4, 4});
