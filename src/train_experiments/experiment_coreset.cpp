@@ -122,7 +122,7 @@ CoresetSettings read_settings(const json& p) {
 struct PoolScores {
   std::vector<double> forgetting, el2n, grand;
   std::vector<int> buckets;  // spread-buckets: how many runs classified the image correctly
-  std::vector<int> labels;
+  std::vector<int> labels, fine;  // the classes the scores and seed 000's quotas read, and the subclasses
   int max_bucket = 0;
   double seconds = 0.0;
 };
@@ -147,6 +147,8 @@ PoolScores score_pool(const CoresetSettings& s, std::uint64_t seed, const Experi
   PoolScores scores;
   const auto labels = pool.coarse.contiguous();
   scores.labels.assign(labels.data_ptr<int64_t>(), labels.data_ptr<int64_t>() + n);
+  const auto fine = pool.fine.contiguous();
+  scores.fine.assign(fine.data_ptr<int64_t>(), fine.data_ptr<int64_t>() + n);
   const auto runs = static_cast<double>(s.score_runs);
 
   if (wants(s, "forgetting") || wants(s, "el2n")) {
@@ -220,14 +222,14 @@ PoolScores score_pool(const CoresetSettings& s, std::uint64_t seed, const Experi
 
 struct Coreset {
   std::vector<std::size_t> rows;
-  int filled_classes = 0;  // classes the method left without an image, given one (fill_empty_classes)
+  int filled_classes = 0;  // subclasses the method left without an image, given one (fill_empty_classes)
 };
 
-// The end run's evaluation fits the mean classifier of every class on the training images, so a
-// coreset must hold one image of each class; a score method choosing globally can leave a class
-// out (GraNd at initialisation does, on Fashion-MNIST's trousers). Each such class gets its own
-// highest-priority image in place of the lowest-priority chosen image of the classes that have
-// the most, which keeps the size and changes the coreset by as little as the evaluation needs.
+// The end run's evaluation fits the mean classifier of every subclass (fine label) on the training
+// images, so a coreset must hold one image of each; a score method choosing globally can leave
+// one out (GraNd at initialisation does, on Fashion-MNIST's trousers). Each such subclass gets its
+// own highest-priority image in place of the lowest-priority chosen image of the subclasses that
+// have the most, which keeps the size and changes the coreset by as little as the evaluation needs.
 int fill_empty_classes(std::vector<std::size_t>& rows, const std::vector<int>& labels, const std::vector<double>& priority) {
   const int classes = *std::max_element(labels.begin(), labels.end()) + 1;
   int filled = 0;
@@ -263,7 +265,7 @@ Coreset choose_coreset(const std::string& scorer, const PoolScores& scores, std:
     priority = scorer == "forgetting" ? scores.forgetting : scorer == "el2n" ? scores.el2n : scores.grand;
     c.rows = top_score_coreset(priority, size, seed);
   }
-  c.filled_classes = fill_empty_classes(c.rows, scores.labels, priority);
+  c.filled_classes = fill_empty_classes(c.rows, scores.fine, priority);
   return c;
 }
 
@@ -425,9 +427,10 @@ void run_coreset_experiment(const json& definition, const ExperimentContext& con
                    "random coreset's.");
     page.table(header, easy_rows);
   }
-  page.paragraph("The classes a method's choice left without any image, each then given its own highest-scored one in place of "
-                 "the lowest-scored image of the largest class (the evaluation needs one of each), mean ± sd over seeds; seed "
-                 "000's buckets and the random sample take each class's share or draw uniformly:");
+  page.paragraph("The subclasses (fine labels; under the identity hierarchy the classes) a method's choice left without any "
+                 "image, each then given its own highest-scored one in place of the lowest-scored image of the largest (the "
+                 "evaluation needs one of each), mean ± sd over seeds; seed 000's buckets take each class's share, the random "
+                 "sample draws uniformly:");
   page.table(header, filled_rows);
   end_page(page, definition, context, table, {{}}, {},
            "Every end run: [`" + context.name + ".csv`](" + context.name + ".csv).");

@@ -29,7 +29,8 @@ torch::Tensor el2n_scores(const torch::Tensor& logits, const torch::Tensor& labe
 
 // The GraNd score of each image with its label, one backward pass per image, in evaluation mode
 // (no batch statistics, so each score is the image's own), on the encoder's device. Returns N
-// doubles (CPU), read back once at the end; neither the weights nor their .grad change. Throws InvalidArgument naming "images" or "labels".
+// doubles (CPU), read back once at the end; neither the weights nor their .grad change.
+// Throws InvalidArgument naming "images" or "labels".
 torch::Tensor gradient_norm_scores(Encoder& encoder, torch::nn::Linear& head, const torch::Tensor& images, const torch::Tensor& labels);
 
 }  // namespace geomsim::train
