@@ -250,12 +250,14 @@ void draw_sweep(const json& spec, const RunTable& table, const ExperimentContext
   figure.title = context.title;
   figure.subtitle = subtitle + (fixed.empty() ? "" : ", " + fixed) + " (± sd)";
   figure.xlabel = x == "tau" ? "τ" : x == "alpha" ? "α" : x;
-  std::string ylabel = metric + " (×" + format_number(scale) + ")";
+  // The first table's title of the metric: kMetrics' before the tables that repeat one of its columns.
+  std::string ylabel;
   for (const auto& metrics : {kMetrics, kLabelledProbe}) {
     for (const auto& m : metrics) {
-      if (metric == m.column && scale == m.scale) ylabel = m.title;
+      if (ylabel.empty() && metric == m.column && scale == m.scale) ylabel = m.title;
     }
   }
+  if (ylabel.empty()) ylabel = metric + " (×" + format_number(scale) + ")";
   figure.ylabel = ylabel;
   figure.panels = {panel};
   const std::string file = context.name + "-" + encoder;
