@@ -1,37 +1,37 @@
 $c1 << EOD
-0 78.31875000000001 0.8725731651680739
-0.1 76.83749999999999 1.152869091812746
-0.2 75.925 1.1411147431975692
-0.3 74.14375 1.7238738560081988
-0.4 72.075 2.337275581282009
+0 77.1375 1.1325540037581305
+0.1 76.06875000000001 1.4429477517518465
+0.2 75.11875 1.2761374478144123
+0.3 73.14375000000001 1.8983898252391223
+0.4 70.975 2.575017336973536
 EOD
 $c2 << EOD
-0 78.31875000000001 0.8725731651680739
-0.1 76.05625 1.323803368005556
-0.2 74.60625 1.2110908601044632
-0.3 70.85624999999999 2.377489296956531
-0.4 69.46874999999999 1.5670576386518582
+0 77.1375 1.1325540037581305
+0.1 75.42499999999998 1.6457738084473903
+0.2 73.37499999999999 1.4089002803605368
+0.3 69.525 2.5734912362114524
+0.4 67.73125 1.7896403269931087
 EOD
 $c3 << EOD
-0 78.35625 0.9604453951906168
-0.1 78.14375 0.9325225006860246
-0.2 77.60625 0.8545832317568622
-0.3 77.7125 0.8153658249960126
-0.4 77.79374999999999 0.7921207970649778
+0 77.25 0.9992854590012953
+0.1 76.40625000000001 1.1286646661304813
+0.2 75.9875 0.9587007577222103
+0.3 75.95624999999998 1.235902648732035
+0.4 75.86874999999999 1.081314510874875
 EOD
 $c4 << EOD
-0 78.35625 0.9604453951906168
-0.1 78.05 0.8493695140682723
-0.2 77.66875 1.0582794324481881
-0.3 77.04375000000002 0.7673877302716214
-0.4 76.525 0.7685793945418301
+0 77.25 0.9992854590012953
+0.1 76.57500000000002 1.0800132274322252
+0.2 76.2375 0.895524586884293
+0.3 75.075 1.2256193769449202
+0.4 75.11875 1.1464035377774147
 EOD
 $c5 << EOD
-0 74.06875 1.2194663645569375
-0.1 70.9625 2.078589837915534
-0.2 67.70625 2.40764222247172
-0.3 66.71249999999999 2.1475484361742083
-0.4 65.32499999999999 2.2992234713982422
+0 73.15 1.408900280360537
+0.1 69.28125 2.8556882457899455
+0.2 65.94375 2.5700802516653045
+0.3 64.95625000000001 2.3740317575201666
+0.4 63.65 2.8310775333784144
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './noisy-labels-cnn.png'
@@ -56,15 +56,15 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)' : 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.012:0.41200000000000003]; set yrange [62.211230585272304:80.13124133852007]
+set xrange [-0.012:0.41200000000000003]; set yrange [59.946365889764756:79.14261058061496]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.42400000000000004 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 17.920010753247766 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 19.1962446908502 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
 set rmargin at screen left + 0 * (panel_w + gap) + panel_w
-set ylabel 'c2f linear probe %' noenhanced; set format y '%g'
+set ylabel 'linear probe, share of the labels %' noenhanced; set format y '%g'
 unset title
 unset arrow
 plot $c1 using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle, $c1 using 1:2 with linespoints lt 1 lw 2 pi 1 notitle, $c2 using 1:2:3 with yerrorbars lt 2 lw 1 dt 1 ps 0 notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 1 notitle, $c3 using 1:2:3 with yerrorbars lt 3 lw 1 dt 1 ps 0 notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 1 notitle, $c4 using 1:2:3 with yerrorbars lt 4 lw 1 dt 1 ps 0 notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 1 notitle, $c5 using 1:2:3 with yerrorbars lt 5 lw 1 dt 1 ps 0 notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 1 notitle
@@ -104,15 +104,15 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)' : 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.012:0.41200000000000003]; set yrange [62.211230585272304:80.13124133852007]
+set xrange [-0.012:0.41200000000000003]; set yrange [59.946365889764756:79.14261058061496]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.42400000000000004 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 17.920010753247766 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 19.1962446908502 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
 set rmargin at screen left + 0 * (panel_w + gap) + panel_w
-set ylabel 'c2f linear probe %' noenhanced; set format y '%g'
+set ylabel 'linear probe, share of the labels %' noenhanced; set format y '%g'
 unset title
 unset arrow
 plot $c1 using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle, $c1 using 1:2 with linespoints lt 1 lw 2 pi 1 notitle, $c2 using 1:2:3 with yerrorbars lt 2 lw 1 dt 1 ps 0 notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 1 notitle, $c3 using 1:2:3 with yerrorbars lt 3 lw 1 dt 1 ps 0 notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 1 notitle, $c4 using 1:2:3 with yerrorbars lt 4 lw 1 dt 1 ps 0 notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 1 notitle, $c5 using 1:2:3 with yerrorbars lt 5 lw 1 dt 1 ps 0 notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 1 notitle
@@ -152,15 +152,15 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)' : 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.012:0.41200000000000003]; set yrange [62.211230585272304:80.13124133852007]
+set xrange [-0.012:0.41200000000000003]; set yrange [59.946365889764756:79.14261058061496]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.42400000000000004 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 17.920010753247766 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 19.1962446908502 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
 set rmargin at screen left + 0 * (panel_w + gap) + panel_w
-set ylabel 'c2f linear probe %' noenhanced; set format y '%g'
+set ylabel 'linear probe, share of the labels %' noenhanced; set format y '%g'
 unset title
 unset arrow
 plot $c1 using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle, $c1 using 1:2 with linespoints lt 1 lw 2 pi 1 notitle, $c2 using 1:2:3 with yerrorbars lt 2 lw 1 dt 1 ps 0 notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 1 notitle, $c3 using 1:2:3 with yerrorbars lt 3 lw 1 dt 1 ps 0 notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 1 notitle, $c4 using 1:2:3 with yerrorbars lt 4 lw 1 dt 1 ps 0 notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 1 notitle, $c5 using 1:2:3 with yerrorbars lt 5 lw 1 dt 1 ps 0 notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 1 notitle
@@ -200,15 +200,15 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)' : 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.012:0.41200000000000003]; set yrange [62.211230585272304:80.13124133852007]
+set xrange [-0.012:0.41200000000000003]; set yrange [59.946365889764756:79.14261058061496]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.42400000000000004 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 17.920010753247766 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 19.1962446908502 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
 set rmargin at screen left + 0 * (panel_w + gap) + panel_w
-set ylabel 'c2f linear probe %' noenhanced; set format y '%g'
+set ylabel 'linear probe, share of the labels %' noenhanced; set format y '%g'
 unset title
 unset arrow
 plot $c1 using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle, $c1 using 1:2 with linespoints lt 1 lw 2 pi 1 notitle, $c2 using 1:2:3 with yerrorbars lt 2 lw 1 dt 1 ps 0 notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 1 notitle, $c3 using 1:2:3 with yerrorbars lt 3 lw 1 dt 1 ps 0 notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 1 notitle, $c4 using 1:2:3 with yerrorbars lt 4 lw 1 dt 1 ps 0 notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 1 notitle, $c5 using 1:2:3 with yerrorbars lt 5 lw 1 dt 1 ps 0 notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 1 notitle
