@@ -77,6 +77,7 @@ const std::vector<TrainingMethod>& training_methods() {
       {"weaksup-infonce", "WeaklySup-InfoNCE (002 eq. 3)", "weaksup-infonce", "none", "coarse (as the conditioning z)"},
       {"fair-infonce", "Fair-InfoNCE (002 eq. 4)", "fair-infonce", "none", "coarse (as the conditioning z)"},
       {"hardneg-infonce", "HardNeg-InfoNCE (002 eq. 5)", "hardneg-infonce", "none", "none (z: clusters of the batch's embeddings)"},
+      {"cclk-hardneg", "HardNeg CCL-K (002 eq. 9)", "cclk-hardneg", "none", "none (z: the batch's detached embeddings)"},
       {"triplet", "Triplet (000 eq. A7)", "triplet", "none", "coarse"},
       {"clip-positives", "Clip Positives (Table 9)", "clip-positives", "none", "coarse"},
       {"weighted-positives", "Weighted Pos in Denom. (Table 9)", "weighted-positives", "none", "coarse"},
