@@ -308,14 +308,15 @@ void run_coreset_experiment(const json& definition, const ExperimentContext& con
   }
   RunCache cache(context.stem() + ".csv", kKey);
   // This process's seeds (a shard takes whole seeds, so that each seed's pool is scored once) whose
-  // runs the cache lacks; the ranks agree on them.
+  // runs the cache lacks; the ranks agree on them (through a context without the shard, which
+  // agreed_runs would otherwise apply to the runs' indices).
+  ExperimentContext whole = context;  // each seed's runs are trained by this process, all of them
+  whole.shard = Shard{};
   std::vector<bool> missing(ends.size(), false);
   for (std::size_t k = 0; k < ends.size(); ++k) {
     missing[k] = context.shard.contains(ends[k].seed_index) && !cache.find(ends[k].run.parameters);
   }
-  missing = context.agreed_runs(missing);
-  ExperimentContext whole = context;  // each seed's runs are trained by this process, all of them
-  whole.shard = Shard{};
+  missing = whole.agreed_runs(missing);
   for (std::size_t i = 0; i < s.seeds.size(); ++i) {
     bool needed = false;
     for (std::size_t k = 0; k < ends.size(); ++k) needed = needed || (ends[k].seed_index == i && missing[k]);
