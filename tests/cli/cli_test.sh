@@ -745,6 +745,20 @@ one = sorted((r["method"], r["seed"]) for r in csv.DictReader(open(sys.argv[1]))
 shards = sorted((r["method"], r["seed"]) for r in csv.DictReader(open(sys.argv[2])))
 assert one == shards and len(shards) == 4, (one, shards)
 PY
+  # The coreset kind shards whole seeds (each scores its pool once): 4 shards of 4 seeds x 2 runs,
+  # one after another, train all 8 runs, none writes the page, and the run without --shard does.
+  mkdir -p "$work/coreset-sims"
+  echo '{"name": "cs", "title": "Tiny coresets", "kind": "coreset", "paper": "x", "parameters": {"methods": ["random"], "hierarchy": "identity", "encoder": "mlp", "sizes": [0.5, 1], "seeds": "0:3", "alpha": 0.5, "tau": 0.5, "train_images": 256, "test_images": 100, "epochs": 1, "recipe": "paper-transfer", "embedding_dim": 8, "width": 16, "threads": 1, "score_runs": 1, "el2n_epoch": 1, "spread_fractions": [0.5], "spread_samples": 1, "spread_epochs": 1, "probe_labels": 0.1}}' >"$work/coreset-sims/cs.json"
+  for shard in 0 1 2 3; do
+    "$geomsim" experiment --definition "$work/coreset-sims/cs.json" --out "$work/exp-cs" --shard "$shard/4" 2>>"$work/cs.txt" || break
+  done
+  [ ! -e "$work/exp-cs/cs.md" ] && python3 - "$work/exp-cs/cs.csv" <<'PY' &&
+import csv, sys
+rows = sorted((r["seed"], r["size"]) for r in csv.DictReader(open(sys.argv[1])))
+assert rows == [(str(s), z) for s in range(4) for z in ("0.5", "1")], rows
+PY
+    "$geomsim" experiment --definition "$work/coreset-sims/cs.json" --out "$work/exp-cs" 2>>"$work/cs.txt" && [ -s "$work/exp-cs/cs.md" ] &&
+    pass || fail "coreset shards: $(cat "$work/cs.txt")"
   sed 's/"epochs": 1/"epochs": 2/' "$work/sims/tiny.json" >"$work/tiny2.json"
   "$geomsim" experiment --definition "$work/tiny2.json" --out "$work/exp" >/dev/null 2>"$work/err.txt"
   [ $? -eq 2 ] && grep -qF "epochs = 2" "$work/err.txt" && grep -qF "epochs = 1" "$work/err.txt" && cmp -s "$work/exp/tiny.csv" "$work/tiny-before.csv" &&
