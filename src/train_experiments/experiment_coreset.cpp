@@ -185,7 +185,7 @@ PoolScores score_pool(const CoresetSettings& s, std::uint64_t seed, const Experi
       torch::nn::Linear head(model.embedding_dim, classes);
       encoder->to(device);
       head->to(device);
-      grand += train::gradient_norm_scores(encoder, head, pool.images, pool.coarse);
+      grand += train::gradient_norm_scores(encoder, head, pool.images, pool.coarse).to(grand.device());
     }
     scores.grand = to_vector(grand / runs);
   }

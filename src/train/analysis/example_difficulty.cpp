@@ -23,9 +23,9 @@ torch::Tensor forgetting_events(const torch::Tensor& correct) {
   if (!correct.defined() || correct.dim() != 2 || correct.size(0) < 1 || correct.scalar_type() != torch::kBool) {
     throw InvalidArgument("correct", "must be an R x N boolean tensor with R >= 1 records");
   }
-  const auto c = correct.to(torch::kCPU);
+  const auto& c = correct;
   const int64_t records = c.size(0);
-  auto events = torch::zeros({c.size(1)}, torch::kDouble);
+  auto events = torch::zeros({c.size(1)}, c.options().dtype(torch::kDouble));
   if (records > 1) {
     // A forgetting event: correct at record r, incorrect at record r + 1.
     events = c.narrow(0, 0, records - 1).logical_and(c.narrow(0, 1, records - 1).logical_not()).sum(0).to(torch::kDouble);
@@ -38,17 +38,18 @@ torch::Tensor el2n_scores(const torch::Tensor& logits, const torch::Tensor& labe
   if (!logits.defined() || logits.dim() != 2 || logits.size(1) < 2 || !logits.is_floating_point()) {
     throw InvalidArgument("logits", "must be an N x K floating-point tensor with K >= 2 classes");
   }
-  const auto l = logits.to(torch::kCPU, torch::kDouble);
-  require_labels(labels.to(torch::kCPU), l.size(0), l.size(1));
+  const auto l = logits.to(torch::kDouble);
+  const auto y = labels.to(l.device());
+  require_labels(y, l.size(0), l.size(1));
   if (!torch::isfinite(l).all().item<bool>()) throw InvalidArgument("logits", "must be finite");
-  const auto error = torch::softmax(l, 1) - torch::one_hot(labels.to(torch::kCPU), l.size(1)).to(torch::kDouble);
+  const auto error = torch::softmax(l, 1) - torch::one_hot(y, l.size(1)).to(torch::kDouble);
   return error.norm(2, {1});
 }
 
 torch::Tensor gradient_norm_scores(Encoder& encoder, torch::nn::Linear& head, const torch::Tensor& images, const torch::Tensor& labels) {
   if (!encoder || !head) throw InvalidArgument("model", "needs an encoder and a classifier head");
   if (!images.defined() || images.dim() != 4) throw InvalidArgument("images", "must be N x C x H x W");
-  require_labels(labels.to(torch::kCPU), images.size(0), head->options.out_features());
+  require_labels(labels, images.size(0), head->options.out_features());
   encoder->eval();
   head->eval();
   std::vector<torch::Tensor> weights;
@@ -69,7 +70,7 @@ torch::Tensor gradient_norm_scores(Encoder& encoder, torch::nn::Linear& head, co
     for (const auto& g : grads) total = total + g.to(torch::kDouble).pow(2).sum();
     squares[i] = total;
   }
-  return squares.sqrt().to(torch::kCPU);
+  return squares.sqrt();
 }
 
 }  // namespace geomsim::train
