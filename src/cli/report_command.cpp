@@ -17,6 +17,7 @@
 #include "geomsim/figures/sim_figures.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/fnv1a_hash.hpp"
 #include "geomsim/support/output_folder.hpp"
 #include "geomsim/support/json_input.hpp"
 #include "training_program.hpp"
@@ -64,16 +65,11 @@ std::string progress_record_path(const ReportOptions& o) { return (fs::path(o.ou
 
 // FNV-1a over every field of the definition: which definition (and which version of it) a page came from.
 std::string definition_digest(const SimDefinition& d) {
-  std::uint64_t h = 14695981039346656037ULL;
+  std::uint64_t h = kFnv1aOffsetBasis;
   for (const std::string* field : {&d.name, &d.title, &d.kind, &d.paper, &d.notes, &d.parameters_json, &d.smoke_json}) {
-    for (unsigned char c : *field + '\x1f') {
-      h ^= c;
-      h *= 1099511628211ULL;
-    }
+    h = fnv1a_update(h, *field + '\x1f');
   }
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
-  return text;
+  return fnv1a_hex(h);
 }
 
 // The record's finished definitions when it exists and was written for this --smoke; else none. A

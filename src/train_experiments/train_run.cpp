@@ -10,6 +10,7 @@
 #include "geomsim/metrics/kmeans.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/fnv1a_hash.hpp"
 #include "geomsim/support/memory_budget.hpp"
 #include "geomsim/train/data/image_attributes.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
@@ -46,16 +47,13 @@ LabelledSplit subset_of(const LabelledSplit& split, const std::vector<int64_t>& 
 // What names a subset in a checkpoint's description, so that a resume on another is refused:
 // its size and a 64-bit FNV-1a hash of its rows.
 std::string subset_fingerprint(const std::vector<int64_t>& rows) {
-  std::uint64_t hash = 1469598103934665603ULL;
+  std::uint64_t hash = kFnv1aOffsetBasis;
   for (int64_t r : rows) {
-    for (int byte = 0; byte < 8; ++byte) {
-      hash ^= (static_cast<std::uint64_t>(r) >> (8 * byte)) & 0xffU;
-      hash *= 1099511628211ULL;
-    }
+    char bytes[8];
+    for (int byte = 0; byte < 8; ++byte) bytes[byte] = static_cast<char>((static_cast<std::uint64_t>(r) >> (8 * byte)) & 0xffU);
+    hash = fnv1a_update(hash, std::string_view(bytes, sizeof bytes));
   }
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
-  return std::to_string(rows.size()) + " rows, fnv1a " + text;
+  return std::to_string(rows.size()) + " rows, fnv1a " + fnv1a_hex(hash);
 }
 }  // namespace
 
