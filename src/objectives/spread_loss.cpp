@@ -63,8 +63,14 @@ double SpreadLoss::evaluation_bytes(Index num_points, Index dim, double tau, Pai
   return common + tiles * tile * std::max(threads, 1) + 8.0 * n * d + 8.0 * 9.0 * n;
 }
 
+PairEvaluation SpreadLoss::hessian_path_for(PairEvaluation requested, Index num_points, Index dim) {
+  if (requested != PairEvaluation::kAuto) return requested;
+  return stored_hessian_bytes(num_points, dim) <= kStoredHessianMaxBytes ? PairEvaluation::kStored
+                                                                        : PairEvaluation::kStreamed;
+}
+
 double SpreadLoss::hessian_bytes(Index num_points, Index dim, PairEvaluation requested, int threads) {
-  if (path_for(requested, num_points, dim) == PairEvaluation::kStreamed) {
+  if (hessian_path_for(requested, num_points, dim) == PairEvaluation::kStreamed) {
     return detail::streamed_hessian_bytes(num_points, dim, threads);
   }
   return stored_hessian_bytes(num_points, dim);
@@ -246,10 +252,10 @@ class SpreadLossHessian final : public HessianOperator {
 std::unique_ptr<HessianOperator> SpreadLoss::hessian(const Eigen::Ref<const Matrix>& U) const {
   check_shape(U);
   const Index N = U.cols();
-  // The streamed path's Hessian streams too; so does the stored path's where its three N x N
-  // matrices would not fit in the memory available (checked before allocating them).
+  // hessian_path_for's path; a stored Hessian streams too where its three N x N matrices would
+  // not fit in the memory available (checked before allocating them).
   const double stored_bytes = stored_hessian_bytes(N, U.rows());
-  if (path_for(evaluation_, N, U.rows()) == PairEvaluation::kStreamed ||
+  if (hessian_path_for(evaluation_, N, U.rows()) == PairEvaluation::kStreamed ||
       (stored_bytes > 2.56e8 && stored_bytes > 0.5 * static_cast<double>(available_memory_bytes()))) {
     return detail::streamed_spread_hessian(class_order_->gather(U), class_order_, alpha_, tau_);
   }

@@ -432,7 +432,24 @@ TEST_CASE("The streamed Hessian-vector product is identical whatever the number 
   CHECK(h1 == h2);  // bitwise
 }
 
-TEST_CASE("The Hessian streams on the streamed path: O(N d) memory", "[spread_loss][streamed][hessian]") {
+TEST_CASE("The Hessian is stored up to kStoredHessianMaxBytes and streams beyond: O(N d) memory",
+          "[spread_loss][streamed][hessian]") {
+  // Stored at the large solve's N = 2000, d = 32, where the evaluation already streams.
+  CHECK(SpreadLoss::path_for(PairEvaluation::kAuto, 2000, 32) == PairEvaluation::kStreamed);
+  CHECK(SpreadLoss::hessian_path_for(PairEvaluation::kAuto, 2000, 32) == PairEvaluation::kStored);
+  CHECK(SpreadLoss::hessian_bytes(2000, 32, PairEvaluation::kAuto, 2) == SpreadLoss::stored_hessian_bytes(2000, 32));
+  // The bound: the largest N whose stored Hessian fits it, and the next.
+  for (const Index d : {3, 32, 128}) {
+    Index n = 2;
+    while (SpreadLoss::stored_hessian_bytes(n + 1, d) <= SpreadLoss::kStoredHessianMaxBytes) ++n;
+    CAPTURE(d, n);
+    CHECK(n > 3100);
+    CHECK(SpreadLoss::hessian_path_for(PairEvaluation::kAuto, n, d) == PairEvaluation::kStored);
+    CHECK(SpreadLoss::hessian_path_for(PairEvaluation::kAuto, n + 1, d) == PairEvaluation::kStreamed);
+  }
+  // An explicit path is honoured both ways.
+  CHECK(SpreadLoss::hessian_path_for(PairEvaluation::kStreamed, 100, 3) == PairEvaluation::kStreamed);
+  CHECK(SpreadLoss::hessian_path_for(PairEvaluation::kStored, 5000, 3) == PairEvaluation::kStored);
   const Index N = 20000, d = 128;
   CHECK(SpreadLoss::hessian_bytes(N, d, PairEvaluation::kAuto, 2) < 1.6e8);
   CHECK(SpreadLoss::hessian_bytes(N, d, PairEvaluation::kStored, 2) == SpreadLoss::stored_hessian_bytes(N, d));

@@ -60,9 +60,21 @@ class SpreadLoss final : public Objective {
   // path_for(requested, N, d) takes, with `threads` OpenMP threads: a function of the sizes
   // alone, so that a caller can check it before allocating anything.
   static double evaluation_bytes(Index num_points, Index dim, double tau, PairEvaluation requested, int threads);
+  // The path the exact Hessian (hessian()) takes: `requested` unless it is kAuto, which stores
+  // its N x N matrices while they take at most kStoredHessianMaxBytes (N up to 3140 at d = 128, 3234 at d = 32) and streams
+  // beyond, whatever path the evaluation takes. Measured (issue 32; portable build, one
+  // thread, random points, K = 10; build + one product, ms):
+  //   N 1000, d 32: stored 14.8 + 18.3, streamed 5.9 + 32.1
+  //   N 2000, d 32: stored 65.5 + 85.5, streamed 21.8 + 119.2 (2 threads: 38.2 + 42.9, 11.0 + 62.1)
+  //   N 3000, d 32: stored 182 + 221, streamed 44 + 251; d 128: stored 237 + 546, streamed 103 + 897
+  // The stored product is the faster one (three GEMMs and no exponentials); its build costs
+  // more, which the trust regions' truncated CG (tens of products per build) and the
+  // certificate's Lanczos (one build, up to 300 products) repay.
+  static constexpr double kStoredHessianMaxBytes = 2.56e8;
+  static PairEvaluation hessian_path_for(PairEvaluation requested, Index num_points, Index dim);
   // Bytes the exact Hessian (hessian()) keeps and uses per product on the path
-  // path_for(requested, N, d) takes, with `threads` OpenMP threads: O(N d) streamed, 24 N^2
-  // plus O(N d) stored (stored_hessian_bytes).
+  // hessian_path_for(requested, N, d) takes, with `threads` OpenMP threads: O(N d) streamed,
+  // 24 N^2 plus O(N d) stored (stored_hessian_bytes).
   static double hessian_bytes(Index num_points, Index dim, PairEvaluation requested = PairEvaluation::kAuto,
                               int threads = 1);
   static double stored_hessian_bytes(Index num_points, Index dim);
@@ -74,11 +86,11 @@ class SpreadLoss final : public Objective {
 
   SpreadLossComponents components(const Eigen::Ref<const Matrix>& U) const;
 
-  // The exact Hessian (see spread_loss.cpp for the formula). On the stored path, building it
-  // costs one evaluation and keeps two N x N matrices (16 N^2 bytes: 64 MB at N = 2000); each
-  // apply() costs three N x N x d products and one more N x N matrix, no exponentials. On the
-  // streamed path, and wherever those matrices would take more than half the memory available,
-  // it streams (objectives/streamed_spread_loss.hpp): building it costs one pass over the
+  // The exact Hessian (see spread_loss.cpp for the formula), on hessian_path_for's path. Stored,
+  // building it costs one evaluation and keeps two N x N matrices (16 N^2 bytes: 64 MB at
+  // N = 2000); each apply() costs three N x N x d products and one more N x N matrix, no
+  // exponentials. On the streamed path, and wherever those matrices would take more than half
+  // the memory available, it streams (objectives/streamed_spread_loss.hpp): building it costs one pass over the
   // tiles, each apply() two, with O(N d) memory, the same for any number of threads.
   std::unique_ptr<HessianOperator> hessian(const Eigen::Ref<const Matrix>& U) const override;
 
