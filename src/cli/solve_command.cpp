@@ -93,6 +93,7 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
                                            {"residual", s.certificate->residual},
                                            {"lanczos_steps", s.certificate->steps},
                                            {"converged", s.certificate->converged},
+                                           {"smallest_is_bound", s.certificate->smallest_is_bound},
                                            {"rotation_modes", s.certificate->rotation_modes},
                                            {"dimension", s.certificate->dimension}}
                                       : json(nullptr)},

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 
 #include "geomsim/experiments/spread_problem.hpp"
@@ -81,15 +82,40 @@ TEST_CASE("The certificate's smallest eigenvalue equals a dense eigensolver's", 
   const std::uint64_t start = GENERATE(0, 1, 2, 3, 4, 5, 6, 7);
   CertificateOptions options;
   options.seed = start;
-  for (const Matrix& U : {random_uniform_sphere(3, 12, 4), optimum}) {
+  options.stop_at_saddle = false;  // to the residual, also at the random point's saddle
+  const Matrix random_point = random_uniform_sphere(3, 12, 4);
+  for (const Matrix& U : {random_point, optimum}) {
     const auto c = certify_second_order(loss, U, options);
     INFO(c.describe());
     CHECK(c.converged);
+    CHECK_FALSE(c.smallest_is_bound);
     CHECK(c.rotation_modes == 3);
     CHECK(c.dimension == 12 * 2 - 3);
     // Lanczos to its residual (1e-9 of the scale) against a dense solver: 1e-8 of the scale.
     CHECK(c.smallest_eigenvalue ==
           Approx(dense_smallest_eigenvalue(loss, U)).margin(1e-8 * std::abs(c.largest_eigenvalue)));
+  }
+  SECTION("stopping at a proven saddle: a Ritz value below -tolerance bounds the smallest eigenvalue from above") {
+    const double dense = dense_smallest_eigenvalue(loss, random_point);
+    const auto full = certify_second_order(loss, random_point, options);
+    options.stop_at_saddle = true;
+    const auto early = certify_second_order(loss, random_point, options);
+    INFO(early.describe());
+    REQUIRE(dense < -1e-3 * full.largest_eigenvalue);  // the random point is a clear saddle
+    CHECK(early.kind == CriticalPointKind::kSaddle);
+    CHECK(early.smallest_is_bound);
+    CHECK_FALSE(early.converged);
+    CHECK(early.steps < full.steps);
+    CHECK(early.smallest_eigenvalue < -early.tolerance);
+    const double scale = std::max(-early.smallest_eigenvalue, early.largest_eigenvalue);
+    CHECK(early.tolerance == Approx(options.flat_tolerance * scale).epsilon(1e-12));
+    CHECK(early.smallest_eigenvalue >= dense - 1e-12 * full.largest_eigenvalue);
+    // The scale was known: the largest Ritz value within 1e-3 of the converged run's.
+    CHECK(early.largest_eigenvalue == Approx(full.largest_eigenvalue).epsilon(1e-3));
+    // At the optimum nothing stops early: the same run as without the option.
+    const auto at_optimum = certify_second_order(loss, optimum, options);
+    CHECK(at_optimum.kind == CriticalPointKind::kLocalMinimum);
+    CHECK_FALSE(at_optimum.smallest_is_bound);
   }
 }
 
@@ -119,11 +145,18 @@ TEST_CASE("The collapsed K = 2 configuration: a minimum below alpha = 2/3, flat 
     CHECK(std::abs(c.smallest_eigenvalue) <= 1e-12);
   }
   SECTION("alpha = 0.8: a saddle, with the closed form's negative curvature") {
-    const auto c = certify_second_order(SpreadLoss(labels, 0.8, tau), U);
+    CertificateOptions to_the_residual;
+    to_the_residual.stop_at_saddle = false;
+    const auto c = certify_second_order(SpreadLoss(labels, 0.8, tau), U, to_the_residual);
     INFO(c.describe());
     CHECK(c.kind == CriticalPointKind::kSaddle);
     // Splitting each class is the most negative direction here: equality to rounding.
     CHECK(c.smallest_eigenvalue == Approx(2 * (2 - 3 * 0.8) / (tau * N)).epsilon(1e-10));
+    // Stopping at the proven saddle: the same verdict, with a bound at or above it.
+    const auto early = certify_second_order(SpreadLoss(labels, 0.8, tau), U);
+    CHECK(early.kind == CriticalPointKind::kSaddle);
+    CHECK(early.smallest_eigenvalue >= c.smallest_eigenvalue - 1e-12);
+    CHECK(early.steps <= c.steps);
   }
 }
 
