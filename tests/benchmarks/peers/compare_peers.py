@@ -188,7 +188,8 @@ def row_certify(a, results, tmp):
     seconds, j = geomsim_json(a.geomsim, problem + ["--certify"], tmp)
     load = load_average()
     certificate = j["result"].get("certificate", {})
-    verdict = (f"{certificate['kind']}, smallest eigenvalue {certificate['smallest_eigenvalue']:.2e}, "
+    eigenvalue = "an eigenvalue at most" if certificate.get("smallest_is_bound") else "smallest eigenvalue"
+    verdict = (f"{certificate['kind']}, {eigenvalue} {certificate['smallest_eigenvalue']:.2e}, "
                f"{certificate['lanczos_steps']} Lanczos steps")
     results["certify"] = {"seconds": seconds, "solve_seconds": solve_seconds, "certify_seconds": seconds - solve_seconds,
                           "load": load, "certificate": certificate, "target_seconds": 10.0}
