@@ -228,7 +228,8 @@ void add_solve_options(CLI::App& app, SolveOptions& o) {
   o.restarts_option = app.add_option("--restarts", o.restarts, restarts_help());
   app.add_flag("--certify", o.certify,
                "certify the best run to second order: the smallest eigenvalue of the exact Riemannian Hessian beyond the "
-               "rotation modes (Lanczos), and whether that makes it a local minimum, a saddle or flat");
+               "rotation modes (Lanczos), and whether that makes it a local minimum, a saddle or flat (at a saddle, "
+               "Lanczos stops once a Rayleigh quotient proves it and reports that upper bound)");
   app.add_option("--json", o.json_path, "write one JSON object with every parameter and result to FILE");
   app.add_option("--points", o.points_path, "write the optimal points as CSV (x1..xd, class) to FILE");
   app.add_option("--cosines", o.cosines_path, "write the cosine-similarity matrix, sorted by class, as CSV to FILE");

@@ -3,8 +3,8 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstdio>
+#include <limits>
 #include <vector>
 
 #include "geomsim/manifold/product_of_spheres.hpp"

@@ -61,8 +61,8 @@ class SpreadLoss final : public Objective {
   // alone, so that a caller can check it before allocating anything.
   static double evaluation_bytes(Index num_points, Index dim, double tau, PairEvaluation requested, int threads);
   // The path the exact Hessian (hessian()) takes: `requested` unless it is kAuto, which stores
-  // its N x N matrices while they take at most kStoredHessianMaxBytes (N up to 3140 at d = 128, 3234 at d = 32) and streams
-  // beyond, whatever path the evaluation takes. Measured (issue 32; portable build, one
+  // its N x N matrices while they take at most kStoredHessianMaxBytes (N up to 3140 at d = 128,
+  // 3234 at d = 32) and streams beyond, whatever path the evaluation takes. Measured (issue 32; portable build, one
   // thread, random points, K = 10; build + one product, ms):
   //   N 1000, d 32: stored 14.8 + 18.3, streamed 5.9 + 32.1
   //   N 2000, d 32: stored 65.5 + 85.5, streamed 21.8 + 119.2 (2 threads: 38.2 + 42.9, 11.0 + 62.1)
@@ -90,8 +90,9 @@ class SpreadLoss final : public Objective {
   // building it costs one evaluation and keeps two N x N matrices (16 N^2 bytes: 64 MB at
   // N = 2000); each apply() costs three N x N x d products and one more N x N matrix, no
   // exponentials. On the streamed path, and wherever those matrices would take more than half
-  // the memory available, it streams (objectives/streamed_spread_loss.hpp): building it costs one pass over the
-  // tiles, each apply() two, with O(N d) memory, the same for any number of threads.
+  // the memory available, it streams (objectives/streamed_spread_loss.hpp): building it costs
+  // one pass over the tiles, each apply() two, with O(N d) memory, the same for any number of
+  // threads.
   std::unique_ptr<HessianOperator> hessian(const Eigen::Ref<const Matrix>& U) const override;
 
   double alpha() const { return alpha_; }
