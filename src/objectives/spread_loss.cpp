@@ -18,11 +18,13 @@ namespace {
 // Below this many points the row loop is too short to pay for a thread team.
 constexpr Index kParallelRows = 256;
 
-// The stored path's and the Hessian's N x N matrices, checked against the memory available
-// when they are large (reading /proc/meminfo costs more than a small evaluation).
+// The stored path's and the Hessian's N x N matrices are checked against the memory available
+// only beyond this many bytes (reading /proc/meminfo costs more than a small evaluation).
+constexpr double kCheckMemoryFromBytes = 2.56e8;
+
 void require_stored_matrices(Index N, int matrices, const std::string& what) {
   const double bytes = 8.0 * matrices * static_cast<double>(N) * static_cast<double>(N);
-  if (bytes > 2.56e8) require_memory("ny", bytes, what + " for N = " + std::to_string(N) + " points");
+  if (bytes > kCheckMemoryFromBytes) require_memory("ny", bytes, what + " for N = " + std::to_string(N) + " points");
 }
 }  // namespace
 
@@ -256,7 +258,7 @@ std::unique_ptr<HessianOperator> SpreadLoss::hessian(const Eigen::Ref<const Matr
   // not fit in the memory available (checked before allocating them).
   const double stored_bytes = stored_hessian_bytes(N, U.rows());
   if (hessian_path_for(evaluation_, N, U.rows()) == PairEvaluation::kStreamed ||
-      (stored_bytes > 2.56e8 && stored_bytes > 0.5 * static_cast<double>(available_memory_bytes()))) {
+      (stored_bytes > kCheckMemoryFromBytes && stored_bytes > 0.5 * static_cast<double>(available_memory_bytes()))) {
     return detail::streamed_spread_hessian(class_order_->gather(U), class_order_, alpha_, tau_);
   }
   const double inv2t = 0.5 / tau_;

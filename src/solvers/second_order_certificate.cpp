@@ -202,10 +202,10 @@ SecondOrderCertificate certify_second_order(const Objective& objective, const Ma
     out.largest_eigenvalue = ritz[size - 1];
     out.residual = b * std::abs(last_eigenvector_component(diagonal, off, ritz[0]));
     const double scale = std::max(std::abs(ritz[0]), std::abs(ritz[size - 1]));
-    // A proven saddle (see the header), once the largest Ritz pair, the scale, has converged.
-    const double largest_residual = b * std::abs(last_eigenvector_component(diagonal, off, ritz[size - 1]));
-    if (options.stop_at_saddle && largest_residual <= kScaleResidual * scale &&
-        ritz[0] < -options.flat_tolerance * scale) {
+    // A proven saddle (see the header), once the largest Ritz pair, the scale, has converged (its
+    // residual is computed only for a candidate).
+    if (options.stop_at_saddle && ritz[0] < -options.flat_tolerance * scale &&
+        b * std::abs(last_eigenvector_component(diagonal, off, ritz[size - 1])) <= kScaleResidual * scale) {
       out.smallest_is_bound = true;
       break;
     }
