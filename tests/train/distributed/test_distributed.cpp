@@ -3,6 +3,7 @@
 // distributed_worker (tiny_data_parallel.hpp). Every launch uses its own free port and small
 // timeouts, and the launcher ends every rank it started, so the tests run in parallel and never hang.
 #include "train/catch_with_torch.hpp"
+#include "train/scoped_torch_threads.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -308,8 +309,6 @@ TEST_CASE("Two ranks over Gloo end with bitwise identical weights, those of one 
           "[distributed][gloo]") {
   // One process on the same global batches, for reference, single-threaded like the ranks, so
   // that no thread count changes a kernel's summation order.
-  const auto threads = torch::get_num_threads();
-  torch::set_num_threads(1);
   // AdamW in float32 and float64, then SGD in float64 with a term on the local shard added to
   // the gathered loss: SGD sees the gradients' scale, which AdamW divides away, and the local
   // term must be weighed like the gathered one (data_parallel.hpp).
@@ -320,8 +319,10 @@ TEST_CASE("Two ranks over Gloo end with bitwise identical weights, those of one 
   run.dtype = dtype;
   run.sgd = variant == 2;
   run.local_weight = variant == 2 ? 0.5 : 0.0;
-  const auto one = train::testing::train_tiny(DistributedContext(), run);
-  torch::set_num_threads(threads);
+  const auto one = [&] {
+    const train::testing::ScopedTorchThreads one_thread(1);
+    return train::testing::train_tiny(DistributedContext(), run);
+  }();
 
   ScratchFolder folder("distributed-equal-" + std::to_string(variant));
   const auto report = run_two_ranks(folder, {"train", "--dtype", name, "--steps", std::to_string(run.steps), "--out",
@@ -354,14 +355,14 @@ TEST_CASE("Two ranks over Gloo end with bitwise identical weights, those of one 
 
 TEST_CASE("The comparison with one process sees a wrong gradient scale: summing over ranks instead of averaging",
           "[distributed][gloo]") {
-  const auto threads = torch::get_num_threads();
-  torch::set_num_threads(1);
   train::testing::TinyRun run;
   run.dtype = torch::kFloat64;
   run.sgd = true;
   run.local_weight = 0.5;
-  const auto one = train::testing::train_tiny(DistributedContext(), run);
-  torch::set_num_threads(threads);
+  const auto one = [&] {
+    const train::testing::ScopedTorchThreads one_thread(1);
+    return train::testing::train_tiny(DistributedContext(), run);
+  }();
   ScratchFolder folder("distributed-sum");
   const auto report = run_two_ranks(folder, {"train", "--dtype", "double", "--out", folder("weights"), "--local-weight",
                                              "0.5", "--optimizer", "sgd", "--reduction", "sum"});

@@ -2,6 +2,7 @@
 // (autograd) against central finite differences, in double precision.
 #include "train/catch_with_torch.hpp"
 #include "train/gradient_error.hpp"
+#include "train/scoped_torch_threads.hpp"
 #include <cmath>
 #include <algorithm>
 #include <functional>
@@ -418,11 +419,7 @@ TEST_CASE("The CPU kernel of L_spread gives the same bits on 1 and 2 threads, wi
   const auto labels = torch::cat({sample_labels, sample_labels});
   const auto z0 = torch::nn::functional::normalize(torch::randn({2 * B, 16}), torch::nn::functional::NormalizeFuncOptions().dim(1));
   const auto run = [&](int threads) {
-    struct Restore {
-      int saved;
-      ~Restore() { torch::set_num_threads(saved); }
-    } restore{torch::get_num_threads()};
-    torch::set_num_threads(threads);
+    const train::testing::ScopedTorchThreads scoped(threads);
     auto z = z0.clone().requires_grad_(true);
     const auto loss = spread_loss(z, labels, two_view_partners(B), 0.5, 0.5);
     loss.backward();

@@ -13,6 +13,7 @@
 #include "geomsim/train/training/epoch_loop.hpp"
 #include "geomsim/train/training/trainer.hpp"
 #include "train/tiny_models.hpp"
+#include "train/scoped_torch_threads.hpp"
 
 using namespace geomsim;
 using namespace geomsim::train;
@@ -199,11 +200,7 @@ TEST_CASE("The read-back interval changes no result: the same weights, losses an
   // Single-threaded, so that only the read-back interval differs between the runs: torch 2.11's
   // multi-threaded CPU kernels do not repeat their sums bit for bit on a loaded machine (2 of 40
   // runs differed in the last bits with two busy processes beside them, 0 of 40 on one thread).
-  struct Restore {
-    int saved;
-    ~Restore() { torch::set_num_threads(saved); }
-  } restore{torch::get_num_threads()};
-  torch::set_num_threads(1);
+  const train::testing::ScopedTorchThreads one_thread(1);
   const auto images = tiny_images(96);
   const auto labels = torch::arange(96, torch::kLong).remainder(2);
   const auto run = [&](int64_t sync_every, std::vector<StepReport>* reports = nullptr) {
