@@ -19,6 +19,7 @@
 
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/plain_text.hpp"
 
 extern char** environ;
 
@@ -30,14 +31,6 @@ namespace fs = std::filesystem;
 // command" (also for the script it is given to run), one starting with '|' as "pipe into this
 // command", and expands a leading '~'.
 std::string plain_path(const std::string& path) { return !path.empty() && path[0] == '/' ? path : "./" + path; }
-
-// A file name as a single-quoted gnuplot string.
-std::string path_literal(const std::string& path) {
-  const std::string name = plain_path(path);
-  std::string out = "'";
-  for (char c : name) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
-}
 
 std::string folder_of(const std::string& path) {
   const fs::path parent = fs::path(path).parent_path();
@@ -240,6 +233,14 @@ void GnuplotFigure::line(const std::string& text) {
   body_ += text + "\n";
 }
 
+std::string GnuplotFigure::path_literal(const std::string& path, const std::string& argument) {
+  require_no_control_characters(path, argument);  // never emitted: a single-quoted string cannot escape one
+  const std::string name = plain_path(path);
+  std::string out = "'";
+  for (char c : name) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
 std::string GnuplotFigure::colour(int k) {
   // Okabe & Ito (2008), "Color Universal Design": blue, vermillion, bluish green, reddish
   // purple, orange, sky blue, black, and the yellow last (hard to see on white).
@@ -296,6 +297,9 @@ std::string GnuplotFigure::script(const std::vector<Target>& targets) const {
 }
 
 void GnuplotFigure::render(const std::string& stem, OutputTransaction& outputs, const std::string& argument) const {
+  // Every file's name starts with the stem: one with a control character is refused before
+  // anything is staged (path_literal would refuse it too, but only once the script is built).
+  require_no_control_characters(stem, argument);
   // The saved script names the final files, so `gnuplot STEM.gp` in their folder redraws the figure.
   std::vector<Target> final_targets = targets(stem), run_targets = final_targets;
   for (auto& t : final_targets) t.path = fs::path(t.path).filename().string();

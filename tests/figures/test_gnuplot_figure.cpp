@@ -10,6 +10,7 @@
 
 #include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/errors.hpp"
 #include "scratch_folder.hpp"
 
 using geomsim::GnuplotFigure;
@@ -95,6 +96,36 @@ TEST_CASE("Output stems with quotes, pipes and tildes are file names", "[figures
   for (const auto& entry : fs::directory_iterator(".")) {  // nothing but the 15 figure files
     CHECK_THAT(entry.path().filename().string(), !Catch::Contains(".tmp.") && !Catch::Contains("partial"));
   }
+  fs::current_path(previous);
+}
+
+TEST_CASE("An output path with a control character is refused, never quoted", "[figures][security]") {
+  // gnuplot's single-quoted strings hold no escapes: a line break in `set output '...'` would end
+  // the command and run the rest of the name as gnuplot code (system() runs a shell command).
+  CHECK(GnuplotFigure::path_literal("it's") == "'./it''s'");
+  CHECK(GnuplotFigure::path_literal("/tmp/|x") == "'/tmp/|x'");
+  for (const std::string& path : {std::string("o5\nsystem(\"touch MARK9\")\n#"), std::string("a\rb"), std::string("tab\there"),
+                                  std::string("esc\x1b[0m"), std::string("del\x7f"), std::string("nul") + '\0' + "x"}) {
+    CHECK_THROWS_AS(GnuplotFigure::path_literal(path), geomsim::InvalidArgument);
+    CHECK_THROWS_WITH(GnuplotFigure::path_literal(path, "out"), Catch::StartsWith("out must not hold control characters"));
+  }
+  // render() refuses such a stem before anything is written or run.
+  Scratch dir("figure");
+  const fs::path previous = fs::current_path();
+  fs::current_path(dir.root);
+  GnuplotFigure fig(300, 200);
+  fig.datablock("d", {{0, 0}, {1, 1}});
+  fig.line("plot $d using 1:2 with lines notitle");
+  geomsim::OutputTransaction outputs;
+  try {
+    fig.render("o5\nsystem(\"touch MARK9\")\n#", outputs, "out");
+    FAIL("render accepted a stem with a line break");
+  } catch (const geomsim::InvalidArgument& error) {
+    CHECK(error.argument() == "out");
+    CHECK_THAT(error.requirement(), Catch::Contains("control characters") && Catch::Contains("o5\\nsystem"));
+  }
+  outputs.commit();
+  CHECK(fs::is_empty("."));  // no figure, no temporary, no MARK9
   fs::current_path(previous);
 }
 

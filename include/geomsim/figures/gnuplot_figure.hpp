@@ -15,8 +15,10 @@
 //
 // No string from outside (a title from sims/, a model's description, an output path) may
 // reach the script as code: text() turns it into a gnuplot string that is shown as it is,
-// render() quotes the output paths itself, and line() refuses what only injected text would
-// hold (a line break, a backquote or a system() call outside a single-quoted string).
+// render() quotes the output paths itself (path_literal()) and refuses a stem with a control
+// character, which no single-quoted gnuplot string can hold, and line() refuses what only
+// injected text would hold (a line break, a backquote or a system() call outside a
+// single-quoted string).
 #include <string>
 #include <vector>
 
@@ -46,6 +48,12 @@ class GnuplotFigure {
   // `set title T`, `set xlabel T`, `set label T at ...`, `plot ... title T` and
   // `set multiplot ... title T`.
   static std::string text(const std::string& text);
+  // A file name as a single-quoted gnuplot string for `set output`, a relative one as ./PATH (gnuplot
+  // reads a name starting with '<' or '|' as a command, and expands a leading '~'), every '
+  // doubled. A single-quoted string holds no escapes, so a name with a control character (a line
+  // break would end the command and run the rest as gnuplot code) cannot be written: throws
+  // InvalidArgument(argument) for it (support/plain_text.hpp) instead.
+  static std::string path_literal(const std::string& path, const std::string& argument = "out");
   // A title and its subtitle (the fixed parameters) as one gnuplot string that fits the terminal
   // it is drawn on: an expression that picks, from gs_width and gs_font, the subtitle alone
   // (wrapped at 48 characters) on a one-column PDF (a paper's caption holds the title; without a
@@ -73,7 +81,8 @@ class GnuplotFigure {
 
   // Stages files(stem) into `outputs` (committed by the caller, with its
   // other files). Throws InvalidArgument(argument) naming the file when one cannot be written
-  // (a full disk is said so), and std::runtime_error when gnuplot is missing or fails.
+  // (a full disk is said so), or, before anything is written, when `stem` holds a control
+  // character; and std::runtime_error when gnuplot is missing or fails.
   void render(const std::string& stem, OutputTransaction& outputs, const std::string& argument = "out") const;
   // The same, committed at once.
   void render(const std::string& stem) const;
