@@ -80,7 +80,8 @@ void add_lipschitz_options(CLI::App& c, LipschitzOptions& o) {
   c.add_option("--jacobian-points", o.jacobian_points, "images where the Jacobian's norm is taken")->capture_default_str();
   c.add_option("--map", o.map, "geomsim checkpoints: embedding (unit, the default) or features (before normalisation)")
       ->capture_default_str();
-  c.add_option("--out", o.out, "write STEM.csv (every pair) and STEM.png/.svg/.pdf/-2col.pdf/.gp (Figure 3)");
+  c.add_option("--out", o.out, "write STEM.csv (every pair) and STEM.png/.svg/.pdf/-2col.pdf/.gp (Figure 3)")
+      ->check(no_control_characters());
 }
 
 int run_lipschitz(const LipschitzOptions& o) {

@@ -10,6 +10,7 @@
 #include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/plain_text.hpp"
 
 namespace geomsim::cli {
 
@@ -182,6 +183,10 @@ CLI::Validator at_least(long long lowest) {
         return std::string();
       },
       "");
+}
+
+CLI::Validator no_control_characters() {
+  return CLI::Validator([](std::string& value) { return control_character_problem(value); }, "");
 }
 
 std::vector<NamedPath> stem_files(const std::string& argument, const std::string& stem,

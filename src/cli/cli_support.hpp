@@ -47,6 +47,11 @@ CLI::Validator non_negative_integer();
 // For integer options with a lower bound that must hold when the option is given (where 0 or
 // a missing value would otherwise mean "the default").
 CLI::Validator at_least(long long lowest);
+// For every output path that becomes a figure's file name (--out of plot, measure, report,
+// experiment, lipschitz, train-sweep): refuses a control character (a line break would end
+// gnuplot's `set output '...'` and run the rest as gnuplot code, support/plain_text.hpp) when
+// the options are parsed, before anything runs: "--out must not hold control characters ...", exit 2.
+CLI::Validator no_control_characters();
 
 // --device (auto, cpu, cuda, cuda:N), for every command that runs a network; `given` is set when
 // the user gave it (a resume may then change the kind of device).

@@ -12,7 +12,7 @@ void add_experiment_options(CLI::App& c, ExperimentCommandOptions& o) {
            "the definition's. At the end OUT/NAME.md (mean +- sd over seeds, the paper's numbers, a verdict per claim)\n"
            "and the figures are written.");
   c.add_option("--definition", o.definition, "the definition, sims/NAME.json")->required();
-  c.add_option("--out", o.out, "folder for NAME.csv, NAME.md and the figures (created if missing)")->capture_default_str();
+  c.add_option("--out", o.out, "folder for NAME.csv, NAME.md and the figures (created if missing)")->capture_default_str()->check(no_control_characters());
   c.add_flag("--smoke", o.smoke, "apply the definition's \"smoke\" overrides (a tiny grid, for CI)");
   add_device_options(c, o.device, o.device_given, o.sync_every);
   add_data_parallel_options(c, o.nproc_per_node, o.distributed_timeout);

@@ -37,7 +37,8 @@ void add_shared_measure_options(CLI::App& c, EmbeddingMeasureOptions& o) {
   c.add_option("--reference-subclasses", o.reference_subclasses, "the subclass of each row of --reference-embeddings");
   c.add_option("--predictions", o.predictions,
                "with --embeddings: a classifier's class prediction per row, for NC4 (agreement with the nearest class mean)");
-  c.add_option("--out", o.out, "write the cosine heat map: STEM.csv, STEM.png, STEM.svg, STEM.pdf, STEM-2col.pdf, STEM.gp");
+  c.add_option("--out", o.out, "write the cosine heat map: STEM.csv, STEM.png, STEM.svg, STEM.pdf, STEM-2col.pdf, STEM.gp")
+      ->check(no_control_characters());
   c.add_option("--heatmap-points", o.heatmap_points, "points in the heat map (a seeded sample when there are more)")->capture_default_str();
 }
 

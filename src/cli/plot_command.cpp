@@ -22,7 +22,9 @@ void add_plot_options(CLI::App& command, PlotOptions& o) {
   command.add_flag("--no-theory", o.no_theory, "leave out the theory's prediction (drawn for y = spread or loss of a sweep CSV)");
   command.add_flag("--logx", o.logx, "a logarithmic x axis (base 2)");
   command.add_option("--out", o.out, "output stem: writes STEM.png, STEM.svg, STEM.pdf (3.5 in wide), STEM-2col.pdf (7 in) and "
-                                     "STEM.gp (the gnuplot script, data inline)")->required();
+                                     "STEM.gp (the gnuplot script, data inline)")
+      ->required()
+      ->check(no_control_characters());
   command.footer(
       "Every point of the figure must be one row of the CSV: where the chosen columns leave several rows for one point, "
       "the plot is refused, naming the column that varies; choose it with --curves, --facets or --where. In a sweep CSV the "

@@ -33,7 +33,7 @@ std::string training_kind_list() {
 
 void add_report_options(CLI::App& command, ReportOptions& o) {
   command.add_option("--sims", o.sims, "folder of experiment definitions (*.json)")->capture_default_str();
-  command.add_option("--out", o.out, "folder for the report (created if missing)")->capture_default_str();
+  command.add_option("--out", o.out, "folder for the report (created if missing)")->capture_default_str()->check(no_control_characters());
   command.add_option("--only", o.only, "run only these definitions (by name)");
   command.add_flag("--smoke", o.smoke, "use each definition's tiny smoke grid (seconds; for CI)");
   command.add_option("--shard", o.shard,

@@ -216,7 +216,9 @@ void add_train_sweep_options(CLI::App& c, TrainSweepOptions& o) {
   c.add_option("--alphas", o.alphas, "alpha values: a list or a range lo:hi:step")->required();
   c.add_option("--sim-ny", o.sim_ny, "points per class of the simulation")->capture_default_str();
   c.add_option("--sim-seeds", o.sim_seeds, "random starts of the simulation")->capture_default_str();
-  c.add_option("--out", o.out, "output stem: writes STEM.csv, STEM.png, STEM.svg, STEM.pdf (3.5 in wide), STEM-2col.pdf (7 in), STEM.gp")->required();
+  c.add_option("--out", o.out, "output stem: writes STEM.csv, STEM.png, STEM.svg, STEM.pdf (3.5 in wide), STEM-2col.pdf (7 in), STEM.gp")
+      ->required()
+      ->check(no_control_characters());
 }
 
 int run_train_sweep(const TrainSweepOptions& o) {
