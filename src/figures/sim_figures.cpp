@@ -17,6 +17,7 @@
 #include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/experiments/sweep.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
+#include "geomsim/support/plain_text.hpp"
 #include "geomsim/figures/table_plot.hpp"
 #include "geomsim/metrics/cosine_similarity.hpp"
 #include "geomsim/support/atomic_output.hpp"
@@ -865,8 +866,10 @@ SimDefinition load_sim_definition(const std::string& path, const std::vector<std
       std::find(other_kinds.begin(), other_kinds.end(), def.kind) == other_kinds.end()) {
     throw InvalidArgument("sim", path + ": unknown kind \"" + def.kind + "\"");
   }
-  if (def.name.empty() || def.name.find_first_of("/\\ ") != std::string::npos) {
-    throw InvalidArgument("sim", path + ": \"name\" must be a plain file stem");
+  // The name is the stem of every file the definition writes, its figure's among them: a control
+  // character (a line break would end gnuplot's `set output '...'`) is refused with the rest.
+  if (def.name.empty() || def.name.find_first_of("/\\ ") != std::string::npos || has_control_character(def.name)) {
+    throw InvalidArgument("sim", path + ": \"name\" must be a plain file stem (no '/', '\\', space or control character)");
   }
   for (const char* key : {"parameters", "smoke"}) {
     if (j.contains(key) && !j.at(key).is_object()) throw InvalidArgument("sim", path + ": \"" + std::string(key) + "\" must be an object");

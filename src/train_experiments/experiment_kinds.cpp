@@ -9,6 +9,7 @@
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"
 #include "geomsim/support/output_folder.hpp"
+#include "geomsim/support/plain_text.hpp"
 #include "geomsim/train/data/device.hpp"
 
 namespace geomsim::train_experiments {
@@ -49,8 +50,8 @@ void run_experiment(const ExperimentOptions& o) {
   context.device_given = o.device_given;
   context.sync_every = o.sync_every;
   context.shard = shard;
-  if (context.name.empty() || context.name.find_first_of("/\\ .") != std::string::npos) {
-    throw InvalidArgument("definition", o.definition + ": \"name\" must be a plain file stem");
+  if (context.name.empty() || context.name.find_first_of("/\\ .") != std::string::npos || has_control_character(context.name)) {
+    throw InvalidArgument("definition", o.definition + ": \"name\" must be a plain file stem (no '/', '\\', space, '.' or control character)");
   }
   const std::string kind = text("kind");
   if (!definition.contains("parameters") || !definition.at("parameters").is_object()) {

@@ -24,6 +24,7 @@
 #include "geomsim/support/json_input.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/plain_text.hpp"
 #include "geomsim/train/analysis/lipschitz.hpp"
 #include "geomsim/train/checkpoints/model_checkpoint.hpp"
 
@@ -71,7 +72,9 @@ void add_lipschitz_metrics(train::Encoder encoder, train::Autoencoder autoencode
 void run_lipschitz_experiment(const json& definition, const ExperimentContext& context) {
   const json& p = definition.at("parameters");
   const std::string source_name = string_parameter(p, "source");
-  if (source_name.find_first_of("/\\ ") != std::string::npos) throw InvalidArgument("definition", "\"source\" must be a definition's name");
+  if (source_name.find_first_of("/\\ ") != std::string::npos || has_control_character(source_name)) {
+    throw InvalidArgument("definition", context.definition_path + ": \"source\" must be a definition's name");
+  }
   const std::string source_path =
       (std::filesystem::path(context.definition_path).parent_path() / (source_name + ".json")).string();
   const json source = read_json_file(source_path, "definition", kMaxSimDefinitionBytes, "sims definition");
