@@ -75,6 +75,14 @@ JSON
 {"name": "seeds", "title": "seeds", "kind": "alpha_spread",
  "parameters": {"K": 2, "ny": 2, "d": 2, "tau": 0.5, "alpha": [0.6], "seeds": 5}}
 JSON
+  # Issue 53: definitions whose name holds a line break and then gnuplot code (the name is the
+  # stem of the figure's `set output '...'`): one that report runs, one that experiment runs.
+  mkdir -p sims-newline sims-newline-trained
+  cat >sims-newline/nl.json <<'JSON'
+{"name": "nl\nsystem(\"touch PWNED\")\n#", "title": "nl", "kind": "c_threshold", "parameters": {"tau": [0.5], "d": [2, 3]}}
+JSON
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["name"] = "nl\nsystem(\"touch PWNED\")\n#"; json.dump(d, open(sys.argv[2], "w"))' \
+    "$source_dir/sims/figure-2-trained.json" sims-newline-trained/figure-2-trained.json || return 1
   # Issue 31: definitions with a list where one value is expected, or curves a kind cannot draw;
   # CSVs for geomsim plot: a sweep whose tau varies, rows that repeat a point, an empty file, a
   # header without rows, and a sweep CSV named like a figure's output.
