@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <map>
 #include <string>
 
@@ -54,6 +55,16 @@ std::string python_words(const std::string& text) {
 }  // namespace
 
 PYBIND11_MODULE(_core, module) {
+#if PYBIND11_VERSION_MAJOR == 2 && PYBIND11_VERSION_MINOR < 12
+  // Built with a pybind11 that reads numpy 1's array layout: under numpy 2 its arrays would be
+  // read wrongly, without an error (CMakeLists.txt refuses that build; numpy may be upgraded later).
+  const std::string numpy_version = py::module_::import("numpy").attr("__version__").cast<std::string>();
+  if (std::atoi(numpy_version.c_str()) >= 2) {
+    throw py::import_error("geomsim was built with pybind11 " + std::to_string(PYBIND11_VERSION_MAJOR) + "." +
+                           std::to_string(PYBIND11_VERSION_MINOR) + ", which cannot read numpy " + numpy_version +
+                           "'s arrays: rebuild it with pybind11 >= 2.12 (pip install .), or use numpy 1");
+  }
+#endif
   module.doc() =
       "geomsim: the geometry of supervised contrastive learning (the C++ library's Python face).\n\n"
       "solve() finds the optimal points of L_spread (seed 004, eq. 39-40); log_wiener_constant, c_threshold,\n"
