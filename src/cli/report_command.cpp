@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <functional>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -264,8 +266,24 @@ int run_report(const ReportOptions& o) {
   std::vector<std::string> training_kinds;
   for (const auto& kind : training_experiment_kinds()) training_kinds.emplace_back(kind.name);
   std::vector<SimDefinition> definitions;
+  // Every file a definition writes into --out is named for it (NAME.md, NAME.csv, its figure's
+  // NAME.png ...): two definitions of one name, or of names that differ only in case (one file on a
+  // case-insensitive file system), would overwrite each other's. Refused, naming both files, before
+  // anything runs, whichever of them --only picks.
+  std::map<std::string, std::pair<std::string, std::string>> named;  // the name in lower case -> the first (file, name)
   for (const auto& path : paths) {
     SimDefinition def = load_sim_definition(path, training_kinds);
+    std::string lower = def.name;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const auto [first, fresh] = named.emplace(lower, std::make_pair(path, def.name));
+    if (!fresh) {
+      const auto& [first_path, first_name] = first->second;
+      throw InvalidArgument("sims", "holds two definitions with one \"name\": " + first_path + " (\"" + first_name + "\") and " +
+                                        path + " (\"" + def.name + "\")" +
+                                        (first_name == def.name ? std::string() : ", one name on a case-insensitive file system") +
+                                        "; a definition's name is the stem of every file it writes (NAME.md, NAME.csv, its "
+                                        "figures), so one would overwrite the other's: rename one");
+    }
     if (o.only.empty() || std::find(o.only.begin(), o.only.end(), def.name) != o.only.end()) definitions.push_back(def);
   }
   // A definition that measures another's models (its parameters name a "source") runs after

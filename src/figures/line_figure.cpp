@@ -48,6 +48,10 @@ GnuplotFigure line_figure(const LineFigureSpec& spec) {
   bool theory_drawn = false, markers_drawn = false, alternate_drawn = false;
   double x_lo = std::numeric_limits<double>::infinity(), x_hi = -x_lo, y_lo = x_lo, y_hi = -x_lo;
   const auto extend = [&](double x, double y) {
+    if (!(std::abs(x) <= kMaxDrawnMagnitude && std::abs(y) <= kMaxDrawnMagnitude)) {
+      throw std::logic_error("line_figure: the point (" + num(x) + ", " + num(y) + ") is beyond the +-" + num(kMaxDrawnMagnitude) +
+                             " that gnuplot draws");
+    }
     x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x), y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
   };
   for (const auto& panel : spec.panels) {

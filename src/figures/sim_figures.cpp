@@ -1,6 +1,7 @@
 #include "geomsim/figures/sim_figures.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -870,6 +871,15 @@ SimDefinition load_sim_definition(const std::string& path, const std::vector<std
   // character (a line break would end gnuplot's `set output '...'`) is refused with the rest.
   if (def.name.empty() || def.name.find_first_of("/\\ ") != std::string::npos || has_control_character(def.name)) {
     throw InvalidArgument("sim", path + ": \"name\" must be a plain file stem (no '/', '\\', space or control character)");
+  }
+  // geomsim report writes its index, README.md, beside the pages (NAME.md): a definition named
+  // README (in any case: one file on a case-insensitive file system) would overwrite it.
+  std::string lower = def.name;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (lower == "readme") {
+    throw InvalidArgument("sim", path + ": \"name\" must not be " + def.name +
+                                     ": geomsim report writes its index to README.md beside the pages (NAME.md), which this "
+                                     "page would overwrite; rename the definition");
   }
   for (const char* key : {"parameters", "smoke"}) {
     if (j.contains(key) && !j.at(key).is_object()) throw InvalidArgument("sim", path + ": \"" + std::string(key) + "\" must be an object");

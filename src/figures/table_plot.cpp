@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -95,12 +96,17 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
                                          listed(ordered_values(t, c, all)) + ")");
     }
   }
-  // x and y: finite numbers.
+  // x and y: finite numbers that gnuplot can draw.
   const auto number_at = [&](std::size_t r, std::size_t c) {
     const auto v = field_number(t.rows[r][c]);
     if (!v) {
       throw InvalidArgument("csv", "file " + t.source + " line " + std::to_string(t.lines[r]) + ": column " + t.header[c] + " holds '" +
                                        t.rows[r][c] + "', not a finite number; --x and --y need numbers");
+    }
+    if (std::abs(*v) > kMaxDrawnMagnitude) {
+      throw InvalidArgument("csv", "file " + t.source + " line " + std::to_string(t.lines[r]) + ": column " + t.header[c] + " holds " +
+                                       t.rows[r][c] + ", beyond the +-" + format_number(kMaxDrawnMagnitude) +
+                                       " a figure can draw (gnuplot refuses an axis range wider than about 9e307)");
     }
     return *v;
   };
@@ -139,6 +145,33 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
   };
   const bool sweep = std::all_of(kSweepParameters.begin(), kSweepParameters.end(), [&](const std::string& p) { return t.column(p); }) &&
                      t.column("predicted_regime");
+  const bool theory = spec.theory && sweep && (spec.y == "spread" || spec.y == "loss") &&
+                      std::find(kSweepParameters.begin(), kSweepParameters.end(), spec.x) != kSweepParameters.end();
+  const bool predicts = sweep && (theory || spec.x == "alpha");
+  const auto sweep_point_at = [&](std::size_t r) {
+    const auto parameter = [&](const std::string& name, double lo, double hi, bool whole, const std::string& wanted) {
+      const std::size_t c = *t.column(name);
+      const auto v = field_number(t.rows[r][c]);
+      if (!v || *v < lo || *v > hi || (whole && *v != std::floor(*v))) {
+        throw InvalidArgument("csv", "file " + t.source + " line " + std::to_string(t.lines[r]) + ": column " + name + " holds '" +
+                                         t.rows[r][c] + "', not " + wanted + "; it has a sweep CSV's columns (K, ny, d, alpha, "
+                                         "tau, predicted_regime), whose theory and thresholds need a sweep's parameters (--no-theory "
+                                         "and an x other than alpha draw without them)");
+      }
+      return *v;
+    };
+    constexpr double kInt = std::numeric_limits<int>::max();
+    SweepPoint p;
+    p.K = static_cast<int>(parameter("K", 2, kInt, true, "a whole number >= 2"));
+    p.ny = static_cast<int>(parameter("ny", 1, kInt, true, "a whole number >= 1"));
+    p.d = static_cast<int>(parameter("d", 2, kInt, true, "a whole number >= 2"));
+    p.alpha = parameter("alpha", 0.0, 1.0, false, "a number in [0, 1]");
+    p.tau = parameter("tau", std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::max(), false, "a finite number > 0");
+    return p;
+  };
+  if (predicts) {
+    for (std::size_t r : rows) sweep_point_at(r);
+  }
   // The sweep's parameters that are none of x, curves, facets: fixed along every curve.
   std::vector<std::size_t> others;
   for (const auto& p : kSweepParameters) {
@@ -209,6 +242,9 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
                                        " across the figure's curves and panels: " + choose(t.header[c]));
     }
   }
+  // A sweep CSV's parameters feed its theory and thresholds (computed below whenever the
+  // figure draws either): each kept row's must be a sweep's, or the CSV is refused naming the
+  // file, the line and the column (a field that is no number, or a K of 1e300, is no sweep point).
   LineFigureSpec figure;
   figure.title = spec.title.empty() ? axis_label(spec.y) + " against " + display(spec.x) : spec.title;
   for (const auto& f : fixed) figure.subtitle += (figure.subtitle.empty() ? "" : ", ") + f;
@@ -222,8 +258,6 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
     if (curve_notes.count(k)) entry += " (" + curve_notes[k] + ")";
     figure.legend.push_back(entry);
   }
-  const bool theory = spec.theory && sweep && (spec.y == "spread" || spec.y == "loss") &&
-                      std::find(kSweepParameters.begin(), kSweepParameters.end(), spec.x) != kSweepParameters.end();
   for (std::size_t f = 0; f < facet_values.size(); ++f) {
     LinePanel panel;
     if (fc) {
@@ -247,15 +281,9 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
           }
         }
       }
-      if (sweep) {
-        // The sweep point of the curve's first row; x varies along it.
-        const auto& row = t.rows[members.front()];
-        SweepPoint base;
-        base.K = static_cast<int>(*field_number(row[*t.column("K")]));
-        base.ny = static_cast<int>(*field_number(row[*t.column("ny")]));
-        base.d = static_cast<int>(*field_number(row[*t.column("d")]));
-        base.alpha = *field_number(row[*t.column("alpha")]);
-        base.tau = *field_number(row[*t.column("tau")]);
+      if (predicts) {
+        // The sweep point of the curve's first row; x varies along it (each of its rows checked above).
+        const SweepPoint base = sweep_point_at(members.front());
         const double lo = curve.points.front().first, hi = curve.points.back().first;
         if (spec.x == "alpha") {
           const double threshold = predict(base).threshold;
@@ -284,7 +312,9 @@ GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
             else if (spec.x == "alpha") q.alpha = v;
             else q.tau = v;
             const SweepPrediction pr = predict(q);
-            const auto value = spec.y == "spread" ? pr.spread : pr.loss;
+            auto value = spec.y == "spread" ? pr.spread : pr.loss;
+            // A prediction that overflows (a loss at a tau near 0) is a gap: no figure draws it.
+            if (value && !(std::abs(*value) <= kMaxDrawnMagnitude)) value.reset();
             // A gap wherever the predicted regime changes (the value jumps there) or has no value.
             if ((pr.regime != previous || !value) && !curve.theory.empty() && !curve.theory.back().empty()) curve.theory.push_back({});
             previous = pr.regime;

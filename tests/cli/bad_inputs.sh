@@ -61,6 +61,7 @@ damaged("sweep-nan.csv", "loss", "nan")
 damaged("sweep-inf.csv", "spread", "inf")
 damaged("sweep-negk.csv", "K", "-2")
 damaged("sweep-quoted.csv", "seeds", "0:1", quote=True)
+damaged("sweep-wordk.csv", "K", "two")
 PY
   # sims/ definitions: a valid one, a hostile title, a parameter of the wrong type.
   mkdir -p sims-ok sims-evil sims-seeds
@@ -83,6 +84,17 @@ JSON
 JSON
   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["name"] = "nl\nsystem(\"touch PWNED\")\n#"; json.dump(d, open(sys.argv[2], "w"))' \
     "$source_dir/sims/figure-2-trained.json" sims-newline-trained/figure-2-trained.json || return 1
+  # Issue 53: definitions that would overwrite each other's files (one name twice, or names that
+  # differ only in case), one named like the report's index README.md, and CSVs for geomsim plot
+  # with finite values no gnuplot axis holds.
+  mkdir -p sims-dupname sims-dupcase sims-readme
+  cp sims-ok/ok.json sims-dupname/a.json
+  cp sims-ok/ok.json sims-dupname/b.json
+  cp sims-ok/ok.json sims-dupcase/a.json
+  sed 's/"name": "ok"/"name": "OK"/' sims-ok/ok.json >sims-dupcase/b.json
+  sed 's/"name": "ok"/"name": "ReadMe"/' sims-ok/ok.json >sims-readme/readme.json
+  printf 'a,b\n1,2\n2,1e308\n' >huge-y.csv
+  printf 'a,b\n-1e308,2\n2,3\n' >huge-x.csv
   # Issue 31: definitions with a list where one value is expected, or curves a kind cannot draw;
   # CSVs for geomsim plot: a sweep whose tau varies, rows that repeat a point, an empty file, a
   # header without rows, and a sweep CSV named like a figure's output.
@@ -346,6 +358,12 @@ run_row() {  # line number, item, exit, needs, expected text, creates, arguments
   fi
   local -a words
   eval "words=($arguments)"  # the table's own shell words; $W, $FIX and $FM expand here
+  # Leading NAME=VALUE words: the row's environment variables (run through env(1)).
+  local -a environment=()
+  while [ "${#words[@]}" -gt 0 ] && [[ ${words[0]} =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; do
+    environment+=("${words[0]}")
+    words=("${words[@]:1}")
+  done
   listing >"$OUT/before"
   local status
   if [[ $needs == *fulldisk* ]]; then
@@ -354,10 +372,10 @@ run_row() {  # line number, item, exit, needs, expected text, creates, arguments
         mount -t tmpfs -o size=64k tmpfs full && { cat /dev/zero >full/filler 2>/dev/null; true; }
         "$@"; status=$?
         ls -A full | grep -vx filler >"$0"
-        exit $status' "$OUT/full-listing" "$geomsim" "${words[@]}") >"$OUT/stdout" 2>"$OUT/stderr"
+        exit $status' "$OUT/full-listing" env "${environment[@]}" "$geomsim" "${words[@]}") >"$OUT/stdout" 2>"$OUT/stderr"
     status=$?
   else
-    (cd "$W" && timeout 120 "$geomsim" "${words[@]}") >"$OUT/stdout" 2>"$OUT/stderr"
+    (cd "$W" && timeout 120 env "${environment[@]}" "$geomsim" "${words[@]}") >"$OUT/stdout" 2>"$OUT/stderr"
     status=$?
   fi
   local problem=""

@@ -11,6 +11,7 @@
 #include "geomsim/experiments/sweep.hpp"
 #include "geomsim/support/errors.hpp"
 #include "helpers.hpp"
+#include "scratch_folder.hpp"
 
 using namespace geomsim;
 
@@ -56,7 +57,7 @@ TEST_CASE("A shard is i/n, or a Slurm array task's, and refuses what does not fi
   // The array variables as sbatch --array=3-9:2 sets them for its task 7: the third of 4 tasks.
   const char* names[] = {"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP"};
   for (const char* name : names) unsetenv(name);
-  CHECK_THROWS_WITH(parse_shard("slurm"), Catch::Contains("SLURM_ARRAY_TASK_ID, which is not set"));
+  CHECK(testing::refusal([] { parse_shard("slurm"); }).rfind("the environment variable SLURM_ARRAY_TASK_ID is not set, and --shard slurm needs it", 0) == 0);
   setenv("SLURM_ARRAY_TASK_ID", "7", 1);
   setenv("SLURM_ARRAY_TASK_COUNT", "4", 1);
   setenv("SLURM_ARRAY_TASK_MIN", "3", 1);
@@ -64,9 +65,30 @@ TEST_CASE("A shard is i/n, or a Slurm array task's, and refuses what does not fi
   const Shard task = parse_shard("slurm");
   CHECK((task.index == 2 && task.count == 4));
   setenv("SLURM_ARRAY_TASK_ID", "8", 1);  // not a task of that range
-  CHECK_THROWS_WITH(parse_shard("slurm"), Catch::Contains("is not one of its range's tasks"));
+  CHECK_THROWS_WITH(parse_shard("slurm"), Catch::Contains("SLURM_ARRAY_TASK_ID = 8 is not one of the tasks of an array from SLURM_ARRAY_TASK_MIN = 3"));
   setenv("SLURM_ARRAY_TASK_ID", "seven", 1);
-  CHECK_THROWS_WITH(parse_shard("slurm"), Catch::Contains("SLURM_ARRAY_TASK_ID must be a whole number, got 'seven'"));
+  CHECK_THROWS_WITH(parse_shard("slurm"), Catch::Contains("SLURM_ARRAY_TASK_ID must be a whole number in [0, 4000000] for --shard slurm, got 'seven'"));
+  CHECK_THROWS_AS(parse_shard("slurm"), InvalidEnvironment);
+  // Values no Slurm array sets are refused by name before any arithmetic: (ID - MIN) with ID =
+  // 2^63 - 1 and MIN = -1 overflowed, and ran as shard 0 of 4.
+  setenv("SLURM_ARRAY_TASK_ID", "9223372036854775807", 1);
+  setenv("SLURM_ARRAY_TASK_MIN", "-1", 1);
+  setenv("SLURM_ARRAY_TASK_STEP", "1", 1);
+  CHECK(testing::refusal([] { parse_shard("slurm"); }) ==
+        "the environment variable SLURM_ARRAY_TASK_ID must be a whole number in [0, 4000000] for --shard slurm, got '9223372036854775807'");
+  setenv("SLURM_ARRAY_TASK_ID", "3", 1);
+  CHECK_THROWS_WITH(parse_shard("slurm"), Catch::Contains("SLURM_ARRAY_TASK_MIN must be a whole number in [0, 4000000] for --shard slurm, got '-1'"));
+  setenv("SLURM_ARRAY_TASK_MIN", "0", 1);
+  for (const char* step : {"0", "-9223372036854775808", "4000001"}) {
+    setenv("SLURM_ARRAY_TASK_STEP", step, 1);
+    CHECK_THROWS_WITH(parse_shard("slurm"), Catch::Contains("SLURM_ARRAY_TASK_STEP must be a whole number in [1, 4000000]"));
+  }
+  setenv("SLURM_ARRAY_TASK_STEP", "1", 1);
+  for (const char* count : {"0", "1000001", "99999999999999999999"}) {
+    setenv("SLURM_ARRAY_TASK_COUNT", count, 1);
+    CHECK_THROWS_WITH(parse_shard("slurm"), Catch::Contains("SLURM_ARRAY_TASK_COUNT must be a whole number in [1, 1000000]"));
+  }
+  setenv("SLURM_ARRAY_TASK_COUNT", "4", 1);
   unsetenv("SLURM_ARRAY_TASK_STEP");  // --array=0-3 sets no step
   setenv("SLURM_ARRAY_TASK_ID", "3", 1);
   setenv("SLURM_ARRAY_TASK_MIN", "0", 1);

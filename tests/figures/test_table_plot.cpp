@@ -3,6 +3,7 @@
 // and the definitions that would draw several values of a parameter as one curve.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -143,4 +144,82 @@ TEST_CASE("A second column of y is drawn as open circles where it differs, with 
   CHECK(read(dir("plain.gp")).find("with points pt 6 ps 1.3") == std::string::npos);
   spec.alternate = "nope";
   CHECK_THAT(refusal([&] { plot_table(table, spec); }), Catch::Contains("--alternate names no column of a.csv: 'nope'"));
+}
+
+TEST_CASE("A value beyond what gnuplot draws is refused, naming the file, the line and the column", "[figures][plot]") {
+  TablePlotSpec spec;
+  spec.x = "a", spec.y = "b";
+  // +-1e308 are finite, but no axis holds them: gnuplot refuses ranges wider than about 9e307.
+  for (const char* value : {"1e308", "-1e308", "4.0000001e307", "1.7976931348623157e308"}) {
+    CAPTURE(value);
+    const TextCsv table = parse_text_csv(std::string("a,b\n1,2\n2,") + value + "\n", "big.csv", "csv");
+    CHECK(refusal([&] { plot_table(table, spec); }) ==
+          std::string("--csv file big.csv line 3: column b holds ") + value +
+              ", beyond the +-4e+307 a figure can draw (gnuplot refuses an axis range wider than about 9e307)");
+  }
+  const TextCsv x = parse_text_csv("a,b\n1,2\n-1e308,3\n", "bigx.csv", "csv");
+  CHECK_THAT(refusal([&] { plot_table(x, spec); }), Catch::StartsWith("--csv file bigx.csv line 3: column a holds -1e308, beyond"));
+  // The largest magnitude allowed, at both ends of one axis, still makes a figure.
+  const TextCsv edge = parse_text_csv("a,b\n1,-4e307\n2,4e307\n", "edge.csv", "csv");
+  CHECK(refusal([&] { plot_table(edge, spec); }).empty());
+}
+
+TEST_CASE("A sweep CSV whose parameter is not a sweep's is refused, naming the file, the line and the column", "[figures][plot]") {
+  TablePlotSpec spec;
+  spec.x = "alpha", spec.y = "spread", spec.curves = "K";
+  const std::string text = sweep_text({2, 3}, {3}, {0.5});
+  // The field of one column of the row on `line` (1: the header) replaced by `value`.
+  const auto damaged = [&](int line, const std::string& column, const std::string& value) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    std::vector<std::string> header;
+    std::istringstream h(lines[0]);
+    for (std::string f; std::getline(h, f, ',');) header.push_back(f);
+    const auto c = static_cast<std::size_t>(std::find(header.begin(), header.end(), column) - header.begin());
+    std::vector<std::string> fields;
+    std::istringstream r(lines[static_cast<std::size_t>(line - 1)]);
+    for (std::string f; std::getline(r, f, ',');) fields.push_back(f);
+    fields[c] = value;
+    std::string row;
+    for (std::size_t k = 0; k < fields.size(); ++k) row += (k ? "," : "") + fields[k];
+    lines[static_cast<std::size_t>(line - 1)] = row;
+    std::string out;
+    for (const auto& l : lines) out += l + "\n";
+    return parse_text_csv(out, "s.csv", "csv");
+  };
+  // A word where K was read as an empty optional: "--K must be >= 2, got 0" (and tau a garbage 4.68e-310).
+  spec.curves = "";
+  spec.where = {{"K", "2"}};
+  CHECK_THAT(refusal([&] { plot_table(damaged(2, "tau", "x"), spec); }),
+             Catch::StartsWith("--csv file s.csv line 2: column tau holds 'x', not a finite number > 0; it has a sweep CSV's columns"));
+  spec.where.clear();
+  spec.curves = "ny";
+  CHECK_THAT(refusal([&] { plot_table(damaged(3, "K", "two"), spec); }),
+             Catch::StartsWith("--csv file s.csv line 3: column K holds 'two', not a whole number >= 2"));
+  for (const char* K : {"1", "2.5", "1e300", "-3"}) {
+    CAPTURE(K);
+    CHECK_THAT(refusal([&] { plot_table(damaged(4, "K", K), spec); }),
+               Catch::StartsWith("--csv file s.csv line 4: column K holds '" + std::string(K) + "', not a whole number >= 2"));
+  }
+  CHECK_THAT(refusal([&] { plot_table(damaged(2, "alpha", "1.5"), spec); }), Catch::Contains("column alpha holds '1.5', not a number in [0, 1]"));
+  // Without the theory and with x other than alpha, nothing is predicted: the parameters are not needed.
+  spec.x = "tau", spec.y = "loss", spec.curves = "alpha", spec.theory = false;
+  spec.where = {{"K", "3"}};
+  CHECK(refusal([&] { plot_table(damaged(5, "ny", "many"), spec); }).empty());
+}
+
+TEST_CASE("A definition named README, in any case, is refused: the report's index is README.md", "[figures][sims]") {
+  ScratchFolder dir("definition-readme");
+  for (const char* name : {"README", "readme", "ReadMe"}) {
+    CAPTURE(name);
+    std::ofstream(dir("r.json")) << R"({"name": ")" << name
+                                 << R"(", "title": "t", "kind": "c_threshold", "parameters": {"tau": [0.5], "d": [2, 3]}})";
+    CHECK(refusal([&] { load_sim_definition(dir("r.json")); }) ==
+          "--sim " + dir("r.json") + ": \"name\" must not be " + name +
+              ": geomsim report writes its index to README.md beside the pages (NAME.md), which this page would overwrite; "
+              "rename the definition");
+  }
+  std::ofstream(dir("r.json")) << R"({"name": "README-2", "title": "t", "kind": "c_threshold", "parameters": {"tau": [0.5], "d": [2, 3]}})";
+  CHECK(refusal([&] { load_sim_definition(dir("r.json")); }).empty());
 }

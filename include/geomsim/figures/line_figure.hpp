@@ -60,9 +60,17 @@ struct LineFigureSpec {
 // The most curves a figure tells apart (the palette's size).
 inline constexpr int kMaxLineCurves = 8;
 
+// The largest magnitude of a value a figure draws. gnuplot refuses an axis range wider than half
+// the largest double (about 8.99e307: "y axis range undefined or overflow", and then "undefined
+// variable: inf"), and an axis spans its values plus a margin of 5% of their range on each side
+// (line_figure): values within +-4e307 always fit. Callers refuse larger values as input errors.
+inline constexpr double kMaxDrawnMagnitude = 4e307;
+
 // The figure, sized for a page (900 px wide, wider with more panels), with paper_sizes() on.
 // Throws std::logic_error for a style outside 1..kMaxLineCurves or without a legend entry, or
-// for a curve whose errors are neither empty nor one per point.
+// for a curve whose errors are neither empty nor one per point, or for a value (a point, with its
+// error bar, or the theory's) that is not finite or beyond +-kMaxDrawnMagnitude: the caller
+// refuses such input first, naming where it came from.
 GnuplotFigure line_figure(const LineFigureSpec& spec);
 
 }  // namespace geomsim

@@ -212,10 +212,13 @@ DistributedContext::DistributedContext() : impl_(std::make_shared<Impl>()) {}
 DistributedContext::DistributedContext(const LaunchEnvironment& environment, const DistributedOptions& options)
     : impl_(std::make_shared<Impl>()) {
   require_positive("timeout", options.timeout_seconds);
-  require_at_least("WORLD_SIZE", environment.world_size, 1);
+  // The launcher's variables (launch_environment.hpp), named as such.
+  if (environment.world_size < 1) {
+    throw InvalidEnvironment("WORLD_SIZE", "must be >= 1, got " + std::to_string(environment.world_size));
+  }
   if (environment.rank < 0 || environment.rank >= environment.world_size) {
-    throw InvalidArgument("RANK", "must be in [0, " + std::to_string(environment.world_size) + "), got " +
-                                      std::to_string(environment.rank));
+    throw InvalidEnvironment("RANK", "must be in [0, " + std::to_string(environment.world_size) + "), got " +
+                                         std::to_string(environment.rank));
   }
   auto& impl = *impl_;
   impl.rank = environment.rank;

@@ -23,7 +23,7 @@ int parse_integer(const char* name, const std::string& text, long lo, long hi, c
   const char* end = text.data() + text.size();
   const auto [ptr, error] = std::from_chars(text.data(), end, value);
   if (error != std::errc() || ptr != end || value < lo || value > hi) {
-    throw InvalidArgument(name, "must be an integer " + range + ", got \"" + text + "\"");
+    throw InvalidEnvironment(name, "must be an integer " + range + ", got \"" + text + "\"");
   }
   return static_cast<int>(value);
 }
@@ -33,8 +33,8 @@ constexpr long kMaxWorld = 1 << 24;
 int parse_port(const EnvironmentLookup& lookup, int world_size, const char* world_variable) {
   const auto port = value_of(lookup, "MASTER_PORT");
   if (!port) {
-    throw InvalidArgument("MASTER_PORT", std::string("must be set (the rendezvous port of rank 0) when ") +
-                                             world_variable + " = " + std::to_string(world_size) + " > 1");
+    throw InvalidEnvironment("MASTER_PORT", std::string("must be set (the rendezvous port of rank 0) when ") +
+                                                world_variable + " = " + std::to_string(world_size) + " > 1");
   }
   return parse_integer("MASTER_PORT", *port, 1, 65535, "in [1, 65535]");
 }
@@ -44,10 +44,10 @@ LaunchEnvironment from_torchrun(const EnvironmentLookup& lookup) {
   env.launcher = "torchrun";
   const auto rank = value_of(lookup, "RANK");
   const auto world = value_of(lookup, "WORLD_SIZE");
-  if (!world) throw InvalidArgument("WORLD_SIZE", "must be set when RANK is (both come from the launcher)");
+  if (!world) throw InvalidEnvironment("WORLD_SIZE", "must be set when RANK is (both come from the launcher)");
   env.world_size = parse_integer("WORLD_SIZE", *world, 1, kMaxWorld, "in [1, " + std::to_string(kMaxWorld) + "]");
   if (!rank) {
-    throw InvalidArgument("RANK", "must be set when WORLD_SIZE = " + *world + " > 1 (both come from the launcher)");
+    throw InvalidEnvironment("RANK", "must be set when WORLD_SIZE = " + *world + " > 1 (both come from the launcher)");
   }
   const std::string range = "in [0, " + std::to_string(env.world_size) + ") (WORLD_SIZE = " + *world + ")";
   env.rank = parse_integer("RANK", *rank, 0, env.world_size - 1, range);
@@ -61,7 +61,7 @@ LaunchEnvironment from_torchrun(const EnvironmentLookup& lookup) {
   if (env.world_size == 1) return env;
   const auto addr = value_of(lookup, "MASTER_ADDR");
   if (!addr) {
-    throw InvalidArgument("MASTER_ADDR", "must be set (the host of rank 0) when WORLD_SIZE = " + *world + " > 1");
+    throw InvalidEnvironment("MASTER_ADDR", "must be set (the host of rank 0) when WORLD_SIZE = " + *world + " > 1");
   }
   env.master_addr = *addr;
   env.master_port = parse_port(lookup, env.world_size, "WORLD_SIZE");
@@ -72,7 +72,7 @@ LaunchEnvironment from_slurm(const EnvironmentLookup& lookup) {
   LaunchEnvironment env;
   env.launcher = "slurm";
   const auto tasks = value_of(lookup, "SLURM_NTASKS");
-  if (!tasks) throw InvalidArgument("SLURM_NTASKS", "must be set when SLURM_PROCID is (run the program through srun)");
+  if (!tasks) throw InvalidEnvironment("SLURM_NTASKS", "must be set when SLURM_PROCID is (run the program through srun)");
   env.world_size = parse_integer("SLURM_NTASKS", *tasks, 1, kMaxWorld, "in [1, " + std::to_string(kMaxWorld) + "]");
   const std::string range = "in [0, " + std::to_string(env.world_size) + ") (SLURM_NTASKS = " + *tasks + ")";
   env.rank = parse_integer("SLURM_PROCID", *value_of(lookup, "SLURM_PROCID"), 0, env.world_size - 1, range);
@@ -89,8 +89,8 @@ LaunchEnvironment from_slurm(const EnvironmentLookup& lookup) {
   } else if (node_count == 1) {
     env.master_addr = "127.0.0.1";  // one node: rank 0 is on this machine
   } else {
-    throw InvalidArgument("MASTER_ADDR", "must be set (the host of rank 0, e.g. the first of `scontrol show hostnames "
-                                         "$SLURM_JOB_NODELIST`) for a job on " + std::to_string(node_count) + " nodes");
+    throw InvalidEnvironment("MASTER_ADDR", "must be set (the host of rank 0, e.g. the first of `scontrol show hostnames "
+                                            "$SLURM_JOB_NODELIST`) for a job on " + std::to_string(node_count) + " nodes");
   }
   env.master_port = parse_port(lookup, env.world_size, "SLURM_NTASKS");
   return env;

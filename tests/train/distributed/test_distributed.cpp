@@ -151,7 +151,8 @@ TEST_CASE("The launch environment is read as torchrun and srun set it, and bad v
       parse({{"RANK", "one"}, {"WORLD_SIZE", "2"}});
       FAIL("no error");
     } catch (const InvalidArgument& error) {
-      CHECK(std::string(error.what()) == "RANK must be an integer in [0, 2) (WORLD_SIZE = 2), got \"one\"");
+      CHECK(std::string(error.what()) == "the environment variable RANK must be an integer in [0, 2) (WORLD_SIZE = 2), got \"one\"");
+      CHECK(dynamic_cast<const InvalidEnvironment*>(&error) != nullptr);
     }
   }
 }
@@ -186,11 +187,11 @@ TEST_CASE("From the process's environment, a bad RANK or a missing MASTER_PORT i
   const auto refusal = [] { return geomsim::testing::refusal([] { DistributedContext::from_environment(); }); };
   {
     const Variables variables({{"RANK", "x"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", "1"}});
-    CHECK(refusal() == "--RANK must be an integer in [0, 2) (WORLD_SIZE = 2), got \"x\"");
+    CHECK(refusal() == "the environment variable RANK must be an integer in [0, 2) (WORLD_SIZE = 2), got \"x\"");
   }
   {
     const Variables variables({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", std::nullopt}});
-    CHECK(refusal() == "--MASTER_PORT must be set (the rendezvous port of rank 0) when WORLD_SIZE = 2 > 1");
+    CHECK(refusal() == "the environment variable MASTER_PORT must be set (the rendezvous port of rank 0) when WORLD_SIZE = 2 > 1");
   }
 }
 

@@ -19,8 +19,8 @@
 //   A Slurm batch script itself (a job array's task, say) runs with SLURM_PROCID = 0, and with
 //   SLURM_NTASKS = n when the job asked for n tasks, but in no job step: it is one process. To
 //   train as the job's n ranks, start the program through srun (examples/slurm/).
-// Every error is an InvalidArgument naming the variable ("RANK must be an integer in [0, 2)
-// (WORLD_SIZE = 2), got \"one\"").
+// Every error is an InvalidEnvironment (errors.hpp) naming the variable ("the environment variable
+// RANK must be an integer in [0, 2) (WORLD_SIZE = 2), got \"one\"").
 #include <functional>
 #include <string>
 
