@@ -24,12 +24,14 @@ struct ScratchFolder {
   std::string operator()(const std::string& file) const { return (root / file).string(); }
 };
 
-// "--ARGUMENT REQUIREMENT" as the CLI prints the InvalidArgument that f() throws, or "" when it
-// throws none.
+// "--ARGUMENT REQUIREMENT" as the CLI prints the InvalidArgument that f() throws ("the environment
+// variable NAME REQUIREMENT" for an InvalidEnvironment), or "" when it throws none.
 template <class F>
 std::string refusal(F&& f) {
   try {
     f();
+  } catch (const InvalidEnvironment& error) {
+    return error.what();
   } catch (const InvalidArgument& error) {
     return "--" + error.argument() + " " + error.requirement();
   }

@@ -130,6 +130,14 @@ int report_invalid_argument(const std::string& argument, const std::string& requ
   return 2;
 }
 
+int report_refusal(const InvalidArgument& error, const std::string& command) {
+  if (dynamic_cast<const InvalidEnvironment*>(&error) != nullptr) {
+    write_stderr("geomsim: error: " + std::string(error.what()) + "\n");
+    return 2;
+  }
+  return report_invalid_argument(error.argument(), error.requirement(), command);
+}
+
 void write_stderr(const std::string& text) {
   std::cerr.flush();
   std::size_t written = 0;

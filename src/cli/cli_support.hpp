@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "geomsim/support/errors.hpp"
 #include "geomsim/support/file_identity.hpp"
 #include "geomsim/support/number_lists.hpp"
 
@@ -36,6 +37,10 @@ int report_parse_error(const CLI::App& app, const CLI::ParseError& error);
 // Prints "geomsim: error: --<argument> <requirement>" and, when `command` is given, "Run
 // '<command> --help' for the allowed arguments."; returns 2.
 int report_invalid_argument(const std::string& argument, const std::string& requirement, const std::string& command = "");
+// A refusal thrown as InvalidArgument, the one way every command reports it (exit 2): an
+// InvalidEnvironment as "geomsim: error: the environment variable NAME must ..." (no "--", no
+// --help hint), any other as report_invalid_argument with `command`'s hint.
+int report_refusal(const InvalidArgument& error, const std::string& command);
 
 // No option of `app` or of its subcommands accepts an empty value: CLI11 would turn
 // "--alpha ''" into alpha = 0 and "--json ''" into "no file" without a word. Call it once,

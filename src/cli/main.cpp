@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
     }
     return geomsim::cli::run_solve(solve);
   } catch (const geomsim::InvalidArgument& error) {
-    return geomsim::cli::report_invalid_argument(error.argument(), error.requirement(), geomsim::cli::help_command(app));
+    return geomsim::cli::report_refusal(error, geomsim::cli::help_command(app));
   } catch (const geomsim::ComputationFailed& error) {
     return geomsim::cli::report_computation_failed(error.what());
   } catch (const std::exception& error) {

@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& error) {
     return geomsim::cli::report_parse_error(app, error);
   } catch (const geomsim::InvalidArgument& error) {  // a command's check once its options are parsed
-    return geomsim::cli::report_invalid_argument(error.argument(), error.requirement(), geomsim::cli::help_command(app));
+    return geomsim::cli::report_refusal(error, geomsim::cli::help_command(app));
   }
   try {
     for (const auto& [command, run] : commands) {
@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
     }
     return 2;
   } catch (const geomsim::InvalidArgument& error) {
-    return geomsim::cli::report_invalid_argument(error.argument(), error.requirement(), geomsim::cli::help_command(app));
+    return geomsim::cli::report_refusal(error, geomsim::cli::help_command(app));
   } catch (const geomsim::ComputationFailed& error) {
     return geomsim::cli::report_computation_failed(error.what());
   } catch (const std::exception& error) {

@@ -13,6 +13,12 @@ InvalidArgument::InvalidArgument(std::string argument, std::string requirement)
       argument_(std::move(argument)),
       requirement_(std::move(requirement)) {}
 
+InvalidArgument::InvalidArgument(std::string argument, std::string requirement, const std::string& message)
+    : std::invalid_argument(message), argument_(std::move(argument)), requirement_(std::move(requirement)) {}
+
+InvalidEnvironment::InvalidEnvironment(std::string variable, std::string requirement)
+    : InvalidArgument(variable, requirement, "the environment variable " + variable + " " + requirement) {}
+
 std::string format_significant(double value, int digits) {
   if (!std::isfinite(value)) throw std::logic_error("geomsim: refusing to print a non-finite result");
   char buffer[64];

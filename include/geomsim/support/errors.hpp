@@ -4,6 +4,8 @@
 // Every public entry point validates its arguments and throws InvalidArgument, which
 // names the argument (with the spelling the CLI uses for its flag) and the allowed
 // range. The CLI turns it into "error: --alpha must be in [0, 1], got 1.5", exit 2.
+// An environment variable is refused with InvalidEnvironment, which the CLI words as
+// "error: the environment variable WORLD_SIZE must be ...": no "--", and no --help hint.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -18,9 +20,22 @@ class InvalidArgument : public std::invalid_argument {
   const std::string& argument() const noexcept { return argument_; }
   const std::string& requirement() const noexcept { return requirement_; }
 
+ protected:
+  // For subclasses that word the sentence themselves: what() is `message`.
+  InvalidArgument(std::string argument, std::string requirement, const std::string& message);
+
  private:
   std::string argument_;
   std::string requirement_;
+};
+
+// An environment variable that is missing or does not fit (WORLD_SIZE, SLURM_ARRAY_TASK_ID, ...):
+// the one way geomsim refuses one. argument() is the variable's name, requirement() completes
+// the sentence, and what() is "the environment variable <name> <requirement>". The CLI prints
+// that, exit 2, without the "Run '... --help'" hint (--help describes options, not variables).
+class InvalidEnvironment : public InvalidArgument {
+ public:
+  InvalidEnvironment(std::string variable, std::string requirement);
 };
 
 // A computation on valid input that could not finish (a training run whose loss became
