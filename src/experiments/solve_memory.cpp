@@ -107,7 +107,7 @@ void SolveMemory::require() const {
   if (total() <= available || threads <= 1 || !with_threads) return require_memory(argument, total(), describe());
   // Each thread holds its own tiles (and runs its own seed or grid point): when the solve fits
   // on one thread, the thread count is what does not fit, and OMP_NUM_THREADS is what to lower.
-  const auto total_with = [&](int team) { return with_threads(team).total() + outputs; };
+  const auto total_with = [&](int threads_in_team) { return with_threads(threads_in_team).total() + outputs; };
   if (!(total_with(1) <= available)) return require_memory(argument, total(), describe());
   int fits = 1, too_many = team;  // the most threads that fit, by bisection (the total grows with them)
   while (too_many - fits > 1) {
