@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "geomsim/objectives/spread_loss.hpp"
 #include "geomsim/solvers/multi_start.hpp"
 #include "geomsim/solvers/second_order_certificate.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
+#include "geomsim/support/errors.hpp"
 #include "geomsim/support/memory_budget.hpp"
 
 namespace geomsim {
@@ -18,9 +20,24 @@ std::string count_text(double value) {
   std::snprintf(text, sizeof text, "%.15g", value);
   return text;
 }
+
+SolveMemory estimate_with_threads(const SpreadProblem& problem, const SolveSettings& settings, int parallel_problems,
+                                  int team);
 }  // namespace
 
 SolveMemory estimate_solve_memory(const SpreadProblem& problem, const SolveSettings& settings, int parallel_problems) {
+  SolveMemory m = estimate_with_threads(problem, settings, parallel_problems, std::max(1, omp_get_max_threads()));
+  // The same solve on fewer threads: a sweep runs at most one grid point per thread.
+  m.with_threads = [problem, settings, parallel_problems](int team) {
+    return estimate_with_threads(problem, settings, std::min(std::max(1, parallel_problems), team), team);
+  };
+  return m;
+}
+
+namespace {
+// The estimate with `team` OpenMP threads (omp_get_max_threads(): OMP_NUM_THREADS or the cores).
+SolveMemory estimate_with_threads(const SpreadProblem& problem, const SolveSettings& settings, int parallel_problems,
+                                  int team) {
   problem.validate();
   SolveMemory m;
   m.num_points = static_cast<double>(problem.K) * static_cast<double>(problem.ny);
@@ -32,7 +49,9 @@ SolveMemory estimate_solve_memory(const SpreadProblem& problem, const SolveSetti
   const auto solver = make_solver(settings.solver, settings.max_seconds);
   m.solver_name = solver->name();
   solver->require_supported_size(N, d);
-  const int threads = solve_threads(N, d, std::max(1, omp_get_max_threads()), settings.explicit_threads);
+  const int threads = solve_threads(N, d, team, settings.explicit_threads);
+  m.team = team;
+  m.threads = std::max(threads, std::max(1, parallel_problems));
   const int seeds_at_once = parallel_problems > 1 ? 1 : concurrent_seeds(N, settings.seeds.size(), threads);
   m.concurrent_runs = std::max(1, parallel_problems) * seeds_at_once;
   const double runs = m.concurrent_runs, problems = std::max(1, parallel_problems);
@@ -64,6 +83,7 @@ SolveMemory estimate_solve_memory(const SpreadProblem& problem, const SolveSetti
   if (N == 0) m.points = m.evaluation = m.solver = 8.0 * nd * nd;  // beyond any machine
   return m;
 }
+}  // namespace
 
 std::string SolveMemory::describe() const {
   std::string text = "N = " + count_text(num_points) + " points in R^" + count_text(dim);
@@ -83,7 +103,25 @@ void SolveMemory::require() const {
   const bool square_in_points = (evaluation_path == "stored" && evaluation >= std::max(points, solver)) ||
                                 std::max(hessian, certificate) >= std::max({points, solver, evaluation});
   const std::string argument = !square_in_points && dim > num_points ? "d" : "ny";
-  require_memory(argument, total(), describe());
+  const double available = static_cast<double>(available_memory_bytes());
+  if (total() <= available || threads <= 1 || !with_threads) return require_memory(argument, total(), describe());
+  // Each thread holds its own tiles (and runs its own seed or grid point): when the solve fits
+  // on one thread, the thread count is what does not fit, and OMP_NUM_THREADS is what to lower.
+  const auto total_with = [&](int threads_in_team) { return with_threads(threads_in_team).total() + outputs; };
+  if (!(total_with(1) <= available)) return require_memory(argument, total(), describe());
+  int fits = 1, too_many = team;  // the most threads that fit, by bisection (the total grows with them)
+  while (too_many - fits > 1) {
+    const int middle = fits + (too_many - fits) / 2;
+    (total_with(middle) <= available ? fits : too_many) = middle;
+  }
+  const char* set = std::getenv("OMP_NUM_THREADS");
+  const std::string threads_text = std::to_string(team) + " threads";
+  throw InvalidEnvironment("OMP_NUM_THREADS",
+                        (set != nullptr ? "is " + std::string(set) + ": " + threads_text
+                                        : "is not set, so OpenMP starts one thread per core: " + threads_text) +
+                            " would need " + format_bytes(total()) + " for " + describe() + ", more than the " +
+                            format_bytes(available) + " this machine has available; it fits with at most " +
+                            std::to_string(fits) + " threads (OMP_NUM_THREADS=" + std::to_string(fits) + ")");
 }
 
 }  // namespace geomsim

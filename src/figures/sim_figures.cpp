@@ -924,6 +924,9 @@ SimResult run_sim(const SimDefinition& def, const std::string& out_dir, bool smo
       if (error.requirement().rfind(def.path, 0) == 0) throw;
       throw InvalidArgument("sim", where + error.requirement());
     }
+    if (dynamic_cast<const InvalidEnvironment*>(&error) != nullptr) {  // not a parameter: OMP_NUM_THREADS's threads
+      throw InvalidArgument("sim", where + error.what());
+    }
     throw InvalidArgument("sim", where + "parameter '" + error.argument() + "' " + error.requirement());
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -3,6 +3,7 @@
 // anything is allocated, and the check that refuses a solve that will not fit. The main
 // command, the sweep and the report share this one estimate (solve_spread_problem and
 // run_sweep call it first).
+#include <functional>
 #include <string>
 
 #include "geomsim/experiments/spread_problem.hpp"
@@ -12,6 +13,8 @@ namespace geomsim {
 struct SolveMemory {
   double num_points = 0, dim = 0;  // N = K n_y and d, as doubles: N d may not fit an integer
   int concurrent_runs = 1;         // seeds solved at once (multi_start's choice) times problems at once
+  int team = 1;                    // OpenMP's threads (omp_get_max_threads(): OMP_NUM_THREADS or the cores)
+  int threads = 1;                 // those the solve uses (one below solve_threads' size unless OMP_NUM_THREADS is set)
   // Bytes, each part for all concurrent runs together:
   double points = 0;      // labels, every seed's start and solution, the best run's measurements
   double evaluation = 0;  // the spread loss and one evaluation with gradient (stored or streamed path)
@@ -21,6 +24,8 @@ struct SolveMemory {
   double outputs = 0;     // what the caller will write (set by the caller, e.g. the CLI's CSVs)
   std::string solver_name;
   std::string evaluation_path;  // "stored" or "streamed"
+  // The same estimate with a team of that many threads instead (outputs not included).
+  std::function<SolveMemory(int team)> with_threads;
 
   double total() const { return points + evaluation + solver + hessian + certificate + outputs; }
   // What the memory is for, with each part, e.g. "N = 1000000 points in R^10, 5 seeds, 2 at
@@ -28,6 +33,8 @@ struct SolveMemory {
   std::string describe() const;
   // Throws InvalidArgument, naming "ny" (or "d" when the largest part grows with d and d > N),
   // with the bytes needed and available (support/memory_budget.hpp) when total() does not fit.
+  // When it would fit on one thread, the threads are what does not fit (each holds its own tiles,
+  // seed or grid point): it names OMP_NUM_THREADS instead, with the most threads that fit.
   void require() const;
 };
 
