@@ -166,23 +166,25 @@ PY
     fail "the experiment array (report $state) did not give the serial run's cache and page: $(tail -n 5 geomsim-*.out)"
 
   # --- 3. the array cancelled half-way, then submitted again ---------------------------------
-  # The cancel races the runs (a fraction of a second each): where every run was cached before it
-  # took effect, nothing is left to resubmit, so the array is submitted afresh, three times at most.
-  for attempt in 1 2 3; do
-    rm -rf geomsim-*.out "$work/again"
-    read -r array report < <(TASKS=2 "$examples/submit-experiment.sh" "$work/sims" "$work/again" arr)
-    for _ in $(seq 1 600); do
-      [ -f "$work/again/arr.csv" ] && [ "$(wc -l <"$work/again/arr.csv")" -ge 2 ] && break
-      sleep 0.05
-    done
-    scancel "$array" "$report"
-    wait_for_job "$array" 30 >/dev/null
-    wait_for_job "$report" 30 >/dev/null
-    cp "$work/again/arr.csv" "$work/cancelled.csv"
-    kept=$(( $(wc -l <"$work/cancelled.csv") - 1 ))
-    [ "$kept" -ge 6 ] || break
-    echo "the cancel came after all 6 runs (attempt $attempt); again"
+  rm -f geomsim-*.out
+  read -r array report < <(TASKS=2 "$examples/submit-experiment.sh" "$work/sims" "$work/again" arr)
+  for _ in $(seq 1 600); do
+    [ -f "$work/again/arr.csv" ] && [ "$(wc -l <"$work/again/arr.csv")" -ge 2 ] && break
+    sleep 0.05
   done
+  scancel "$array" "$report"
+  wait_for_job "$array" 30 >/dev/null
+  wait_for_job "$report" 30 >/dev/null
+  kept=$(( $(wc -l <"$work/again/arr.csv") - 1 ))
+  if [ "$kept" -ge 6 ]; then
+    # On an idle machine a run takes 0.1-0.4 s and both tasks end before scancel does: the cache
+    # is then cut to its first three runs, as a cancel after them leaves it (rows are appended
+    # whole, one per run), so that the resubmission still has runs to train.
+    echo "the cancel came after all 6 runs; the cache is cut to its first 3"
+    head -n 4 "$work/again/arr.csv" >"$work/cut.csv" && mv "$work/cut.csv" "$work/again/arr.csv"
+    kept=3
+  fi
+  cp "$work/again/arr.csv" "$work/cancelled.csv"
   rm -f geomsim-*.out
   read -r array report < <(TASKS=2 "$examples/submit-experiment.sh" "$work/sims" "$work/again" arr)
   state=$(wait_for_job "$report" 120)
