@@ -97,7 +97,7 @@ std::string GnuplotFigure::text(const std::string& text) {
     out += (out.empty() ? "" : ".") + literal;
   };
   for (unsigned char c : text) {
-    if (c < 0x20 || c == 0x7f) {
+    if (is_control_character(static_cast<char>(c))) {
       char escaped[8];
       std::snprintf(escaped, sizeof escaped, "\\%03o", c == 0 ? '?' : c);
       piece(c == '\n' ? std::string("\"\\n\"") : "\"" + std::string(escaped) + "\"");
@@ -221,7 +221,7 @@ void GnuplotFigure::line(const std::string& text) {
   bool quoted = false;
   std::string code;  // the text outside single-quoted strings
   for (char c : text) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+    if (is_control_character(c)) {
       throw std::logic_error("GnuplotFigure::line: a control character in a script line (use GnuplotFigure::text): " + text);
     }
     if (c == '\'') quoted = !quoted;

@@ -5,13 +5,11 @@
 #include "geomsim/support/errors.hpp"
 
 namespace geomsim {
-namespace {
-bool is_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
-}  // namespace
+bool is_control_character(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }
 
 bool has_control_character(const std::string& text) {
   for (char c : text) {
-    if (is_control(c)) return true;
+    if (is_control_character(c)) return true;
   }
   return false;
 }
@@ -23,7 +21,7 @@ std::string control_character_problem(const std::string& text) {
     if (c == '\n') shown += "\\n";
     else if (c == '\r') shown += "\\r";
     else if (c == '\t') shown += "\\t";
-    else if (is_control(c)) {
+    else if (is_control_character(c)) {
       char escape[8];
       std::snprintf(escape, sizeof escape, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(c)));
       shown += escape;

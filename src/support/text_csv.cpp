@@ -9,6 +9,7 @@
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/input_files.hpp"
 #include "geomsim/support/memory_budget.hpp"
+#include "geomsim/support/plain_text.hpp"
 
 namespace geomsim {
 namespace {
@@ -65,7 +66,7 @@ TextCsv parse_text_csv(const std::string& text, const std::string& source, const
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     for (char c : line) {
-      if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == '\x7f') {
+      if (is_control_character(c) && c != '\t') {
         fail("line " + std::to_string(line_number) + ": holds a control character; a CSV file is text");
       }
       if (c == '"') fail("line " + std::to_string(line_number) + ": holds a quoted field, which geomsim's CSVs never hold");

@@ -8,8 +8,11 @@
 
 namespace geomsim {
 
-// Whether `text` holds a control character: a byte below 0x20 (a line break, a carriage return,
-// a tab, an escape) or 0x7f.
+// Whether `c` is a control character: a byte below 0x20 (a line break, a carriage return, a tab,
+// an escape) or 0x7f.
+bool is_control_character(char c);
+
+// Whether `text` holds a control character.
 bool has_control_character(const std::string& text);
 
 // "" when `text` holds no control character; otherwise the requirement it breaks, completing the
