@@ -1,6 +1,5 @@
 #include "geomsim/train/losses/baseline_losses.hpp"
 
-#include <limits>
 #include <string>
 
 #include "device_ops.hpp"
@@ -9,24 +8,18 @@
 namespace geomsim::train {
 namespace {
 
+using detail::check_batch;
 using detail::keep;
+using detail::kInf;
 using detail::mask_and;
 using detail::mask_not;
 using detail::mask_or;
 using detail::on_host;
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 void check_two_views(const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& z, double tau) {
   require_positive("tau", tau);
   if (x.dim() != 2 || !x.sizes().equals(y.sizes()) || x.size(0) < 2) throw InvalidArgument("embeddings", "x and y must both be b x d with b >= 2");
   if (z.dim() != 1 || z.size(0) != x.size(0)) throw InvalidArgument("labels", "must hold one conditioning value per sample");
-}
-
-void check_batch(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
-  require_positive("tau", tau);
-  if (z.dim() != 2 || z.size(0) < 2) throw InvalidArgument("embeddings", "must be N x d with N >= 2");
-  if (labels.dim() != 1 || labels.size(0) != z.size(0)) throw InvalidArgument("labels", "must hold one label per row");
 }
 
 // logsumexp of each row of s over the entries where mask is true (every row has one).

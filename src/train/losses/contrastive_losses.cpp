@@ -1,6 +1,5 @@
 #include "geomsim/train/losses/contrastive_losses.hpp"
 
-#include <limits>
 #include <string>
 
 #include "device_ops.hpp"
@@ -10,7 +9,9 @@
 namespace geomsim::train {
 namespace {
 
+using detail::check_batch;
 using detail::keep;
+using detail::kInf;
 using detail::mask_and;
 using detail::mask_not;
 using detail::mask_or;
@@ -22,17 +23,6 @@ struct Batch {
   torch::Tensor same;      // same label, not self
   torch::Tensor diff;      // different label
 };
-
-void check_batch(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
-  require_positive("tau", tau);
-  if (z.dim() != 2) throw InvalidArgument("embeddings", "must be N x d, got " + std::to_string(z.dim()) + " dimensions");
-  if (!z.is_floating_point()) throw InvalidArgument("embeddings", "must be a floating-point tensor");
-  const int64_t n = z.size(0);
-  if (n < 2) throw InvalidArgument("embeddings", "need a batch of at least 2 rows");
-  if (labels.dim() != 1 || labels.size(0) != n) {
-    throw InvalidArgument("labels", "must hold one label per row (" + std::to_string(n) + ")");
-  }
-}
 
 Batch prepare(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
   check_batch(z, labels, tau);
@@ -52,7 +42,6 @@ Batch prepare(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
 // An empty row is reduced over all its (finite) entries and then replaced, so that its
 // backward pass sees no -inf - -inf (which would turn a zero gradient into NaN).
 torch::Tensor masked_logsumexp(const torch::Tensor& s, const torch::Tensor& mask) {
-  constexpr double kInf = std::numeric_limits<double>::infinity();
   const auto empty = mask_not(mask.any(1));
   const auto lse = detail::logsumexp(keep(s, mask_or(mask, empty.unsqueeze(1)), -kInf), 1);
   return lse.masked_fill(empty, -kInf);

@@ -2,12 +2,12 @@
 
 #include <torch/version.h>
 
-#include <limits>
+#include <string>
+
+#include "geomsim/support/errors.hpp"
 
 namespace geomsim::train::detail {
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 class LogSumExp : public torch::autograd::Function<LogSumExp> {
  public:
@@ -68,6 +68,17 @@ torch::Tensor cholesky_solve(const torch::Tensor& b, const torch::Tensor& L) {
 #endif
   const auto y = std::get<0>(torch::triangular_solve(b, L, /*upper=*/false));
   return std::get<0>(torch::triangular_solve(y, L, /*upper=*/false, /*transpose=*/true));
+}
+
+void check_batch(const torch::Tensor& z, const torch::Tensor& labels, double tau) {
+  require_positive("tau", tau);
+  if (z.dim() != 2) throw InvalidArgument("embeddings", "must be N x d, got " + std::to_string(z.dim()) + " dimensions");
+  if (!z.is_floating_point()) throw InvalidArgument("embeddings", "must be a floating-point tensor");
+  const int64_t n = z.size(0);
+  if (n < 2) throw InvalidArgument("embeddings", "need a batch of at least 2 rows");
+  if (labels.dim() != 1 || labels.size(0) != n) {
+    throw InvalidArgument("labels", "must hold one label per row (" + std::to_string(n) + ")");
+  }
 }
 
 }  // namespace geomsim::train::detail

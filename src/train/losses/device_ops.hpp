@@ -10,7 +10,11 @@
 // path only (see there).
 #include <torch/torch.h>
 
+#include <limits>
+
 namespace geomsim::train::detail {
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Boolean masks: not a, a and b, a or b (torch::logical_*).
 inline torch::Tensor mask_not(const torch::Tensor& a) { return a.bitwise_not(); }
@@ -37,6 +41,10 @@ torch::Tensor euclidean_distances(const torch::Tensor& x1, const torch::Tensor& 
 
 // torch::cholesky_solve(b, L) for a lower-triangular L: two triangular solves, as LAPACK's potrs.
 torch::Tensor cholesky_solve(const torch::Tensor& b, const torch::Tensor& L);
+
+// The checks every loss on one batch of embeddings makes: tau > 0, z a floating-point N x d matrix
+// with N >= 2, and one label per row; each refusal names its argument.
+void check_batch(const torch::Tensor& z, const torch::Tensor& labels, double tau);
 
 // Whether a tensor's values can be read without a device synchronisation (it is in host
 // memory). The losses validate index and label values only then; on a device they trust them.
