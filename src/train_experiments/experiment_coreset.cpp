@@ -44,8 +44,8 @@ using nlohmann::json;
 namespace {
 
 const std::vector<std::string> kScorers = {"random", "forgetting", "el2n", "grand", "spread-buckets"};
-const std::vector<std::string> kAxes = {"method", "size"};
-const std::vector<std::string> kKey = {"method", "hierarchy", "encoder", "seed", "size"};
+const std::vector<std::string> kCoresetAxes = {"method", "size"};
+const std::vector<std::string> kCoresetKey = {"method", "hierarchy", "encoder", "seed", "size"};
 
 std::string scorer_label(const std::string& scorer) {
   if (scorer == "random") return "Random";
@@ -273,7 +273,7 @@ Coreset choose_coreset(const std::string& scorer, const PoolScores& scores, std:
 
 void run_coreset_experiment(const json& definition, const ExperimentContext& context) {
   const CoresetSettings s = read_settings(definition.at("parameters"));
-  validate_claims(definition, kAxes);
+  validate_claims(definition, kCoresetAxes);
   const int64_t pool = s.base.train_samples;
   std::string fractions_text;
   for (double t : s.spread_fractions) fractions_text += (fractions_text.empty() ? "" : "+") + format_number(t);
@@ -306,7 +306,7 @@ void run_coreset_experiment(const json& definition, const ExperimentContext& con
       }
     }
   }
-  RunCache cache(context.stem() + ".csv", kKey);
+  RunCache cache(context.stem() + ".csv", kCoresetKey);
   // This process's seeds (a shard takes whole seeds, so that each seed's pool is scored once) whose
   // runs the cache lacks; the ranks agree on them (through a context without the shard, which
   // agreed_runs would otherwise apply to the runs' indices).
@@ -355,7 +355,7 @@ void run_coreset_experiment(const json& definition, const ExperimentContext& con
     if (!row) throw ComputationFailed("coreset run " + e.run.label + " is missing from " + cache.path() + " after training");
     rows.push_back(*row);
   }
-  const RunTable table(rows, kAxes);
+  const RunTable table(rows, kCoresetAxes);
   double score_seconds = 0;
   for (std::size_t i = 0; i < s.seeds.size(); ++i) {
     for (const auto& r : rows) {

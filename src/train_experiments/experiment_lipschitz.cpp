@@ -33,8 +33,8 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kAxes = {"method", "hierarchy", "encoder", "alpha", "tau", "augmentation"};
-const std::vector<std::string> kKey = {"method", "hierarchy", "encoder", "seed", "alpha", "tau", "augmentation"};
+const std::vector<std::string> kLipschitzAxes = {"method", "hierarchy", "encoder", "alpha", "tau", "augmentation"};
+const std::vector<std::string> kLipschitzKey = {"method", "hierarchy", "encoder", "seed", "alpha", "tau", "augmentation"};
 
 struct Estimates {
   int64_t pairs = 0, augmentations = 0, jacobian_points = 0;
@@ -83,7 +83,7 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
   }
   json source_parameters = source.at("parameters");
   if (context.smoke && source.contains("smoke")) source_parameters.update(source.at("smoke"));
-  if (transfer_key_columns(source_parameters).size() != kKey.size()) {
+  if (transfer_key_columns(source_parameters).size() != kLipschitzKey.size()) {
     throw InvalidArgument("definition", "source " + source_path + " sweeps cond_bandwidth; the lipschitz kind measures sources without that sweep");
   }
   Estimates e;
@@ -111,11 +111,11 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
     plan.push_back(std::move(run));
   }
   if (plan.empty()) throw InvalidArgument("definition", "selects no run of " + source_path);
-  validate_claims(definition, kAxes);
+  validate_claims(definition, kLipschitzAxes);
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(context.out_dir) / "checkpoints" / source_name, ec);
 
-  RunCache cache(context.stem() + ".csv", kKey);
+  RunCache cache(context.stem() + ".csv", kLipschitzKey);
   std::size_t loaded = 0, to_train = 0;
   std::vector<RunRow> rows;
   context.log() << "geomsim experiment " << context.name << ": " << plan.size() << " models of " << source_name << "\n";
@@ -152,7 +152,7 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
     rows.push_back(std::move(row));
   }
   if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
-  const RunTable table(rows, kAxes);
+  const RunTable table(rows, kLipschitzAxes);
 
   ExperimentPage page = begin_page(definition, context);
   page.paragraph("**Setup.** The models of [`" + source_name + "`](" + source_name + ".md) (" + std::to_string(plan.size()) +
@@ -182,7 +182,7 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
     for (const auto& m : table.values("method", {{"hierarchy", h}})) {
       for (const auto& encoder : table.values("encoder", {{"hierarchy", h}, {"method", m}})) {
         Selector where = {{"hierarchy", h}, {"method", m}, {"encoder", encoder}};
-        for (const auto& axis : kAxes) {
+        for (const auto& axis : kLipschitzAxes) {
           if (std::none_of(where.begin(), where.end(), [&](const auto& x) { return x.first == axis; })) where.emplace_back(axis, table.values(axis, where).front());
         }
         std::vector<std::string> row = {training_method(m).label + (table.values("encoder").size() > 1 ? " (" + encoder + ")" : ""), h};

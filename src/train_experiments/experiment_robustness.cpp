@@ -29,8 +29,8 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kAxes = {"dataset", "method"};
-const std::vector<std::string> kKey = {"dataset", "method", "seed"};
+const std::vector<std::string> kRobustnessAxes = {"dataset", "method"};
+const std::vector<std::string> kRobustnessKey = {"dataset", "method", "seed"};
 
 // The paper's rows, in Table 4's order, and what our methods are called there.
 const std::vector<std::pair<std::string, std::string>> kPaperRows = {
@@ -212,11 +212,11 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
   const auto& seeds = planned.seeds;
   const auto& skipped = planned.skipped;
   if (plan.empty()) throw InvalidArgument("definition", "plans no run");
-  validate_claims(definition, kAxes);
+  validate_claims(definition, kRobustnessAxes);
   const json paper = definition.value("paper_table", json());
   if (!paper.is_null()) check_paper_table(paper);
 
-  RunCache cache(context.stem() + ".csv", kKey);
+  RunCache cache(context.stem() + ".csv", kRobustnessKey);
   std::vector<std::optional<RunRow>> cached;
   std::vector<bool> chosen;
   for (const auto& run : plan) {
@@ -253,7 +253,7 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
     rows.push_back(std::move(row));
   }
   if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
-  const RunTable table(rows, kAxes);
+  const RunTable table(rows, kRobustnessAxes);
 
   ExperimentPage page = begin_page(definition, context);
   const RobustnessRunOptions& o = plan.front().options;

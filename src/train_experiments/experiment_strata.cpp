@@ -30,8 +30,8 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kAxes = {"method", "fraction"};
-const std::vector<std::string> kKey = {"method", "hierarchy", "encoder", "seed", "alpha", "tau", "augmentation", "fraction"};
+const std::vector<std::string> kStrataAxes = {"method", "fraction"};
+const std::vector<std::string> kStrataKey = {"method", "hierarchy", "encoder", "seed", "alpha", "tau", "augmentation", "fraction"};
 
 // Per subclass of a class with two or more: p(z|y) in training, sigma_f(z), and the distance
 // of its test mean to the common subclass's.
@@ -113,7 +113,7 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
                                               " images is fewer than one batch of " + std::to_string(recipe.batch_size));
     }
   }
-  validate_claims(definition, kAxes);
+  validate_claims(definition, kStrataAxes);
   if (2 * methods.size() > static_cast<std::size_t>(kMaxLineCurves)) {
     throw InvalidArgument("definition", "methods lists " + std::to_string(methods.size()) + "; the δ figure (two curves per method) tells at most " +
                                             std::to_string(kMaxLineCurves / 2) + " apart");
@@ -132,12 +132,12 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
       }
     }
   }
-  RunCache cache(context.stem() + ".csv", kKey);
+  RunCache cache(context.stem() + ".csv", kStrataKey);
   const std::vector<RunRow> rows = run_plan(plan, cache, context, [](const PlannedRun&, TrainedRun& run, RunRow& row) {
     add_strata_metrics(run, row);
   });
   if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
-  const RunTable table(rows, kAxes);
+  const RunTable table(rows, kStrataAxes);
   const std::string full = format_number(*std::max_element(fractions.begin(), fractions.end()));
 
   // The figures, in the house style (figures/line_figure.hpp): one curve per method (mean ± sd

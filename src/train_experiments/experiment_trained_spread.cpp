@@ -27,8 +27,8 @@ namespace geomsim::train_experiments {
 using nlohmann::json;
 
 namespace {
-const std::vector<std::string> kAxes = {"method", "alpha"};
-const std::vector<std::string> kKey = {"method", "hierarchy", "encoder", "seed", "alpha", "tau", "augmentation"};
+const std::vector<std::string> kTrainedSpreadAxes = {"method", "alpha"};
+const std::vector<std::string> kTrainedSpreadKey = {"method", "hierarchy", "encoder", "seed", "alpha", "tau", "augmentation"};
 }  // namespace
 
 void run_trained_spread_experiment(const json& definition, const ExperimentContext& context) {
@@ -53,7 +53,7 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
   const std::string sim_seeds = string_parameter(simulation, "seeds", "0:4");
   const TrainRunOptions base = base_training_options(p);
   const int K = train::resolve_hierarchy(hierarchy).num_coarse();
-  validate_claims(definition, kAxes);
+  validate_claims(definition, kTrainedSpreadAxes);
 
   std::vector<PlannedRun> plan;
   for (const auto seed : seeds) {
@@ -67,10 +67,10 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
     for (double a : alphas) plan_one("spread", a);
   }
   const auto heatmaps = plan_heatmaps(definition, plan, context);
-  RunCache cache(context.stem() + ".csv", kKey);
+  RunCache cache(context.stem() + ".csv", kTrainedSpreadKey);
   const std::vector<RunRow> rows = run_plan(plan, cache, context);
   if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
-  const RunTable table(rows, kAxes);
+  const RunTable table(rows, kTrainedSpreadAxes);
 
   // The simulated optimum at the same K, d and tau.
   SweepGrid grid;

@@ -42,8 +42,8 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kAxes = {"method", "hierarchy", "encoder", "alpha", "tau", "augmentation"};
-const std::vector<std::string> kKey = {"method", "hierarchy", "encoder", "seed", "alpha", "tau", "augmentation"};
+const std::vector<std::string> kTransferAxes = {"method", "hierarchy", "encoder", "alpha", "tau", "augmentation"};
+const std::vector<std::string> kTransferKey = {"method", "hierarchy", "encoder", "seed", "alpha", "tau", "augmentation"};
 
 struct Metric {
   const char* column;
@@ -155,7 +155,7 @@ json with_first_values(const json& p) {
 
 // The axes, with the swept options.
 std::vector<std::string> transfer_axes(const json& p) {
-  std::vector<std::string> axes = kAxes;
+  std::vector<std::string> axes = kTransferAxes;
   for (const auto& name : swept_options(p)) axes.push_back(name);
   return axes;
 }
@@ -268,7 +268,7 @@ void draw_sweep(const json& spec, const RunTable& table, const ExperimentContext
 }  // namespace
 
 std::vector<std::string> transfer_key_columns(const json& p) {
-  std::vector<std::string> key = kKey;
+  std::vector<std::string> key = kTransferKey;
   for (const auto& name : swept_options(p)) key.push_back(name);
   return key;
 }
@@ -378,7 +378,7 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
 std::string run_checkpoint_path(const std::string& out_dir, const std::string& name, const RunRow& parameters,
                                 bool swept_lr) {
   std::string file;
-  for (const auto& column : kKey) file += (file.empty() ? "" : "_") + parameters.text(column).value_or("");
+  for (const auto& column : kTransferKey) file += (file.empty() ? "" : "_") + parameters.text(column).value_or("");
   // rbf and laplacian runs: their bandwidth too (a sweep's runs differ in it alone)
   if (const auto bandwidth = parameters.text("cond_bandwidth")) file += "_b" + *bandwidth;
   if (const auto clusters = parameters.text("cond_clusters")) file += "_k" + *clusters;
