@@ -16,8 +16,6 @@
 namespace geomsim::python {
 namespace {
 
-py::object optional_float(const std::optional<double>& value) { return value ? py::object(py::float_(*value)) : py::none(); }
-
 py::dict neural_collapse_dict(const NeuralCollapse& nc) {
   py::dict out;
   out["num_classes"] = nc.num_classes;

@@ -51,8 +51,6 @@ py::dict run_dict(const MultiStartRun& run) {
   return out;
 }
 
-py::object optional_float(const std::optional<double>& value) { return value ? py::object(py::float_(*value)) : py::none(); }
-
 }  // namespace
 
 void bind_solve(py::module_& module) {

@@ -97,7 +97,7 @@ std::string check_loss_options(c10::string_view loss_view, c10::string_view give
   return "";
 }
 
-at::Tensor batch_loss(c10::string_view loss_view, const at::Tensor& features, const c10::optional<at::Tensor>& labels,
+at::Tensor batch_loss_operator(c10::string_view loss_view, const at::Tensor& features, const c10::optional<at::Tensor>& labels,
                       int64_t num_classes, c10::ArrayRef<double> values, c10::string_view cond_kernel,
                       const c10::optional<at::Tensor>& condition) {
   const std::string loss = text(loss_view);
@@ -130,4 +130,4 @@ TORCH_LIBRARY(geomsim, m) {
         "Tensor? condition) -> Tensor");
 }
 
-TORCH_LIBRARY_IMPL(geomsim, CompositeImplicitAutograd, m) { m.impl("batch_loss", &batch_loss); }
+TORCH_LIBRARY_IMPL(geomsim, CompositeImplicitAutograd, m) { m.impl("batch_loss", &batch_loss_operator); }
