@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "geomsim/support/errors.hpp"
@@ -23,6 +25,14 @@ struct ScratchFolder {
   ScratchFolder& operator=(const ScratchFolder&) = delete;
   std::string operator()(const std::string& file) const { return (root / file).string(); }
 };
+
+// The bytes of a file, "" when it cannot be read.
+inline std::string file_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
 
 // "--ARGUMENT REQUIREMENT" as the CLI prints the InvalidArgument that f() throws ("the environment
 // variable NAME REQUIREMENT" for an InvalidEnvironment), or "" when it throws none.

@@ -5,7 +5,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "geomsim/figures/embedding_heatmap.hpp"
 #include "geomsim/support/errors.hpp"
@@ -14,13 +13,7 @@
 namespace fs = std::filesystem;
 
 namespace {
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
+using geomsim::testing::file_bytes;
 void write(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
@@ -38,14 +31,14 @@ TEST_CASE("A heatmap drawn again from its CSV has the same script, and its CSV i
   const std::string stem = (dir.root / "h").string();
   geomsim::draw_embedding_heatmap(points, classes, subclasses, "a title", stem);
   for (const char* suffix : {".csv", ".png", ".svg", ".gp", ".pdf", "-2col.pdf"}) CHECK(fs::exists(stem + suffix));
-  const std::string csv = read(stem + ".csv"), script = read(stem + ".gp");
+  const std::string csv = file_bytes(stem + ".csv"), script = file_bytes(stem + ".gp");
   CHECK(csv.rfind("class,subclass,c1,c2,c3,c4,c5,c6\n0,0,", 0) == 0);
   for (const char* suffix : {".png", ".svg", ".gp", ".pdf", "-2col.pdf"}) fs::remove(stem + suffix);
   const auto csv_time = fs::last_write_time(stem + ".csv");
   geomsim::redraw_embedding_heatmap("a title", stem);
   for (const char* suffix : {".png", ".svg", ".gp", ".pdf", "-2col.pdf"}) CHECK(fs::exists(stem + suffix));
-  CHECK(read(stem + ".gp") == script);
-  CHECK(read(stem + ".csv") == csv);
+  CHECK(file_bytes(stem + ".gp") == script);
+  CHECK(file_bytes(stem + ".csv") == csv);
   CHECK(fs::last_write_time(stem + ".csv") == csv_time);
 }
 

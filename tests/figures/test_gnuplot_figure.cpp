@@ -17,14 +17,8 @@ using geomsim::GnuplotFigure;
 namespace fs = std::filesystem;
 
 namespace {
+using geomsim::testing::file_bytes;
 using Scratch = geomsim::testing::ScratchFolder;
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 // The text as gnuplot's SVG terminal writes it: & and < escaped.
 std::string as_svg(const std::string& text) {
@@ -56,7 +50,7 @@ TEST_CASE("Hostile titles run nothing and the figure shows them literally", "[fi
     fig.line("plot $d using 1:2 with lines title " + GnuplotFigure::text(title));
     const std::string stem = (dir.root / ("fig" + std::to_string(k))).string();
     REQUIRE_NOTHROW(fig.render(stem));
-    const std::string svg = read(stem + ".svg");
+    const std::string svg = file_bytes(stem + ".svg");
     std::istringstream lines(title);
     std::string line;
     while (std::getline(lines, line)) {
@@ -76,7 +70,7 @@ TEST_CASE("Hostile titles run nothing and the figure shows them literally", "[fi
     CHECK_THAT(entry.path().filename().string(), !Catch::StartsWith("MARK"));
   }
   // Where a second line came from a line break, the SVG shows it as a second line of text.
-  CHECK_THAT(read(dir.root / "fig4.svg"), Catch::Contains(">system(\"touch MARK5\")<"));
+  CHECK_THAT(file_bytes(dir.root / "fig4.svg"), Catch::Contains(">system(\"touch MARK5\")<"));
 }
 
 TEST_CASE("Output stems with quotes, pipes and tildes are file names", "[figures][security]") {

@@ -18,6 +18,7 @@ using geomsim::testing::refusal;
 using geomsim::testing::ScratchFolder;
 
 namespace {
+using geomsim::testing::file_bytes;
 
 // A sweep CSV of made-up results (plot_table reads the columns, not how they were found).
 std::string sweep_text(const std::vector<int>& Ks, const std::vector<int>& ds, const std::vector<double>& taus) {
@@ -44,13 +45,6 @@ std::string sweep_text(const std::vector<int>& Ks, const std::vector<int>& ds, c
   return sweep_csv(rows);
 }
 
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
 std::size_t count(const std::string& text, const std::regex& pattern) {
   return static_cast<std::size_t>(std::distance(std::sregex_iterator(text.begin(), text.end(), pattern), std::sregex_iterator()));
 }
@@ -65,7 +59,7 @@ TEST_CASE("A sweep drawn by K in panels by d has one curve per K in each panel a
   const GnuplotFigure figure = plot_table(table, spec);
   REQUIRE(figure.has_paper_sizes());
   figure.render(dir("fig"));
-  const std::string script = read(dir("fig.gp"));
+  const std::string script = file_bytes(dir("fig.gp"));
   // Four images (PNG, SVG, two PDFs), each with 2 panels of 4 curves: 32 curves drawn.
   CHECK(count(script, std::regex("with linespoints lt [1-4] lw 2 pi \\d+ notitle")) == 32);
   // The legend: one entry per K, once per image; one for the theory; one for the thresholds.
@@ -76,7 +70,7 @@ TEST_CASE("A sweep drawn by K in panels by d has one curve per K in each panel a
     CHECK(found == 4);
   }
   CHECK(script.find("n_y = 2, τ = 0.5") != std::string::npos);
-  for (const char* file : {"fig.png", "fig.svg", "fig.pdf", "fig-2col.pdf"}) CHECK(!read(dir(file)).empty());
+  for (const char* file : {"fig.png", "fig.svg", "fig.pdf", "fig-2col.pdf"}) CHECK(!file_bytes(dir(file)).empty());
 }
 
 TEST_CASE("A table whose chosen columns leave several rows on one point is refused, naming the column", "[figures][plot]") {
@@ -133,7 +127,7 @@ TEST_CASE("A second column of y is drawn as open circles where it differs, with 
   spec.x = "x", spec.y = "y", spec.curves = "c";
   spec.alternate = "alt", spec.alternate_legend = "other solver";
   plot_table(table, spec).render(dir("fig"));
-  const std::string script = read(dir("fig.gp"));
+  const std::string script = file_bytes(dir("fig.gp"));
   // Four images, one datablock of open circles each (curve 1's), one legend entry each.
   CHECK(count(script, std::regex("with points pt 6 ps 1.3 lw 1.5 lc rgb '#[0-9a-f]{6}' notitle")) == 4);
   CHECK(count(script, std::regex("title 'other solver'")) == 4);
@@ -141,7 +135,7 @@ TEST_CASE("A second column of y is drawn as open circles where it differs, with 
   // Without a legend entry no circles are drawn; an unknown column is refused by name.
   spec.alternate_legend.clear();
   plot_table(table, spec).render(dir("plain"));
-  CHECK(read(dir("plain.gp")).find("with points pt 6 ps 1.3") == std::string::npos);
+  CHECK(file_bytes(dir("plain.gp")).find("with points pt 6 ps 1.3") == std::string::npos);
   spec.alternate = "nope";
   CHECK_THAT(refusal([&] { plot_table(table, spec); }), Catch::Contains("--alternate names no column of a.csv: 'nope'"));
 }

@@ -17,6 +17,15 @@ inline EncoderOptions tiny_encoder(const std::string& kind, int64_t embedding_di
   return o;
 }
 
+// A linear classifier's encoder on 2 features given as 2 x 1 x 1 images: the robustness tests' end model.
+inline EncoderOptions linear_model() {
+  EncoderOptions o;
+  o.kind = "linear";
+  o.channels = 2;
+  o.image_size = 1;
+  return o;
+}
+
 inline AutoencoderOptions tiny_autoencoder(int64_t width) {
   AutoencoderOptions o;
   o.latent_dim = 4;

@@ -5,7 +5,6 @@
 #include <fstream>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "geomsim/train_experiments/experiment_claims.hpp"
@@ -27,13 +26,7 @@ using nlohmann::json;
 using geomsim::testing::ScratchFolder;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using geomsim::testing::file_bytes;
 
 std::size_t occurrences(const std::string& text, const std::string& wanted) {
   std::size_t found = 0;
@@ -602,10 +595,10 @@ TEST_CASE("The trained spread figure is a house-style line figure with the paper
   const GnuplotFigure figure = spread_figure(f);
   REQUIRE(figure.has_paper_sizes());
   figure.render(dir("fig"));
-  for (const char* file : {"fig.png", "fig.svg", "fig.gp"}) CHECK(!read_file(dir(file)).empty());
-  CHECK(read_file(dir("fig.pdf")).rfind("%PDF-", 0) == 0);
-  CHECK(read_file(dir("fig-2col.pdf")).rfind("%PDF-", 0) == 0);
-  const std::string script = read_file(dir("fig.gp"));
+  for (const char* file : {"fig.png", "fig.svg", "fig.gp"}) CHECK(!file_bytes(dir(file)).empty());
+  CHECK(file_bytes(dir("fig.pdf")).rfind("%PDF-", 0) == 0);
+  CHECK(file_bytes(dir("fig-2col.pdf")).rfind("%PDF-", 0) == 0);
+  const std::string script = file_bytes(dir("fig.gp"));
   // Three curves drawn (the trained one with error bars), each with one legend entry; the
   // threshold K/(2K-1) = 0.667 lies inside the swept alphas: one entry for it; no theory entry.
   CHECK(matches(script, std::regex("\\$c\\d+ using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle")) == 4);
@@ -623,11 +616,11 @@ TEST_CASE("The trained spread figure is a house-style line figure with the paper
     f.K = 4;  // 4/7 = 0.571 lies outside
     f.alphas = {0.7, 0.9}, f.trained = {0.5, 0.8}, f.trained_sd = {}, f.simulated = {0.6, 0.9}, f.references = {};
     spread_figure(f).render(dir("two"));
-    const std::string two = read_file(dir("two.gp"));
+    const std::string two = file_bytes(dir("two.gp"));
     CHECK(occurrences(two, "NaN with linespoints lt") == 2 * 4);
     CHECK(occurrences(two, "α = K/(2K−1)") == 0);
     CHECK(occurrences(two, "set arrow from") == 0);
-    CHECK(read_file(dir("two-2col.pdf")).rfind("%PDF-", 0) == 0);
+    CHECK(file_bytes(dir("two-2col.pdf")).rfind("%PDF-", 0) == 0);
   }
 }
 
@@ -648,15 +641,15 @@ TEST_CASE("A scatter line figure draws markers only, and a curve without points 
   spec.panels = {panel};
   ScratchFolder dir("scatter-figure");
   line_figure(spec).render(dir("s"));
-  const std::string script = read_file(dir("s.gp"));
+  const std::string script = file_bytes(dir("s.gp"));
   CHECK(occurrences(script, "using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle") == 4);
   CHECK(occurrences(script, "using 1:2 with points lt 1 lw 2 notitle") == 4);
   CHECK(occurrences(script, "using 1:2 with points lt 2 lw 2 notitle") == 4);
   CHECK(occurrences(script, "linespoints") == 0);
   CHECK(occurrences(script, "NaN with points lt") == 2 * 4);
   CHECK(occurrences(script, "'not drawn'") == 0);
-  CHECK(read_file(dir("s.pdf")).rfind("%PDF-", 0) == 0);
-  CHECK(read_file(dir("s-2col.pdf")).rfind("%PDF-", 0) == 0);
+  CHECK(file_bytes(dir("s.pdf")).rfind("%PDF-", 0) == 0);
+  CHECK(file_bytes(dir("s-2col.pdf")).rfind("%PDF-", 0) == 0);
   // Error bars that do not match the points are a programming error.
   spec.panels[0].curves[0].errors = {0.1};
   CHECK_THROWS_AS(line_figure(spec), std::logic_error);

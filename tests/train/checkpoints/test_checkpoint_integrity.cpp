@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <sstream>
 #include <torch/serialize.h>
 
 #include "geomsim/support/errors.hpp"
@@ -23,14 +22,9 @@ using namespace geomsim::train;
 namespace fs = std::filesystem;
 
 namespace {
+using geomsim::testing::file_bytes;
 using Scratch = geomsim::testing::ScratchFolder;
 
-std::string bytes_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 void write_bytes(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
 // 128 random images in [0, 1] with two balanced classes: enough for a few steps.
@@ -62,7 +56,7 @@ TEST_CASE("A checkpoint whose bytes changed after it was written is refused by i
   const Data data;
   train_once(data, quick(dir("m.pt")));
   CHECK(verify_archive(dir("m.pt"), "checkpoint") == ArchiveCheck::verified);
-  const std::string original = bytes_of(dir("m.pt"));
+  const std::string original = file_bytes(dir("m.pt"));
 
   // One byte of a weight tensor flipped: libtorch's reader does not check CRCs and loads it.
   CheckpointModel model = load_checkpoint_model(dir("m.pt"));
@@ -153,7 +147,7 @@ TEST_CASE("A resume with other options than the checkpoint's is refused, naming 
   const Data data;
   const TrainOptions base = quick(dir("run.pt"));
   train_once(data, base);
-  const std::string before = bytes_of(dir("run.pt"));
+  const std::string before = file_bytes(dir("run.pt"));
   const auto resume = [&](TrainOptions o, const EncoderOptions& model = train::testing::tiny_encoder("mlp", 8, 16)) {
     o.stop_after = 0;
     return geomsim::testing::refusal([&] { train_once(data, o, model); });
@@ -177,7 +171,7 @@ TEST_CASE("A resume with other options than the checkpoint's is refused, naming 
   o.run_description = R"({"hierarchy": "fmnist-4"})";
   CHECK_THAT(resume(o), Catch::StartsWith("--hierarchy is \"fmnist-4\" but") && Catch::Contains("was trained with null"));
   CHECK_THAT(resume(base, train::testing::tiny_encoder("mlp", 8, 32)), Catch::StartsWith("--width is 32 but") && Catch::Contains("was trained with 16"));
-  CHECK(bytes_of(dir("run.pt")) == before);  // every refusal left the checkpoint as it was
+  CHECK(file_bytes(dir("run.pt")) == before);  // every refusal left the checkpoint as it was
   CHECK(resume(base).empty());               // the same options resume
 }
 
@@ -186,7 +180,7 @@ TEST_CASE("A non-finite loss ends training naming its epoch and step, keeping th
   Data data;
   const TrainOptions first = quick(dir("run.pt"));
   train_once(data, first);
-  const std::string after_epoch_one = bytes_of(dir("run.pt"));
+  const std::string after_epoch_one = file_bytes(dir("run.pt"));
   data.images[70][0][3][3] = std::numeric_limits<float>::quiet_NaN();  // in the second epoch's batches
   TrainOptions rest = first;
   rest.stop_after = 0;
@@ -198,7 +192,7 @@ TEST_CASE("A non-finite loss ends training naming its epoch and step, keeping th
     CHECK_THAT(what, Catch::StartsWith("training diverged: the loss is nan at epoch 2, step "));
     CHECK_THAT(what, Catch::Contains("run.pt keeps epoch 1 and no new checkpoint was written"));
   }
-  CHECK(bytes_of(dir("run.pt")) == after_epoch_one);
+  CHECK(file_bytes(dir("run.pt")) == after_epoch_one);
   for (const auto& entry : fs::directory_iterator(dir.root)) CHECK(entry.path().filename() == "run.pt");  // no temporary left
 
   TrainOptions lr = first;
@@ -256,7 +250,7 @@ TEST_CASE("A TorchScript model whose source does not compile is a bad input nami
   CHECK(verify_archive(dir("good.pt"), "checkpoint") == ArchiveCheck::verified);
   // One byte of its code changed (torch.mul -> torch.mux, an operator that does not exist), every CRC
   // rewritten to match: torch::jit's compiler throws its own error (not a c10::Error) while loading.
-  const std::string good = bytes_of(dir("good.pt"));
+  const std::string good = file_bytes(dir("good.pt"));
   std::vector<geomsim::testing::ZipEntry> entries;
   for (const ArchiveEntry& e : verify_archive_bytes(good, "good.pt", "checkpoint").entries) {
     std::string bytes = good.substr(e.data_offset, e.size);

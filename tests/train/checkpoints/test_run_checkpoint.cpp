@@ -3,17 +3,14 @@
 // another kind of device refused unless explicit, and loads mapped to the CPU.
 #include "train/catch_with_torch.hpp"
 
-#include <sys/resource.h>
-
-#include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <torch/serialize.h>
 
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/checkpoints/run_checkpoint.hpp"
 #include "geomsim/train/training/trainer.hpp"
+#include "file_size_limit.hpp"
 #include "scratch_folder.hpp"
 #include "train/tiny_models.hpp"
 
@@ -22,13 +19,8 @@ using namespace geomsim::train;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string bytes_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using geomsim::testing::file_bytes;
+using geomsim::testing::FileSizeLimit;
 
 struct Data {
   torch::Tensor images = (torch::manual_seed(6), torch::rand({96, 1, 28, 28}));
@@ -53,22 +45,6 @@ TrainResult train_once(const Data& data, const TrainOptions& o, Encoder* out = n
   return r;
 }
 
-struct FileSizeLimit {  // writes beyond `bytes` fail while it lives: a disk that fills up
-  rlimit previous{};
-  void (*previous_handler)(int) = nullptr;
-  explicit FileSizeLimit(rlim_t bytes) {
-    getrlimit(RLIMIT_FSIZE, &previous);
-    previous_handler = std::signal(SIGXFSZ, SIG_IGN);
-    rlimit limited = previous;
-    limited.rlim_cur = bytes;
-    setrlimit(RLIMIT_FSIZE, &limited);
-  }
-  ~FileSizeLimit() {
-    setrlimit(RLIMIT_FSIZE, &previous);
-    std::signal(SIGXFSZ, previous_handler);
-  }
-};
-
 }  // namespace
 
 TEST_CASE("An encoder checkpoint with flipped weight bytes is refused on resume as InvalidArgument(checkpoint) naming the file",
@@ -77,7 +53,7 @@ TEST_CASE("An encoder checkpoint with flipped weight bytes is refused on resume 
   const Data data;
   Encoder encoder{nullptr};
   train_once(data, quick(dir("m.pt")), &encoder);
-  const std::string original = bytes_of(dir("m.pt"));
+  const std::string original = file_bytes(dir("m.pt"));
   const auto weight = encoder->parameters().back().detach().contiguous();  // the last layer's bias, 8 floats
   const auto at = original.find(std::string(static_cast<const char*>(weight.data_ptr()), 32));
   REQUIRE(at != std::string::npos);
@@ -94,7 +70,7 @@ TEST_CASE("An encoder checkpoint on a full disk is refused by name and leaves th
   geomsim::testing::ScratchFolder dir("run-checkpoint");
   const Data data;
   train_once(data, quick(dir("m.pt")));
-  const std::string epoch_one = bytes_of(dir("m.pt"));
+  const std::string epoch_one = file_bytes(dir("m.pt"));
   TrainOptions rest = quick(dir("m.pt"));
   rest.stop_after = 0;
   std::string refusal;
@@ -103,7 +79,7 @@ TEST_CASE("An encoder checkpoint on a full disk is refused by name and leaves th
     refusal = geomsim::testing::refusal([&] { train_once(data, rest); });
   }
   CHECK_THAT(refusal, Catch::StartsWith("--checkpoint cannot write '" + dir("m.pt") + "'"));
-  CHECK(bytes_of(dir("m.pt")) == epoch_one);
+  CHECK(file_bytes(dir("m.pt")) == epoch_one);
   std::vector<std::string> files;
   for (const auto& entry : fs::directory_iterator(dir.root)) files.push_back(entry.path().filename().string());
   CHECK(files == std::vector<std::string>{"m.pt"});

@@ -8,16 +8,12 @@
 
 #include "geomsim/train/losses/baseline_losses.hpp"
 #include "geomsim/train/losses/contrastive_losses.hpp"
+#include "train/losses/loss_inputs.hpp"
 
 using namespace geomsim::train;
 
 namespace {
-
-torch::Tensor unit_rows(int64_t n, int64_t d, uint64_t seed) {
-  torch::manual_seed(seed);
-  const auto x = torch::randn({n, d}, torch::kDouble);
-  return x / x.norm(2, 1, true);
-}
+using geomsim::train::testing::unit_rows;
 
 double dot(const torch::Tensor& a, int64_t i, const torch::Tensor& b, int64_t j) {
   double sum = 0;

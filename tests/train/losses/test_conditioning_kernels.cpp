@@ -12,11 +12,13 @@
 #include "geomsim/train/losses/kernel_contrastive_losses.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
 #include "train/gradient_error.hpp"
+#include "train/losses/loss_inputs.hpp"
 
 using namespace geomsim;
 using namespace geomsim::train;
 
 namespace {
+using geomsim::train::testing::unit_rows;
 
 ConditioningKernel kernel_named(const std::string& name) {
   ConditioningKernel k;
@@ -52,12 +54,6 @@ std::vector<std::vector<double>> rows_of(const torch::Tensor& t) {
     for (int64_t c = 0; c < t.size(1); ++c) rows[static_cast<std::size_t>(i)].push_back(t[i][c].item<double>());
   }
   return rows;
-}
-
-torch::Tensor unit_rows(int64_t b, int64_t d, uint64_t seed) {
-  torch::manual_seed(seed);
-  return torch::nn::functional::normalize(torch::randn({b, d}, torch::kDouble),
-                                          torch::nn::functional::NormalizeFuncOptions().dim(1));
 }
 
 }  // namespace

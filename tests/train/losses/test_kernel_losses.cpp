@@ -6,15 +6,13 @@
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/losses/contrastive_losses.hpp"
 #include "geomsim/train/losses/kernel_contrastive_losses.hpp"
+#include "train/losses/loss_inputs.hpp"
 
 using namespace geomsim;
 using namespace geomsim::train;
 
 namespace {
-torch::Tensor unit_rows(int64_t b, int64_t d, uint64_t seed) {
-  torch::manual_seed(seed);
-  return torch::nn::functional::normalize(torch::randn({b, d}, torch::kDouble), torch::nn::functional::NormalizeFuncOptions().dim(1));
-}
+using geomsim::train::testing::unit_rows;
 }  // namespace
 
 TEST_CASE("CCL-K with a delta kernel is the scaled conditional average", "[train][losses][cclk]") {

@@ -13,16 +13,13 @@
 #include "geomsim/train/losses/contrastive_losses.hpp"
 #include "geomsim/train/losses/label_noise_losses.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
+#include "train/losses/loss_inputs.hpp"
 
 using namespace geomsim;
 using namespace geomsim::train;
 
 namespace {
-torch::Tensor unit_rows(int64_t n, int64_t d, uint64_t seed) {
-  torch::manual_seed(seed);
-  return torch::nn::functional::normalize(torch::randn({n, d}, torch::kDouble), torch::nn::functional::NormalizeFuncOptions().dim(1));
-}
-
+using geomsim::train::testing::unit_rows;
 // Proposition A1's per-anchor value by a loop, on given draws.
 double loop_noise_aware(const torch::Tensor& z, const torch::Tensor& pos, const torch::Tensor& neg, double p, double tau) {
   const int64_t n = z.size(0), m = pos.size(1);

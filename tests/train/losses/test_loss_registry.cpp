@@ -13,11 +13,13 @@
 #include "geomsim/train/losses/kernel_contrastive_losses.hpp"
 #include "geomsim/train/losses/label_noise_losses.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
+#include "train/losses/loss_inputs.hpp"
 
 using namespace geomsim;
 using namespace geomsim::train;
 
 namespace {
+using geomsim::train::testing::batch_loss_names;
 
 // The trainer's if-chain before the registry (two_view_loss), verbatim but for the options'
 // new home: the reference the registry is held to.
@@ -55,14 +57,6 @@ torch::Tensor direct_call(const std::string& loss, const LossOptions& o, const t
   if (loss == "cclk-weak-released") return cclk_weakly_supervised_released_loss(x, y, kernel, o.kernel_lambda, o.tau);
   if (loss == "cclk-fair-released") return cclk_fair_released_loss(x, y, kernel, o.kernel_lambda, o.tau);
   throw std::logic_error("direct_call: no loss " + loss);
-}
-
-std::vector<std::string> batch_loss_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : loss_registry()) {
-    if (entry.batch != nullptr) names.push_back(entry.name);
-  }
-  return names;
 }
 
 }  // namespace

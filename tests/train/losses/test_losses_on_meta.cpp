@@ -17,19 +17,13 @@
 #include "geomsim/train/losses/loss_registry.hpp"
 #include "train/losses/device_ops.hpp"         // src/: the losses' internal helpers
 #include "train/losses/fused_spread_loss.hpp"  // src/
+#include "train/losses/loss_inputs.hpp"
 
 using namespace geomsim::train;
 namespace gt = geomsim::train;
 
 namespace {
-
-std::vector<std::string> batch_loss_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : loss_registry()) {
-    if (entry.batch != nullptr) names.push_back(entry.name);
-  }
-  return names;
-}
+using geomsim::train::testing::batch_loss_names;
 
 // The first line of an exception's message (c10 appends a backtrace).
 std::string first_line(const std::exception& e) {

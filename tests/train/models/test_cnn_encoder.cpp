@@ -84,12 +84,12 @@ TEST_CASE("The channels-last CNN trains deterministically and resumes to the sam
     torch::manual_seed(options.seed);
     Encoder e(model);
     train_encoder(e, images, labels, 2, options, AugmentationOptions{});
-    return testing::weights(e);
+    return geomsim::train::testing::weights(e);
   };
-  const auto& same = testing::identical;
+  const auto& same = geomsim::train::testing::identical;
   const auto straight = run(o);
   CHECK(same(run(o), straight));
   const fs::path checkpoint = fs::temp_directory_path() / ("geomsim-cnn-" + std::to_string(::getpid()) + ".pt");
-  CHECK(same(testing::resumed_after_first_epoch(o, checkpoint.string(), run), straight));
+  CHECK(same(geomsim::train::testing::resumed_after_first_epoch(o, checkpoint.string(), run), straight));
   fs::remove(checkpoint);
 }

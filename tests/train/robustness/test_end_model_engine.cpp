@@ -3,25 +3,26 @@
 // ComputationFailed naming epoch and step, and its step runs on the meta device.
 #include "train/catch_with_torch.hpp"
 
-#include <sys/resource.h>
-
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <sstream>
 
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/random.hpp"
 #include "geomsim/train/data/device.hpp"
 #include "geomsim/train/robustness/robust_training.hpp"
+#include "file_size_limit.hpp"
 #include "scratch_folder.hpp"
+#include "train/tiny_models.hpp"
 
 using namespace geomsim;
 using namespace geomsim::train;
 namespace fs = std::filesystem;
 
 namespace {
+using geomsim::train::testing::linear_model;
+using geomsim::testing::file_bytes;
+using geomsim::testing::FileSizeLimit;
 
 // Two classes on a weak core coordinate and a spurious one, as N x 2 x 1 x 1 "images";
 // groups 2 class + attribute (as test_robustness.cpp's toy).
@@ -49,14 +50,6 @@ EndModelData toy(int64_t n, std::uint64_t seed) {
   return d;
 }
 
-EncoderOptions linear_model() {
-  EncoderOptions o;
-  o.kind = "linear";
-  o.channels = 2;
-  o.image_size = 1;
-  return o;
-}
-
 EndModelOptions quick(const std::string& objective, const std::string& checkpoint) {
   EndModelOptions o;
   o.objective = objective;
@@ -66,30 +59,6 @@ EndModelOptions quick(const std::string& objective, const std::string& checkpoin
   o.run_description = R"({"method":"test"})";
   return o;
 }
-
-std::string bytes_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-// Writes beyond `bytes` fail (EFBIG, SIGXFSZ ignored) while the object lives: a disk that fills up.
-struct FileSizeLimit {
-  rlimit previous{};
-  void (*previous_handler)(int) = nullptr;
-  explicit FileSizeLimit(rlim_t bytes) {
-    getrlimit(RLIMIT_FSIZE, &previous);
-    previous_handler = std::signal(SIGXFSZ, SIG_IGN);
-    rlimit limited = previous;
-    limited.rlim_cur = bytes;
-    setrlimit(RLIMIT_FSIZE, &limited);
-  }
-  ~FileSizeLimit() {
-    setrlimit(RLIMIT_FSIZE, &previous);
-    std::signal(SIGXFSZ, previous_handler);
-  }
-};
 
 std::vector<std::string> files_in(const fs::path& root) {
   std::vector<std::string> names;
@@ -109,7 +78,7 @@ TEST_CASE("An end-model checkpoint with flipped weight bytes is refused on resum
   o.stop_after = 1;
   Classifier model = make_classifier(linear_model(), 2, 3);
   train_end_model(model, 2, d, o);
-  const std::string original = bytes_of(dir("end.pt"));
+  const std::string original = file_bytes(dir("end.pt"));
   // The head's weights as stored (the returned model is epoch 1's, the checkpoint's): flip one bit.
   const auto stored = model->head->weight.detach().contiguous();
   const std::string needle(static_cast<const char*>(stored.data_ptr()), 16);
@@ -128,7 +97,7 @@ TEST_CASE("An end-model checkpoint with flipped weight bytes is refused on resum
     CHECK(error.argument() == "checkpoint");
     CHECK_THAT(error.requirement(), Catch::Contains(dir("end.pt") + " is a corrupt archive") && Catch::Contains("fails its CRC-32 check"));
   }
-  CHECK(bytes_of(dir("end.pt")) == flipped);  // left as it was
+  CHECK(file_bytes(dir("end.pt")) == flipped);  // left as it was
 }
 
 TEST_CASE("An end-model checkpoint on a full disk is an InvalidArgument naming the option, leaving no file and the previous one intact",
@@ -141,7 +110,7 @@ TEST_CASE("An end-model checkpoint on a full disk is an InvalidArgument naming t
     Classifier model = make_classifier(linear_model(), 2, 3);
     train_end_model(model, 2, d, o);
   }
-  const std::string epoch_one = bytes_of(dir("end.pt"));
+  const std::string epoch_one = file_bytes(dir("end.pt"));
   REQUIRE(epoch_one.size() > 1024);
   o.stop_after = 0;
   Classifier model = make_classifier(linear_model(), 2, 3);
@@ -151,7 +120,7 @@ TEST_CASE("An end-model checkpoint on a full disk is an InvalidArgument naming t
     refusal = geomsim::testing::refusal([&] { train_end_model(model, 2, d, o); });
   }
   CHECK_THAT(refusal, Catch::StartsWith("--checkpoint cannot write '" + dir("end.pt") + "'"));
-  CHECK(bytes_of(dir("end.pt")) == epoch_one);          // the previous epoch's checkpoint, untouched
+  CHECK(file_bytes(dir("end.pt")) == epoch_one);          // the previous epoch's checkpoint, untouched
   CHECK(files_in(dir.root) == std::vector<std::string>{"end.pt"});  // no temporary, no .partial
   // The same with no checkpoint before: no file at all is left.
   fs::remove(dir("end.pt"));
@@ -173,7 +142,7 @@ TEST_CASE("A non-finite end-model loss is ComputationFailed naming epoch and ste
   o.stop_after = 1;
   Classifier first = make_classifier(linear_model(), 2, 3);
   train_end_model(first, 2, d, o);
-  const std::string epoch_one = bytes_of(dir("end.pt"));
+  const std::string epoch_one = file_bytes(dir("end.pt"));
   d.images = d.images.clone();
   // 20 examples: erm visits each every epoch; Group DRO draws 200 with replacement, missing all 20 with probability < 1e-4.
   for (int64_t i = 100; i < 200; i += 5) d.images[i][0][0][0] = std::numeric_limits<float>::infinity();
@@ -189,7 +158,7 @@ TEST_CASE("A non-finite end-model loss is ComputationFailed naming epoch and ste
     CHECK_THAT(what, Catch::Contains("end.pt keeps epoch 1 and no new checkpoint was written"));
     CHECK_THAT(what, Catch::Contains("a smaller --lr (this run: 0.01)"));
   }
-  CHECK(bytes_of(dir("end.pt")) == epoch_one);
+  CHECK(file_bytes(dir("end.pt")) == epoch_one);
 }
 
 TEST_CASE("The end model's step (ERM and Group DRO) runs forward and backward on the meta device", "[train][robustness][meta]") {

@@ -15,12 +15,14 @@
 #include "geomsim/train/data/robustness_data.hpp"
 #include "geomsim/train/robustness/robustness_methods.hpp"
 #include "geomsim/train/data/tensor_points.hpp"
+#include "train/tiny_models.hpp"
 
 using namespace geomsim;
 using namespace geomsim::train;
 namespace fs = std::filesystem;
 
 namespace {
+using geomsim::train::testing::linear_model;
 
 // Two classes, a weak core coordinate (class sign + N(0, 1)) and a strong spurious one
 // (attribute sign + N(0, 0.1^2)); the attribute agrees with the class with probability
@@ -45,14 +47,6 @@ Toy spurious_toy(int64_t n, double agreement, std::uint64_t seed) {
   t.y = torch::tensor(y);
   t.groups = torch::tensor(g);
   return t;
-}
-
-EncoderOptions linear_model() {
-  EncoderOptions o;
-  o.kind = "linear";
-  o.channels = 2;
-  o.image_size = 1;
-  return o;
 }
 
 std::vector<torch::Tensor> parameters_of(Classifier& m) {

@@ -200,12 +200,12 @@ TEST_CASE("The read-back interval changes no result: the same weights, losses an
   // Single-threaded, so that only the read-back interval differs between the runs: torch 2.11's
   // multi-threaded CPU kernels do not repeat their sums bit for bit on a loaded machine (2 of 40
   // runs differed in the last bits with two busy processes beside them, 0 of 40 on one thread).
-  const train::testing::ScopedTorchThreads one_thread(1);
+  const geomsim::train::testing::ScopedTorchThreads one_thread(1);
   const auto images = tiny_images(96);
   const auto labels = torch::arange(96, torch::kLong).remainder(2);
   const auto run = [&](int64_t sync_every, std::vector<StepReport>* reports = nullptr) {
     torch::manual_seed(2);
-    Encoder e(testing::tiny_encoder("mlp", 8, 16));
+    Encoder e(geomsim::train::testing::tiny_encoder("mlp", 8, 16));
     TrainOptions o;
     o.epochs = 2;
     o.batch_size = 16;
@@ -231,7 +231,7 @@ TEST_CASE("The read-back interval changes no result: the same weights, losses an
   poisoned[40][0][5][5] = std::numeric_limits<float>::quiet_NaN();
   const auto diverged_at = [&](int64_t sync_every) {
     torch::manual_seed(2);
-    Encoder e(testing::tiny_encoder("mlp", 8, 16));
+    Encoder e(geomsim::train::testing::tiny_encoder("mlp", 8, 16));
     TrainOptions o;
     o.batch_size = 16;
     o.sync_every = sync_every;
@@ -275,8 +275,8 @@ TEST_CASE("Encoder training on the meta device gets through data, permutation, b
   const std::string loss = GENERATE("simclr", "ce", "autoencoder");
   CAPTURE(loss);
   torch::manual_seed(0);
-  Encoder e(testing::tiny_encoder("mlp", 8, 16));
-  AutoencoderOptions a = testing::tiny_autoencoder(8);
+  Encoder e(geomsim::train::testing::tiny_encoder("mlp", 8, 16));
+  AutoencoderOptions a = geomsim::train::testing::tiny_autoencoder(8);
   a.label_smoothing = 0.0;  // the label-smoothed cross-entropy needs masked_select, which meta lacks
   Autoencoder ae(a);
   TrainOptions o;

@@ -31,13 +31,13 @@ Small small_fashion(int64_t n) {
   s.coarse = torch::tensor(std::vector<int64_t>(coarse.begin(), coarse.end()), torch::kLong);
   return s;
 }
-using testing::identical;
-using testing::weights;
+using geomsim::train::testing::identical;
+using geomsim::train::testing::weights;
 }  // namespace
 
 TEST_CASE("Every encoder gives unit embeddings of the requested size", "[train][models]") {
   const std::string kind = GENERATE("mlp", "cnn", "vit");
-  const EncoderOptions o = testing::tiny_encoder(kind, 16, 32);
+  const EncoderOptions o = geomsim::train::testing::tiny_encoder(kind, 16, 32);
   Encoder e(o);
   const auto z = e->forward(torch::rand({5, 1, 28, 28}));
   CHECK(z.sizes() == torch::IntArrayRef({5, 16}));
@@ -67,7 +67,7 @@ TEST_CASE("Augmentations keep shape and range, and vanish when switched off", "[
 
 TEST_CASE("Training is deterministic and a resumed run ends with the same weights", "[train][trainer][determinism]") {
   const Small data = small_fashion(256);
-  const EncoderOptions model = testing::tiny_encoder("mlp", 16, 32);
+  const EncoderOptions model = geomsim::train::testing::tiny_encoder("mlp", 16, 32);
   TrainOptions o;
   o.epochs = 2;
   o.batch_size = 64;
@@ -128,13 +128,13 @@ TEST_CASE("Every training loss takes a step with a finite loss", "[train][traine
   const Small data = small_fashion(64);
   const std::string loss = GENERATE(from_range(train_loss_names()));
   CAPTURE(loss);
-  const EncoderOptions model = testing::tiny_encoder("mlp", 8, 16);
+  const EncoderOptions model = geomsim::train::testing::tiny_encoder("mlp", 8, 16);
   TrainOptions o;
   o.loss = loss;
   o.batch_size = 32;
   torch::manual_seed(0);
   Encoder e(model);
-  const AutoencoderOptions ae = testing::tiny_autoencoder(8);
+  const AutoencoderOptions ae = geomsim::train::testing::tiny_autoencoder(8);
   const TrainResult r = train_encoder(e, data.images, data.coarse, 2, o, AugmentationOptions{}, {}, Autoencoder(ae));
   REQUIRE(r.epochs.size() == 1);
   CHECK(std::isfinite(r.epochs[0].loss));
@@ -186,7 +186,7 @@ TEST_CASE("Evaluation: probes and the geometry of known embeddings", "[train][ev
 
 TEST_CASE("The per-class autoencoder routes each class to its decoder", "[train][autoencoder]") {
   torch::manual_seed(2);
-  AutoencoderOptions o = testing::tiny_autoencoder(8);
+  AutoencoderOptions o = geomsim::train::testing::tiny_autoencoder(8);
   o.classes = 3;
   o.mode = "per-class";
   Autoencoder ae(o);
@@ -217,8 +217,8 @@ TEST_CASE("The per-class autoencoder routes each class to its decoder", "[train]
 
 TEST_CASE("THANOS trains the autoencoder with the encoder and resumes exactly", "[train][trainer][thanos][determinism]") {
   const Small data = small_fashion(128);
-  const EncoderOptions model = testing::tiny_encoder("mlp", 8, 16);
-  const AutoencoderOptions ae = testing::tiny_autoencoder(16);
+  const EncoderOptions model = geomsim::train::testing::tiny_encoder("mlp", 8, 16);
+  const AutoencoderOptions ae = geomsim::train::testing::tiny_autoencoder(16);
   TrainOptions o;
   o.loss = "thanos";
   o.epochs = 2;
@@ -238,7 +238,7 @@ TEST_CASE("THANOS trains the autoencoder with the encoder and resumes exactly", 
     return w;
   };
   const auto straight = run(o);
-  CHECK(identical(testing::resumed_after_first_epoch(o, checkpoint.string(), run), straight));
+  CHECK(identical(geomsim::train::testing::resumed_after_first_epoch(o, checkpoint.string(), run), straight));
   fs::remove(checkpoint);
   torch::manual_seed(0);
   Encoder e(model);
@@ -247,7 +247,7 @@ TEST_CASE("THANOS trains the autoencoder with the encoder and resumes exactly", 
 
 TEST_CASE("The joint autoencoder (seed 004 §5) adds a label-smoothed cross-entropy head to L_AE", "[train][autoencoder]") {
   torch::manual_seed(3);
-  AutoencoderOptions o = testing::tiny_autoencoder(8);
+  AutoencoderOptions o = geomsim::train::testing::tiny_autoencoder(8);
   o.classes = 3;
   o.label_smoothing = 0.2;
   CHECK(o.mode == "joint");  // the default: THANOS as §5 describes it
@@ -279,11 +279,11 @@ TEST_CASE("The joint autoencoder (seed 004 §5) adds a label-smoothed cross-entr
 
 TEST_CASE("The autoencoder alone trains only the autoencoder, and its embedding is f_AE alone", "[train][trainer][autoencoder]") {
   const Small data = small_fashion(64);
-  const EncoderOptions model = testing::tiny_encoder("mlp", 8, 16);
+  const EncoderOptions model = geomsim::train::testing::tiny_encoder("mlp", 8, 16);
   torch::manual_seed(4);
   Encoder e(model);
   const auto before = weights(e);
-  Autoencoder ae(testing::tiny_autoencoder(8));
+  Autoencoder ae(geomsim::train::testing::tiny_autoencoder(8));
   const auto ae_before = ae->parameters().front().detach().clone();
   TrainOptions o;
   o.loss = "autoencoder";
@@ -318,7 +318,7 @@ TEST_CASE("Recipes, the cosine period and the augmentation switch", "[train][tra
   const Small data = small_fashion(64);
   const auto train = [&](int64_t period) {
     torch::manual_seed(0);
-    Encoder e(testing::tiny_encoder("mlp", 8, 16));
+    Encoder e(geomsim::train::testing::tiny_encoder("mlp", 8, 16));
     TrainOptions t;
     t.epochs = 2;
     t.batch_size = 32;
@@ -339,7 +339,7 @@ TEST_CASE("bf16 precision runs the encoder under autocast, the loss and the weig
     TrainOptions options = o;
     options.precision = precision;
     torch::manual_seed(4);
-    Encoder e(testing::tiny_encoder("mlp", 8, 16));
+    Encoder e(geomsim::train::testing::tiny_encoder("mlp", 8, 16));
     const TrainResult r = train_encoder(e, data.images, data.coarse, 2, options, AugmentationOptions{});
     return std::make_pair(weights(e), r);
   };
