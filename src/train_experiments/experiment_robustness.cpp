@@ -7,9 +7,10 @@
 //   groupdro-oracle, cclk-fair; cclk-fair only where the data set has a background), seeds,
 //   and any option of `geomsim robustness` by its JSON name (train_per_subclass, epochs,
 //   encoder_epochs, ...; robustness_parameter_names()), which overrides that command's default.
-// The definition's "paper_table" gives Table 4 ("columns": its data sets, "analogue": the
-// column each of ours stands for, "rows": method -> {"subgroup_f1": [...], "worst_group": [...]})
-// and is shown beside the measured cells.
+// The definition's "paper_table" gives the paper's table ("table": its name as the headings show
+// it, such as "Table 4" for seed 004's or "Table 3" for seed 000's, "columns": its data sets,
+// "analogue": the column each of ours stands for, "rows": method -> {"subgroup_f1": [...],
+// "worst_group": [...]}) and is shown beside the measured cells.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -180,6 +181,9 @@ void check_paper_table(const json& paper) {
       !paper.at("rows").is_object()) {
     bad("needs \"columns\" (a list of the paper's data sets) and \"rows\" (method -> {metric: [numbers]})");
   }
+  if (!paper.contains("table") || !paper.at("table").is_string() || paper.at("table").get<std::string>().empty()) {
+    bad("needs \"table\", the paper's table as the headings name it (\"Table 4\")");
+  }
   for (const auto& c : paper.at("columns")) {
     if (!c.is_string()) bad("\"columns\" must hold names");
   }
@@ -296,7 +300,8 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
 
   for (const auto& dataset : datasets) {
     const std::string analogue = paper.is_null() ? std::string() : paper.value("analogue", json::object()).value(dataset, std::string());
-    page.heading("Table 4 analogue: " + dataset + (analogue.empty() ? std::string() : " (beside the paper's " + analogue + ")"));
+    page.heading((paper.is_null() ? std::string("Measured") : paper.at("table").get<std::string>() + " analogue") + ": " + dataset +
+                 (analogue.empty() ? std::string() : " (beside the paper's " + analogue + ")"));
     std::vector<std::vector<std::string>> result_rows;
     for (const auto& m : methods) {
       const Selector where = {{"dataset", dataset}, {"method", m}};
@@ -317,7 +322,7 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
                result_rows);
   }
   if (!paper.is_null()) {
-    page.heading("The paper's Table 4");
+    page.heading("The paper's " + paper.at("table").get<std::string>());
     std::vector<std::string> header = {"method", "metric"};
     for (const auto& c : paper.at("columns")) header.push_back(c.get<std::string>());
     std::vector<std::vector<std::string>> paper_rows;

@@ -777,7 +777,7 @@ PY
 {"name": "rob", "title": "A tiny robustness experiment", "kind": "robustness",
  "claims": [{"claim": "THANOS beats ERM's worst group", "source": "test", "metric": "worst_group", "test": "greater",
              "a": {"method": "thanos"}, "b": {"method": "erm"}}],
- "paper_table": {"columns": ["Waterbirds"], "analogue": {"spurious": "Waterbirds"}, "rows": {"thanos": {"worst_group": [88.6]}}},
+ "paper_table": {"table": "Table 4", "columns": ["Waterbirds"], "analogue": {"spurious": "Waterbirds"}, "rows": {"thanos": {"worst_group": [88.6]}}},
  "parameters": {"datasets": ["spurious"], "methods": ["erm", "thanos"], "seeds": "0:1", "train_per_subclass": 30,
                 "validation_per_subclass": 10, "test_per_subclass": 20, "epochs": 1, "encoder_epochs": 1, "width": 16,
                 "embedding_dim": 8, "threads": 1}}

@@ -36,6 +36,7 @@ if definition["kind"] == "robustness":
         assert r["data_seed"] == r["seed"], r
         if r["method"] in ("george", "supcon", "thanos", "cclk-fair"):
             assert 0 <= float(r["subgroup_f1"]) <= 1 and int(float(r["clusters"])) >= 2, r
-    for text in ("Labels each method saw", "Table 4 analogue: undersampled", "Table 4 analogue: spurious", "The paper's Table 4", "± "):
+    table = definition["paper_table"]["table"]
+    for text in ("Labels each method saw", f"{table} analogue: undersampled", f"{table} analogue: spurious", f"The paper's {table}", "± "):
         assert text in page, text
 PY
