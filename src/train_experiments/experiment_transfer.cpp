@@ -265,6 +265,19 @@ void draw_sweep(const json& spec, const RunTable& table, const ExperimentContext
   page.image(file + ".png", ylabel + " against " + figure.xlabel + ", " + encoder + ": mean ± sd over seeds");
 }
 
+// What a method's encoder trained on, as the table "Labels each method saw" names it: a method
+// that reads the coarse labels as they are (no correction of its own) reads the noisy ones where
+// its runs have label noise (a label_noise above 0 in any of them).
+std::string labels_seen_text(const TrainingMethod& method, const std::vector<std::string>& noise_rates) {
+  const std::string& seen = method.labels_seen;
+  const bool noisy = std::any_of(noise_rates.begin(), noise_rates.end(), [](const std::string& v) { return !v.empty() && std::stod(v) > 0; });
+  if (!noisy || seen.rfind("coarse", 0) != 0 || seen.find("noisy") != std::string::npos) return seen;
+  const std::string rest = seen.substr(6);
+  if (rest.empty()) return "coarse, noisy (uncorrected)";
+  if (rest.size() > 3 && rest.compare(0, 2, " (") == 0 && rest.back() == ')') return "coarse, noisy (uncorrected; " + rest.substr(2);
+  return "coarse, noisy (uncorrected)" + rest;
+}
+
 }  // namespace
 
 std::vector<std::string> transfer_key_columns(const json& p) {
@@ -434,6 +447,11 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   if (std::find(hierarchies.begin(), hierarchies.end(), "identity") != hierarchies.end()) {
     trained_on += " (under the identity hierarchy the coarse labels are the 10 fine ones: the probe is scored on the labels the encoder was trained on)";
   }
+  const std::vector<std::string> noise_rates = table.values("label_noise");
+  if (std::any_of(noise_rates.begin(), noise_rates.end(), [](const std::string& v) { return !v.empty() && std::stod(v) > 0; })) {
+    trained_on += ", made noisy at each run's label_noise (each label replaced, with that chance, by one of the other labels; "
+                  "the probes keep the clean ones)";
+  }
   const std::vector<double> rates = swept_values(p, "lr");
   std::string lr_text = "lr " + format_number(t.learning_rate);
   if (!rates.empty()) {
@@ -469,7 +487,8 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   std::vector<std::vector<std::string>> label_rows;
   for (const auto& m : methods) {
     const TrainingMethod& method = training_method(m);
-    label_rows.push_back({method.label, method.labels_seen, "fine, only in the probes on the frozen embedding"});
+    label_rows.push_back({method.label, labels_seen_text(method, table.values("label_noise", {{"method", m}})),
+                          "fine, only in the probes on the frozen embedding"});
   }
   page.table({"method", "labels in training", "subclass labels"}, label_rows);
 
