@@ -213,8 +213,9 @@ DistributedContext::DistributedContext(const LaunchEnvironment& environment, con
     : impl_(std::make_shared<Impl>()) {
   require_positive("timeout", options.timeout_seconds);
   // The launcher's variables (launch_environment.hpp), named as such.
-  if (environment.world_size < 1) {
-    throw InvalidEnvironment("WORLD_SIZE", "must be >= 1, got " + std::to_string(environment.world_size));
+  const char* world_variable = environment.launcher == "slurm" ? "SLURM_NTASKS" : "WORLD_SIZE";
+  if (const RankLimit limit = world_size_limit(); environment.world_size < 1 || environment.world_size > limit.most) {
+    throw InvalidEnvironment(world_variable, "must be " + limit.range() + ", got " + std::to_string(environment.world_size));
   }
   if (environment.rank < 0 || environment.rank >= environment.world_size) {
     throw InvalidEnvironment("RANK", "must be in [0, " + std::to_string(environment.world_size) + "), got " +

@@ -306,6 +306,37 @@ TEST_CASE("A rank whose peers never come fails with the rendezvous's address wit
   }
 }
 
+TEST_CASE("A world larger than the open files allow is refused by name before any socket is opened", "[distributed]") {
+  const RankLimit world = world_size_limit();
+  CHECK(world.most >= 1);
+  CHECK(world.most < (1 << 24) + 1);
+  CHECK(local_ranks_limit().most <= world.most);
+  const std::string too_many = std::to_string(static_cast<long>(world.most) + 1);
+  const auto refusal = [&](const std::map<std::string, std::string>& variables) {
+    try {
+      parse(variables);
+    } catch (const InvalidEnvironment& error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  CHECK(refusal({{"RANK", "0"}, {"WORLD_SIZE", too_many}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", "1"}}) ==
+        "the environment variable WORLD_SIZE must be an integer " + world.range() + ", got \"" + too_many + "\"");
+  CHECK(refusal({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", too_many}, {"SLURM_STEP_ID", "0"}, {"MASTER_PORT", "1"}}) ==
+        "the environment variable SLURM_NTASKS must be an integer " + world.range() + ", got \"" + too_many + "\"");
+  CHECK(refusal({{"RANK", "0"}, {"WORLD_SIZE", std::to_string(world.most)}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", "1"}})
+            .empty());
+  // A LaunchEnvironment made by hand, and the launcher's ranks.
+  LaunchEnvironment env;
+  env.world_size = world.most + 1;
+  env.master_addr = "127.0.0.1";
+  env.master_port = 1;
+  CHECK(geomsim::testing::refusal([&] { DistributedContext context(env); }).rfind("the environment variable WORLD_SIZE must be in [1, ", 0) == 0);
+  LocalLaunchOptions launch;
+  launch.processes = local_ranks_limit().most + 1;
+  CHECK(geomsim::testing::refusal([&] { launch_local("/bin/true", {}, launch); }).rfind("--nproc-per-node must be in [1, ", 0) == 0);
+}
+
 TEST_CASE("Two ranks over Gloo end with bitwise identical weights, those of one process on the global batch",
           "[distributed][gloo]") {
   // One process on the same global batches, for reference, single-threaded like the ranks, so
