@@ -22,6 +22,7 @@
 #include "geomsim/train/distributed/data_parallel.hpp"
 #include "geomsim/train/distributed/local_launcher.hpp"
 #include "scratch_folder.hpp"
+#include "train/distributed/silent_listener.hpp"
 #include "train/distributed/tiny_data_parallel.hpp"
 
 using namespace geomsim;
@@ -303,6 +304,30 @@ TEST_CASE("A rank whose peers never come fails with the rendezvous's address wit
     CHECK(std::string(error.what()).find("rank 1 of 2 could not meet the other ranks at MASTER_ADDR:MASTER_PORT = 127.0.0.1:" +
                                          std::to_string(port)) == 0);
     CHECK(seconds < 1.0 + 3.0);  // the timeout, and the store's last retry
+  }
+}
+
+TEST_CASE("A rank whose MASTER_PORT accepts and never answers fails within the timeout, naming the port and the timeout",
+          "[distributed]") {
+  // c10d's store alone waits for its first answer for ever (distributed_context.cpp).
+  const geomsim::testing::SilentListener listener;
+  const auto env = parse({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"},
+                          {"MASTER_PORT", std::to_string(listener.port())}});
+  DistributedOptions options;
+  options.timeout_seconds = 1.0;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    DistributedContext context(env, options);
+    FAIL("no error");
+  } catch (const DistributedFailure& error) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO(error.what());
+    CHECK(std::string(error.what()).rfind("rank 1 of 2 could not meet the other ranks at MASTER_ADDR:MASTER_PORT = 127.0.0.1:" +
+                                              std::to_string(listener.port()) + " within the timeout of 1 s (--distributed-timeout): " +
+                                              "the program on that port accepted the connection but never answered",
+                                          0) == 0);
+    CHECK(seconds > 1.0);
+    CHECK(seconds < 1.0 + 2.0 + 3.0);  // the timeout, c10d's grace, and the store's thread ending
   }
 }
 
