@@ -262,13 +262,13 @@ void DistributedContext::Impl::form_group(const LaunchEnvironment& environment) 
   const auto timeout = to_milliseconds(timeout_seconds);
   const std::string rendezvous = "MASTER_ADDR:MASTER_PORT = " + environment.master_addr + ":" +
                                  std::to_string(environment.master_port);
-  c10d::TCPStoreOptions options;
-  options.port = static_cast<std::uint16_t>(environment.master_port);
-  options.isServer = rank == 0;
-  options.numWorkers = static_cast<std::size_t>(world_size);
-  options.waitWorkers = true;
-  options.timeout = timeout;
-  BoundedStore made = make_store_within(environment.master_addr, options, timeout_seconds + kStoreGraceSeconds);
+  c10d::TCPStoreOptions store_options;
+  store_options.port = static_cast<std::uint16_t>(environment.master_port);
+  store_options.isServer = rank == 0;
+  store_options.numWorkers = static_cast<std::size_t>(world_size);
+  store_options.waitWorkers = true;
+  store_options.timeout = timeout;
+  BoundedStore made = make_store_within(environment.master_addr, store_options, timeout_seconds + kStoreGraceSeconds);
   if (made.timed_out) {
     std::string message = who() + " could not meet the other ranks at " + rendezvous + " within the timeout of " +
                           seconds_text(timeout_seconds) + " (--distributed-timeout): ";
