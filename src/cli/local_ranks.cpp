@@ -43,8 +43,9 @@ void remember_command_line(int argc, char** argv) { command_line().assign(argv, 
 
 void add_data_parallel_options(CLI::App& c, int& processes, double& timeout_seconds) {
   c.add_option(kOption, processes,
-               std::string("run as this many data-parallel ranks on this machine (Gloo over 127.0.0.1), as torchrun "
-               "--nproc-per-node does, at most as many as its memory (" + format_bytes(train::kRankMemoryBytes) +
+               "run as this many data-parallel ranks on this machine (Gloo over 127.0.0.1), as torchrun "
+               "--nproc-per-node does, at most as many as its memory (" +
+                   format_bytes(train::kRankMemoryBytes) +
                    " a rank) and ulimit -n (2 open files a rank) hold; each rank takes its share of every global "
                    "batch, and only rank 0 writes")
       ->capture_default_str()
@@ -57,7 +58,8 @@ void add_data_parallel_options(CLI::App& c, int& processes, double& timeout_seco
           },
           ""));
   c.add_option("--distributed-timeout", timeout_seconds,
-               "data-parallel runs: seconds the ranks wait for each other (rendezvous, each collective) before failing")
+               "data-parallel runs: seconds each rank waits for the others before failing, in every wait: the "
+               "rendezvous at MASTER_ADDR:MASTER_PORT (its connection and its first answer) and each collective")
       ->capture_default_str();
 }
 
