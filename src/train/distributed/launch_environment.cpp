@@ -131,7 +131,7 @@ RankLimit local_ranks_limit() {
   if (fit < static_cast<double>(limit.most)) {
     limit.most = static_cast<int>(fit);
     limit.why = "each rank is a process of at least " + format_bytes(kRankMemoryBytes) +
-                " (libtorch, before any data), and this machine has " + format_bytes(memory) + " available";
+                " of its own (libtorch, before any data), and this machine has " + format_bytes(memory) + " available";
   }
   return limit;
 }
