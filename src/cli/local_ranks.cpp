@@ -8,6 +8,7 @@
 #include "cli_support.hpp"
 #include "training_program.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/memory_budget.hpp"
 #include "geomsim/train/distributed/launch_environment.hpp"
 #include "geomsim/train/distributed/local_launcher.hpp"
 
@@ -43,11 +44,22 @@ void remember_command_line(int argc, char** argv) { command_line().assign(argv, 
 void add_data_parallel_options(CLI::App& c, int& processes, double& timeout_seconds) {
   c.add_option(kOption, processes,
                "run as this many data-parallel ranks on this machine (Gloo over 127.0.0.1), as torchrun "
-               "--nproc-per-node does; each rank takes its share of every global batch, and only rank 0 writes")
+               "--nproc-per-node does, at most as many as its memory (" +
+                   format_bytes(train::kRankMemoryBytes) +
+                   " a rank) and ulimit -n (2 open files a rank) hold; each rank takes its share of every global "
+                   "batch, and only rank 0 writes")
       ->capture_default_str()
-      ->check(at_least(1));
+      ->check(at_least(1))
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            // Refused here, before any other option's check names the ranks: as many as the machine holds.
+            const train::RankLimit limit = train::local_ranks_limit();
+            return std::stoll(value) > limit.most ? "must be " + limit.range() + ", got " + value : std::string();
+          },
+          ""));
   c.add_option("--distributed-timeout", timeout_seconds,
-               "data-parallel runs: seconds the ranks wait for each other (rendezvous, each collective) before failing")
+               "data-parallel runs: seconds each rank waits for the others before failing, in every wait: the "
+               "rendezvous at MASTER_ADDR:MASTER_PORT (its connection and its first answer) and each collective")
       ->capture_default_str();
 }
 

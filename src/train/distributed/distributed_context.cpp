@@ -3,11 +3,20 @@
 // headers; CMake defines USE_C10D_GLOO (and USE_C10D_NCCL where libtorch has NCCL) for it.
 #include "geomsim/train/distributed/distributed_context.hpp"
 
+#include <dirent.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdlib>
+#include <exception>
 #include <mutex>
+#include <set>
+#include <thread>
 
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <torch/version.h>
@@ -63,6 +72,118 @@ c10d::ReduceOp to_c10d(ReduceOperation operation) {
 
 bool is_loopback(const std::string& address) {
   return address == "localhost" || address == "::1" || address.rfind("127.", 0) == 0;
+}
+
+// --- The rendezvous store, within the timeout ------------------------------------------------
+//
+// c10d's TCPStore applies its timeout to connect() and, on rank 0, to the wait for the other
+// ranks, but not to the answer to a client's first request: libtorch 1.13 reads the reply to the
+// "init/" counter's ADD (TCPStore::waitForWorkers), torch 2.x the reply to its ping (after
+// validate()), with a blocking recv() on a socket that has no SO_RCVTIMEO (TCPClient::setTimeout
+// exists but the constructor never calls it). A program on MASTER_PORT that accepts connections
+// and never answers (another service, a stopped rank 0) held a rank there for ever, whatever
+// --distributed-timeout said. So the store is made on a thread of its own and waited for with the
+// timeout, plus kStoreGraceSeconds for c10d's own timeouts (counted in whole seconds) to end
+// first with their own errors. When it has not finished by then, the sockets it opened to
+// MASTER_PORT are shut down (shutdown(2): the descriptors stay c10d's to close), which ends the
+// blocked recv() with an error, so the constructor throws and the thread ends and is joined. A
+// thread that still does not end within kStoreJoinSeconds (it is inside connect() or a name
+// lookup) is detached: it owns all it touches (StoreAttempt is shared), and a process that exits
+// meanwhile ends it in that system call.
+constexpr double kStoreGraceSeconds = 2.0;
+constexpr double kStoreJoinSeconds = 2.0;
+
+struct StoreAttempt {
+  std::mutex mutex;
+  std::condition_variable finished;
+  bool done = false;
+  c10::intrusive_ptr<c10d::Store> store;
+  std::exception_ptr error;
+};
+
+// The sockets this process has open (/proc/self/fd).
+std::set<int> open_sockets() {
+  std::set<int> sockets;
+  DIR* folder = ::opendir("/proc/self/fd");
+  if (folder == nullptr) return sockets;
+  const int own = ::dirfd(folder);
+  while (const dirent* entry = ::readdir(folder)) {
+    char* end = nullptr;
+    const long fd = std::strtol(entry->d_name, &end, 10);
+    if (end == entry->d_name || *end != '\0' || fd == own) continue;
+    struct stat status {};
+    if (::fstat(static_cast<int>(fd), &status) == 0 && S_ISSOCK(status.st_mode)) sockets.insert(static_cast<int>(fd));
+  }
+  ::closedir(folder);
+  return sockets;
+}
+
+// The port a connected TCP socket's peer listens on; -1 when it is not connected.
+int peer_port(int fd) {
+  sockaddr_storage address{};
+  socklen_t length = sizeof address;
+  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) return -1;
+  if (address.ss_family == AF_INET) return ntohs(reinterpret_cast<const sockaddr_in*>(&address)->sin_port);
+  if (address.ss_family == AF_INET6) return ntohs(reinterpret_cast<const sockaddr_in6*>(&address)->sin6_port);
+  return -1;
+}
+
+// What make_store_within reports.
+struct BoundedStore {
+  c10::intrusive_ptr<c10d::Store> store;  // when it was made in time
+  std::exception_ptr error;               // when c10d threw in time
+  bool timed_out = false;                 // neither: the thread was still at work after the bound
+  bool connected = false;                 // timed out with a connection to the port open (nobody answered)
+};
+
+BoundedStore make_store_within(const std::string& host, const c10d::TCPStoreOptions& options, double seconds) {
+  const std::set<int> before = open_sockets();
+  auto attempt = std::make_shared<StoreAttempt>();
+  std::thread worker([attempt, host, options] {
+    c10::intrusive_ptr<c10d::Store> store;
+    std::exception_ptr error;
+    try {
+      store = c10::make_intrusive<c10d::TCPStore>(host, options);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    const std::lock_guard<std::mutex> lock(attempt->mutex);
+    attempt->store = std::move(store);
+    attempt->error = error;
+    attempt->done = true;
+    attempt->finished.notify_all();
+  });
+  // Joined below, or left behind (detached) on any other way out, an exception included.
+  struct JoinedOrDetached {
+    std::thread& thread;
+    ~JoinedOrDetached() {
+      if (thread.joinable()) thread.detach();
+    }
+  } guard{worker};
+  BoundedStore outcome;
+  std::unique_lock<std::mutex> lock(attempt->mutex);
+  // At most 10^9 s (31 years), which steady_clock's nanoseconds still hold.
+  if (attempt->finished.wait_for(lock, to_milliseconds(std::min(seconds, 1e9)), [&] { return attempt->done; })) {
+    outcome.store = std::move(attempt->store);
+    outcome.error = attempt->error;
+    lock.unlock();
+    worker.join();
+    return outcome;
+  }
+  lock.unlock();
+  outcome.timed_out = true;
+  for (const int fd : open_sockets()) {
+    if (before.count(fd) == 0 && peer_port(fd) == options.port) {
+      outcome.connected = true;
+      ::shutdown(fd, SHUT_RDWR);
+    }
+  }
+  lock.lock();
+  const bool ended = attempt->finished.wait_for(lock, to_milliseconds(kStoreJoinSeconds), [&] { return attempt->done; });
+  attempt->store.reset();  // made too late: closed here, or by the thread if it is left behind
+  lock.unlock();
+  if (ended) worker.join();
+  return outcome;
 }
 
 }  // namespace
@@ -141,14 +262,30 @@ void DistributedContext::Impl::form_group(const LaunchEnvironment& environment) 
   const auto timeout = to_milliseconds(timeout_seconds);
   const std::string rendezvous = "MASTER_ADDR:MASTER_PORT = " + environment.master_addr + ":" +
                                  std::to_string(environment.master_port);
+  c10d::TCPStoreOptions store_options;
+  store_options.port = static_cast<std::uint16_t>(environment.master_port);
+  store_options.isServer = rank == 0;
+  store_options.numWorkers = static_cast<std::size_t>(world_size);
+  store_options.waitWorkers = true;
+  store_options.timeout = timeout;
+  BoundedStore made = make_store_within(environment.master_addr, store_options, timeout_seconds + kStoreGraceSeconds);
+  if (made.timed_out) {
+    std::string message = who() + " could not meet the other ranks at " + rendezvous + " within the timeout of " +
+                          seconds_text(timeout_seconds) + " (--distributed-timeout): ";
+    if (rank == 0) {
+      message += "the rendezvous it serves did not complete (are all " + std::to_string(world_size) +
+                 " ranks started, with the same MASTER_ADDR and MASTER_PORT?)";
+    } else if (made.connected) {
+      message += "the program on that port accepted the connection but never answered c10d's rendezvous (is it "
+                 "rank 0 of this job, or another program's port? is rank 0 stopped or hung?)";
+    } else {
+      message += "no connection to that address was made (is MASTER_ADDR this job's rank 0, and reachable?)";
+    }
+    throw DistributedFailure(message);
+  }
   try {
-    c10d::TCPStoreOptions options;
-    options.port = static_cast<std::uint16_t>(environment.master_port);
-    options.isServer = rank == 0;
-    options.numWorkers = static_cast<std::size_t>(world_size);
-    options.waitWorkers = true;
-    options.timeout = timeout;
-    store = c10::make_intrusive<c10d::TCPStore>(environment.master_addr, options);
+    if (made.error) std::rethrow_exception(made.error);
+    store = std::move(made.store);
   } catch (const std::exception& error) {
     const std::string said = first_line(error);
     if (rank == 0 && (contains(said, "in use") || contains(said, "bind"))) {
@@ -213,8 +350,9 @@ DistributedContext::DistributedContext(const LaunchEnvironment& environment, con
     : impl_(std::make_shared<Impl>()) {
   require_positive("timeout", options.timeout_seconds);
   // The launcher's variables (launch_environment.hpp), named as such.
-  if (environment.world_size < 1) {
-    throw InvalidEnvironment("WORLD_SIZE", "must be >= 1, got " + std::to_string(environment.world_size));
+  const char* world_variable = environment.launcher == "slurm" ? "SLURM_NTASKS" : "WORLD_SIZE";
+  if (const RankLimit limit = world_size_limit(); environment.world_size < 1 || environment.world_size > limit.most) {
+    throw InvalidEnvironment(world_variable, "must be " + limit.range() + ", got " + std::to_string(environment.world_size));
   }
   if (environment.rank < 0 || environment.rank >= environment.world_size) {
     throw InvalidEnvironment("RANK", "must be in [0, " + std::to_string(environment.world_size) + "), got " +

@@ -1,10 +1,15 @@
 #include "geomsim/train/distributed/launch_environment.hpp"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <optional>
 
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/memory_budget.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -45,7 +50,8 @@ LaunchEnvironment from_torchrun(const EnvironmentLookup& lookup) {
   const auto rank = value_of(lookup, "RANK");
   const auto world = value_of(lookup, "WORLD_SIZE");
   if (!world) throw InvalidEnvironment("WORLD_SIZE", "must be set when RANK is (both come from the launcher)");
-  env.world_size = parse_integer("WORLD_SIZE", *world, 1, kMaxWorld, "in [1, " + std::to_string(kMaxWorld) + "]");
+  const RankLimit limit = world_size_limit();
+  env.world_size = parse_integer("WORLD_SIZE", *world, 1, limit.most, limit.range());
   if (!rank) {
     throw InvalidEnvironment("RANK", "must be set when WORLD_SIZE = " + *world + " > 1 (both come from the launcher)");
   }
@@ -73,7 +79,8 @@ LaunchEnvironment from_slurm(const EnvironmentLookup& lookup) {
   env.launcher = "slurm";
   const auto tasks = value_of(lookup, "SLURM_NTASKS");
   if (!tasks) throw InvalidEnvironment("SLURM_NTASKS", "must be set when SLURM_PROCID is (run the program through srun)");
-  env.world_size = parse_integer("SLURM_NTASKS", *tasks, 1, kMaxWorld, "in [1, " + std::to_string(kMaxWorld) + "]");
+  const RankLimit limit = world_size_limit();
+  env.world_size = parse_integer("SLURM_NTASKS", *tasks, 1, limit.most, limit.range());
   const std::string range = "in [0, " + std::to_string(env.world_size) + ") (SLURM_NTASKS = " + *tasks + ")";
   env.rank = parse_integer("SLURM_PROCID", *value_of(lookup, "SLURM_PROCID"), 0, env.world_size - 1, range);
   const auto local = value_of(lookup, "SLURM_LOCALID");
@@ -97,6 +104,37 @@ LaunchEnvironment from_slurm(const EnvironmentLookup& lookup) {
 }
 
 }  // namespace
+
+std::string RankLimit::range() const { return "in [1, " + std::to_string(most) + "] (" + why + ")"; }
+
+RankLimit world_size_limit() {
+  rlimit files{};
+  const bool known = ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY;
+  RankLimit limit;
+  if (!known || files.rlim_cur >= static_cast<rlim_t>(2 * kMaxWorld + kReservedFiles)) {
+    limit.most = static_cast<int>(kMaxWorld);
+    limit.why = "the largest job geomsim joins";
+    return limit;
+  }
+  const long open_files = static_cast<long>(files.rlim_cur);
+  limit.most = static_cast<int>(std::max(1L, (open_files - kReservedFiles) / 2));
+  limit.why = "a rank keeps about 2 open files per rank of its job: a socket to each other rank and, on rank 0, one "
+              "per rank for the rendezvous; ulimit -n lets a process here open " + std::to_string(open_files) +
+              " files, " + std::to_string(kReservedFiles) + " of them kept for its own";
+  return limit;
+}
+
+RankLimit local_ranks_limit() {
+  RankLimit limit = world_size_limit();
+  const double memory = static_cast<double>(available_memory_bytes());
+  const double fit = std::max(1.0, std::floor(memory / kRankMemoryBytes));
+  if (fit < static_cast<double>(limit.most)) {
+    limit.most = static_cast<int>(fit);
+    limit.why = "each rank is a process of at least " + format_bytes(kRankMemoryBytes) +
+                " of its own (libtorch, before any data), and this machine has " + format_bytes(memory) + " available";
+  }
+  return limit;
+}
 
 LaunchEnvironment read_launch_environment() {
   return read_launch_environment([](const char* name) { return static_cast<const char*>(std::getenv(name)); });

@@ -17,6 +17,8 @@
 #include <map>
 #include <thread>
 
+#include "geomsim/train/distributed/launch_environment.hpp"
+
 extern char** environ;
 
 namespace geomsim::train {
@@ -125,7 +127,9 @@ int free_local_port() {
 
 LaunchReport launch_local(const std::string& program, const std::vector<std::string>& arguments,
                           const LocalLaunchOptions& options) {
-  require_at_least("nproc-per-node", options.processes, 1);
+  if (const RankLimit limit = local_ranks_limit(); options.processes < 1 || options.processes > limit.most) {
+    throw InvalidArgument("nproc-per-node", "must be " + limit.range() + ", got " + std::to_string(options.processes));
+  }
   require_non_negative("failure-wait", options.failure_wait_seconds);
   require_non_negative("grace", options.grace_seconds);
   require_non_negative("timeout", options.timeout_seconds);

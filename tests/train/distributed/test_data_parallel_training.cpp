@@ -26,6 +26,7 @@
 #include "geomsim/train/robustness/robust_training.hpp"
 #include "geomsim/train/distributed/local_launcher.hpp"
 #include "scratch_folder.hpp"
+#include "train/distributed/silent_listener.hpp"
 
 using namespace geomsim;
 using namespace geomsim::train;
@@ -202,6 +203,29 @@ TEST_CASE("A killed rank ends the other rank of geomsim train with an error, not
   CHECK(status == 3);  // a DistributedFailure: a computation that could not go on
   CHECK(seconds < 20);  // within the timeout (it fails as soon as rank 1's connections close)
   CHECK_THAT(text_of(scratch("rank0.log")), Catch::Contains("rank 1"));
+}
+
+TEST_CASE("geomsim train as rank 1 against a MASTER_PORT that accepts and never answers exits 3 within the timeout",
+          "[distributed][engine]") {
+  const ScratchFolder scratch("data-parallel-silent-port");
+  const geomsim::testing::SilentListener listener;
+  auto arguments = tiny_run(scratch("s.pt"));
+  arguments.insert(arguments.end(), {"--distributed-timeout", "2"});
+  const auto begin = std::chrono::steady_clock::now();
+  const int status = wait_for(start(arguments,
+                                    {{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"},
+                                     {"MASTER_PORT", std::to_string(listener.port())}},
+                                    scratch("rank1.log")),
+                              30);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  const std::string log = text_of(scratch("rank1.log"));
+  INFO(log);
+  CHECK(status == 3);  // a DistributedFailure, and a clean exit (no signal) with the store's thread ended
+  CHECK(seconds < 30);
+  CHECK_THAT(log, Catch::Contains("rank 1 of 2 could not meet the other ranks at MASTER_ADDR:MASTER_PORT = 127.0.0.1:" +
+                                  std::to_string(listener.port()) + " within the timeout of 2 s (--distributed-timeout)"));
+  CHECK_THAT(log, Catch::Contains("accepted the connection but never answered"));
+  CHECK_FALSE(fs::exists(scratch("s.pt")));
 }
 
 TEST_CASE("geomsim robustness on two ranks ends where one process ends, every stage, and resumes bitwise",

@@ -22,6 +22,7 @@
 #include "geomsim/train/distributed/data_parallel.hpp"
 #include "geomsim/train/distributed/local_launcher.hpp"
 #include "scratch_folder.hpp"
+#include "train/distributed/silent_listener.hpp"
 #include "train/distributed/tiny_data_parallel.hpp"
 
 using namespace geomsim;
@@ -306,6 +307,61 @@ TEST_CASE("A rank whose peers never come fails with the rendezvous's address wit
   }
 }
 
+TEST_CASE("A rank whose MASTER_PORT accepts and never answers fails within the timeout, naming the port and the timeout",
+          "[distributed]") {
+  // c10d's store alone waits for its first answer for ever (distributed_context.cpp).
+  const geomsim::testing::SilentListener listener;
+  const auto env = parse({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"},
+                          {"MASTER_PORT", std::to_string(listener.port())}});
+  DistributedOptions options;
+  options.timeout_seconds = 1.0;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    DistributedContext context(env, options);
+    FAIL("no error");
+  } catch (const DistributedFailure& error) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO(error.what());
+    CHECK(std::string(error.what()).rfind("rank 1 of 2 could not meet the other ranks at MASTER_ADDR:MASTER_PORT = 127.0.0.1:" +
+                                              std::to_string(listener.port()) + " within the timeout of 1 s (--distributed-timeout): " +
+                                              "the program on that port accepted the connection but never answered",
+                                          0) == 0);
+    CHECK(seconds > 1.0);
+    CHECK(seconds < 1.0 + 2.0 + 3.0);  // the timeout, c10d's grace, and the store's thread ending
+  }
+}
+
+TEST_CASE("A world larger than the open files allow is refused by name before any socket is opened", "[distributed]") {
+  const RankLimit world = world_size_limit();
+  CHECK(world.most >= 1);
+  CHECK(world.most < (1 << 24) + 1);
+  CHECK(local_ranks_limit().most <= world.most);
+  const std::string too_many = std::to_string(static_cast<long>(world.most) + 1);
+  const auto refusal = [&](const std::map<std::string, std::string>& variables) {
+    try {
+      parse(variables);
+    } catch (const InvalidEnvironment& error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  CHECK(refusal({{"RANK", "0"}, {"WORLD_SIZE", too_many}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", "1"}}) ==
+        "the environment variable WORLD_SIZE must be an integer " + world.range() + ", got \"" + too_many + "\"");
+  CHECK(refusal({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", too_many}, {"SLURM_STEP_ID", "0"}, {"MASTER_PORT", "1"}}) ==
+        "the environment variable SLURM_NTASKS must be an integer " + world.range() + ", got \"" + too_many + "\"");
+  CHECK(refusal({{"RANK", "0"}, {"WORLD_SIZE", std::to_string(world.most)}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", "1"}})
+            .empty());
+  // A LaunchEnvironment made by hand, and the launcher's ranks.
+  LaunchEnvironment env;
+  env.world_size = world.most + 1;
+  env.master_addr = "127.0.0.1";
+  env.master_port = 1;
+  CHECK(geomsim::testing::refusal([&] { DistributedContext context(env); }).rfind("the environment variable WORLD_SIZE must be in [1, ", 0) == 0);
+  LocalLaunchOptions launch;
+  launch.processes = local_ranks_limit().most + 1;
+  CHECK(geomsim::testing::refusal([&] { launch_local("/bin/true", {}, launch); }).rfind("--nproc-per-node must be in [1, ", 0) == 0);
+}
+
 TEST_CASE("Two ranks over Gloo end with bitwise identical weights, those of one process on the global batch",
           "[distributed][gloo]") {
   // One process on the same global batches, for reference, single-threaded like the ranks, so
@@ -457,7 +513,9 @@ TEST_CASE("The launcher refuses a program it cannot start, and bad options", "[d
     CHECK(std::string(error.what()) == "could not start rank 0: /nonexistent/geomsim-worker: No such file or directory");
   }
   options.processes = 0;
-  CHECK(geomsim::testing::refusal([&] { launch_local("/bin/true", {}, options); }) == "--nproc-per-node must be >= 1, got 0");
+  const std::string too_few = geomsim::testing::refusal([&] { launch_local("/bin/true", {}, options); });
+  CHECK(too_few.rfind("--nproc-per-node must be in [1, ", 0) == 0);  // and why, from local_ranks_limit()
+  CHECK(too_few.substr(too_few.size() - 7) == ", got 0");
   options.processes = 3;
   const auto report = launch_local("/bin/true", {}, options);
   CHECK(report.success());

@@ -7,7 +7,11 @@
 // With world size 1 there is no store and no group: every collective returns at once and the
 // tensors are left as they are (no copy), so a one-process run pays nothing.
 //
-// The timeout bounds the rendezvous (every rank must have connected within it) and every
+// The timeout bounds every wait on another process. The rendezvous: every rank must have
+// connected within it, and the store at MASTER_ADDR:MASTER_PORT must have answered (a program
+// there that accepts connections and never answers is given up on after the timeout and
+// kStoreGraceSeconds = 2 s, with a DistributedFailure naming the address, the port and the
+// timeout; c10d alone would wait for ever, see distributed_context.cpp). And every
 // collective: a rank that exits or is killed makes the others fail at once (its connections
 // close), one that stops answering makes them fail after the timeout. Either way they throw
 // DistributedFailure, whose message says which collective, which rank (with two ranks) and
@@ -62,8 +66,9 @@ class DistributedContext {
   DistributedContext();
   // Forms the process group for `environment` (nothing when its world size is 1). Throws
   // InvalidArgument for bad options (timeout_seconds, a CUDA device without NCCL in this
-  // libtorch when world size > 1) and DistributedFailure when the rendezvous fails (rank 0
-  // unreachable, MASTER_PORT in use, a rank missing after the timeout).
+  // libtorch when world size > 1), InvalidEnvironment for a world size beyond
+  // world_size_limit() (launch_environment.hpp), and DistributedFailure when the rendezvous fails
+  // (rank 0 unreachable or not answering, MASTER_PORT in use, a rank missing after the timeout).
   explicit DistributedContext(const LaunchEnvironment& environment, const DistributedOptions& options = {});
   // read_launch_environment(), then the above.
   static DistributedContext from_environment(const DistributedOptions& options = {});

@@ -20,7 +20,9 @@
 //   SLURM_NTASKS = n when the job asked for n tasks, but in no job step: it is one process. To
 //   train as the job's n ranks, start the program through srun (examples/slurm/).
 // Every error is an InvalidEnvironment (errors.hpp) naming the variable ("the environment variable
-// RANK must be an integer in [0, 2) (WORLD_SIZE = 2), got \"one\"").
+// RANK must be an integer in [0, 2) (WORLD_SIZE = 2), got \"one\""). WORLD_SIZE and SLURM_NTASKS
+// are bounded by world_size_limit() below, so that a world no rank could join is refused at once
+// rather than after minutes of opening sockets.
 #include <functional>
 #include <string>
 
@@ -46,5 +48,33 @@ using EnvironmentLookup = std::function<const char*(const char*)>;
 
 LaunchEnvironment read_launch_environment();
 LaunchEnvironment read_launch_environment(const EnvironmentLookup& lookup);
+
+// The most ranks this machine can hold, and why, for the messages that refuse more.
+struct RankLimit {
+  int most = 1;     // >= 1: one rank (this process) is always possible
+  std::string why;  // e.g. "each rank keeps about 2 open files per rank of its job ..."
+  // "in [1, <most>] (<why>)", to complete "must be an integer ..." or "must be ...".
+  std::string range() const;
+};
+
+// The largest job (world size) a process here can join. Each rank keeps a socket to every other
+// rank (Gloo's full mesh; NCCL's bootstrap likewise), and rank 0 also one per rank for the
+// rendezvous store it serves (c10d's TCPStore): about 2 file descriptors per rank of the job.
+// They must fit within this process's RLIMIT_NOFILE soft limit (`ulimit -n`; inherited by the
+// ranks a launcher starts) less kReservedFiles for everything else a rank opens (its data,
+// checkpoints, libraries, the backends' event loops): most = (limit - 64) / 2, and at most 2^24.
+// Without this bound a WORLD_SIZE of 2^24 failed only after minutes, with "Too many open files".
+RankLimit world_size_limit();
+
+// The most ranks one machine can run at once (--nproc-per-node, launch_local): those of
+// world_size_limit(), and no more than the memory available (available_memory_bytes(),
+// memory_budget.hpp) holds at kRankMemoryBytes each: the memory of its own that a rank of
+// geomsim-torch train holds while it waits at the rendezvous, before any data, model or step
+// (measured with libtorch 1.13: 159 MB resident, of which 98 MB are libtorch's file pages, which
+// the ranks share, and 59 MB anonymous). A floor, so that only what cannot fit is refused.
+RankLimit local_ranks_limit();
+
+inline constexpr int kReservedFiles = 64;
+inline constexpr double kRankMemoryBytes = 60e6;
 
 }  // namespace geomsim::train
