@@ -17,9 +17,9 @@ cd "$work" || exit 1
 mkdir fakebin
 cat >fakebin/gnuplot <<'SH'
 #!/usr/bin/env bash
-# A gnuplot that starts every image of its script, then hangs.
-echo $$ >>"$FAKE_GNUPLOT_PIDS"
+# A gnuplot that starts every image of its script, says so (its pid), then hangs.
 sed -n "s/^set output '\(.*\)'\$/\1/p" "$1" | while read -r image; do head -c 200000 /dev/zero >"$image"; done
+echo $$ >>"$FAKE_GNUPLOT_PIDS"
 exec sleep 60
 SH
 chmod +x fakebin/gnuplot
@@ -27,14 +27,14 @@ export FAKE_GNUPLOT_PIDS=$work/gnuplot.pids
 printf 'alpha,spread\n0.5,0.1\n0.6,0.2\n0.7,0.3\n' >curve.csv
 
 temporaries() { find . -maxdepth 1 -name '*.tmp.*' | sort; }
-# Starts `geomsim plot` with the stand-in gnuplot; returns when gnuplot has written part of the
-# images (their temporaries exist), with the pid in $pid.
+# Starts `geomsim plot` with the stand-in gnuplot; returns when gnuplot has written part of every
+# image (their temporaries exist) and hangs, with geomsim's pid in $pid.
 start_plot() {
   : >"$FAKE_GNUPLOT_PIDS"
   PATH="$work/fakebin:$PATH" "$geomsim" plot --csv curve.csv --x alpha --y spread --out "$1" >/dev/null 2>"$1.err" &
   pid=$!
   for _ in $(seq 1 200); do
-    [ -n "$(find . -maxdepth 1 -name "$1.png.tmp.*" -size +100k)" ] && return 0
+    [ -s "$FAKE_GNUPLOT_PIDS" ] && [ -n "$(find . -maxdepth 1 -name "$1.png.tmp.*" -size +100k)" ] && return 0
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.05
   done
