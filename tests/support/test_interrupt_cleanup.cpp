@@ -171,7 +171,7 @@ TEST_CASE("Atomic output on interrupts: A writer removes the temporaries that ki
   CHECK(interrupt_test_listing(dir.root) == expected);
 }
 
-TEST_CASE("Atomic output on interrupts: SIGTERM removes the registered temporaries and ends the process by the signal; an ignored signal stays ignored",
+TEST_CASE("Atomic output on interrupts: SIGTERM removes the registered temporaries and ends the process by the signal, and an ignored signal stays ignored",
           "[support][atomic][interrupt]") {
   const geomsim::testing::ScratchFolder dir("interrupt-signal");
   const std::string temporary = dir("checkpoint.pt.tmp.x");
