@@ -9,6 +9,7 @@
 #include "cli_support.hpp"
 #include "plot_command.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/interrupt_cleanup.hpp"
 #include "measure_embeddings.hpp"
 #include "report_command.hpp"
 #include "solve_command.hpp"
@@ -17,6 +18,9 @@
 #include "training_program.hpp"
 
 int main(int argc, char** argv) {
+  // SIGINT, SIGTERM and SIGHUP remove the temporaries staged so far, then end the process as
+  // the signal would have (interrupt_cleanup.hpp).
+  geomsim::install_interrupt_cleanup();
   CLI::App app{
       "geomsim: the optimal geometry of labelled points on the hypersphere under supervised contrastive losses.\n"
       "Without a subcommand, minimises the asymptotic L_spread of seed 004 (Appendix H, eq. 39-40) for K\n"

@@ -15,6 +15,7 @@
 #include "local_ranks.hpp"
 #include "robustness_command.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/interrupt_cleanup.hpp"
 #include "geomsim/train/training/allocator_settings.hpp"
 #include "train_command.hpp"
 #include "training_program.hpp"
@@ -45,6 +46,10 @@ std::function<int()> add_training_command(const std::string& name, CLI::App& com
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before libtorch or OpenMP start a thread: SIGINT, SIGTERM and SIGHUP remove the temporaries
+  // staged so far (a checkpoint being written), then end the process as the signal would have
+  // (interrupt_cleanup.hpp). geomsim's own handler does not survive its execv into this program.
+  geomsim::install_interrupt_cleanup();
   // Before any tensor: freed tensor buffers stay in the process instead of being unmapped and
   // faulted in again every step (allocator_settings.hpp). Elsewhere than glibc, nothing changes.
   geomsim::train::keep_freed_memory_for_tensors();

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <iostream>
 
+#include "geomsim/support/interrupt_cleanup.hpp"
+
 namespace geomsim::cli {
 namespace {
 constexpr const char* kTrainingProgram = "geomsim-torch";
@@ -87,7 +89,22 @@ int run_training_program_and_wait(const std::vector<std::string>& arguments, con
   for (auto& word : words) argv.push_back(word.data());
   argv.push_back(nullptr);
   pid_t child = 0;
-  const int error = posix_spawn(&child, program.c_str(), nullptr, nullptr, argv.data(), environ);
+  // On an interrupt, geomsim's handler stops the child (its own handler removes its temporaries)
+  // before this process ends: registered with no interrupt between its start and that.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  RegisteredChild registered;
+  int error = 0;
+  {
+    const InterruptsBlocked blocked;
+    error = posix_spawn(&child, program.c_str(), nullptr, &attributes, argv.data(), environ);
+    if (error == 0) registered.adopt(child);
+  }
+  posix_spawnattr_destroy(&attributes);
   if (error != 0) {
     std::cerr << "geomsim: error: could not start " << program << " for " << what << ": " << std::strerror(error) << "\n";
     return 1;

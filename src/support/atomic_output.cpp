@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/interrupt_cleanup.hpp"
 
 namespace geomsim {
 namespace fs = std::filesystem;
@@ -31,8 +32,17 @@ void require_writable_path(const std::string& path, const std::string& argument)
 
 std::string OutputTransaction::reserve(const std::string& path, const std::string& argument) {
   require_writable_path(path, argument);
-  std::string temporary = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(staged_.size());
-  staged_.push_back({temporary, path, argument});
+  // Temporaries of this path that a killed process (SIGKILL: no handler ran) left behind.
+  remove_stale_temporaries(path);
+  // Registered before the file exists, so an interrupt from here on removes it (issue 53).
+  std::string temporary = temporary_name(path);
+  const int slot = register_temporary(temporary);
+  try {
+    staged_.push_back({temporary, path, argument, slot});
+  } catch (...) {
+    unregister_temporary(slot);
+    throw;
+  }
   return temporary;
 }
 
@@ -45,6 +55,7 @@ void OutputTransaction::stage(const std::string& path, const std::string& conten
   if (!out) {
     const std::string reason = errno != 0 ? std::strerror(errno) : "write failed";
     std::remove(temporary.c_str());
+    unregister_temporary(staged_.back().slot);
     staged_.pop_back();
     throw InvalidArgument(argument, "cannot write '" + path + "': " + reason);
   }
@@ -52,9 +63,12 @@ void OutputTransaction::stage(const std::string& path, const std::string& conten
 
 void OutputTransaction::commit() {
   for (auto& s : staged_) {
+    if (s.temporary.empty()) continue;  // renamed by an earlier commit() that then failed
     std::error_code ec;
     fs::rename(s.temporary, s.path, ec);
     if (ec) throw InvalidArgument(s.argument, "cannot write '" + s.path + "': " + ec.message());
+    // Unregistered only once renamed: an interrupt in between finds no file to remove.
+    unregister_temporary(s.slot);
     s.temporary.clear();
   }
   staged_.clear();
@@ -62,7 +76,9 @@ void OutputTransaction::commit() {
 
 OutputTransaction::~OutputTransaction() {
   for (const auto& s : staged_) {
-    if (!s.temporary.empty()) std::remove(s.temporary.c_str());
+    if (s.temporary.empty()) continue;
+    std::remove(s.temporary.c_str());  // removed first, then unregistered: never a moment unowned
+    unregister_temporary(s.slot);
   }
 }
 

@@ -3,6 +3,8 @@
 // a temporary file in the target's directory and renames them into place only when
 // every one was written; on any failure (or if commit() is never reached) the
 // temporaries are removed, so no half-written or partial output is ever left behind.
+// The temporaries are named and registered by interrupt_cleanup.hpp: removed on SIGINT,
+// SIGTERM and SIGHUP too, and by the next writer of the same file after a SIGKILL.
 #include <string>
 #include <vector>
 
@@ -28,6 +30,7 @@ class OutputTransaction {
  private:
   struct Staged {
     std::string temporary, path, argument;
+    int slot = -1;  // its slot in the interrupt cleanup's table (-1: not registered)
   };
   std::vector<Staged> staged_;
 };

@@ -15,8 +15,11 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <optional>
 #include <thread>
 
+#include "geomsim/support/interrupt_cleanup.hpp"
 #include "geomsim/train/distributed/launch_environment.hpp"
 
 extern char** environ;
@@ -49,6 +52,10 @@ struct FileDescriptor {
 struct Child {
   RankOutcome outcome;
   bool running = false;
+  // While it runs: an interrupt of the launcher stops it (SIGTERM, so that it removes its own
+  // temporaries) and waits for it before the launcher ends (interrupt_cleanup.hpp). Dropped once
+  // reaped: its pid may then be another process's.
+  std::unique_ptr<RegisteredChild> registration;
 };
 
 void signal_running(std::vector<Child>& children, int signal) {
@@ -63,6 +70,7 @@ void signal_running(std::vector<Child>& children, int signal) {
 // Records how a child ended from waitpid's status.
 void record_end(Child& child, int status, double seconds) {
   child.running = false;
+  child.registration.reset();
   child.outcome.seconds = seconds;
   if (WIFEXITED(status)) {
     child.outcome.exited = true;
@@ -82,6 +90,7 @@ void kill_and_reap(std::vector<Child>& children) {
     while (::waitpid(child.outcome.pid, &status, 0) < 0 && errno == EINTR) {
     }
     child.running = false;
+    child.registration.reset();
   }
 }
 
@@ -193,7 +202,13 @@ LaunchReport launch_local(const std::string& program, const std::vector<std::str
       throw DistributedFailure(std::string("could not start rank ") + std::to_string(rank) + ": pipe: " + std::strerror(error));
     }
     FileDescriptor exec_read(pipe_fds[0]), exec_write(pipe_fds[1]);
+    auto registration = std::make_unique<RegisteredChild>();
+    // Interrupts blocked from before the fork until the rank is registered: the child unblocks
+    // them only after it has reset their actions, so the launcher's handler never runs in it.
+    std::optional<InterruptsBlocked> blocked(std::in_place);
     const pid_t pid = ::fork();
+    if (pid > 0) registration->adopt(pid);
+    if (pid != 0) blocked.reset();  // the child unblocks them below, after their actions are reset
     if (pid == 0) {
       // The child: only async-signal-safe calls until execve.
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -219,6 +234,7 @@ LaunchReport launch_local(const std::string& program, const std::vector<std::str
     child.outcome.rank = rank;
     child.outcome.pid = pid;
     child.running = true;
+    child.registration = std::move(registration);
     exec_write.reset();
     int exec_error = 0;
     ssize_t got = 0;
@@ -249,6 +265,7 @@ LaunchReport launch_local(const std::string& program, const std::vector<std::str
         }
       } else if (ended < 0 && errno == ECHILD) {
         child.running = false;  // reaped elsewhere; nothing more to learn
+        child.registration.reset();
       } else {
         any_running = true;
       }
