@@ -97,7 +97,7 @@ for route in "${routes[@]}"; do
       done
       if PATH="$hidden_path" command -v nvcc >/dev/null; then echo "$0: cannot hide nvcc from PATH" >&2; exit 1; fi
       no_cuda=(env -u LIBRARY_PATH PATH="$hidden_path" CUDA_HOME=/nonexistent CUDA_PATH=/nonexistent CUDACXX=/nonexistent/nvcc
-               CMAKE_ARGS="${CMAKE_ARGS:-} -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON -DCMAKE_DISABLE_FIND_PACKAGE_CUDA=ON")
+               CMAKE_ARGS="${CMAKE_ARGS:-} --no-warn-unused-cli -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON -DCMAKE_DISABLE_FIND_PACKAGE_CUDA=ON")
       "${no_cuda[@]}" "$venv/bin/pip" install -v --disable-pip-version-check --no-build-isolation --no-deps \
         --config-settings=build-dir="$work/$route-build" "$root" >"$work/$route.log" 2>&1 ||
         { tail -n 60 "$work/$route.log"; echo "$0: pip install against pip's CUDA torch without the CUDA toolkit failed" >&2; exit 1; }
