@@ -107,6 +107,7 @@ for route in "${routes[@]}"; do
       if grep -i nvcc "$work/$route.log"; then echo "$0: the build looked for nvcc" >&2; exit 1; fi
       # The operators link torch's CPU libraries only; libtorch_cuda is in the process through torch.
       ops=$(find "$venv" -name "_torch_ops.so")
+      [ -n "$ops" ] || { echo "$0: no _torch_ops.so in $venv" >&2; exit 1; }
       if readelf -d "$ops" | grep -E "NEEDED.*(cuda|cudart)"; then echo "$0: $ops links a CUDA library" >&2; exit 1; fi
       (cd "$work" && "$venv/bin/python" -c 'import torch, geomsim.torch as gt
 features = torch.nn.functional.normalize(torch.randn(6, 2, 3, dtype=torch.float64, generator=torch.Generator().manual_seed(0)), dim=-1)
