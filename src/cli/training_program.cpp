@@ -90,21 +90,9 @@ int run_training_program_and_wait(const std::vector<std::string>& arguments, con
   argv.push_back(nullptr);
   pid_t child = 0;
   // On an interrupt, geomsim's handler stops the child (its own handler removes its temporaries)
-  // before this process ends: registered with no interrupt between its start and that.
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t none;
-  sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  // before this process ends.
   RegisteredChild registered;
-  int error = 0;
-  {
-    const InterruptsBlocked blocked;
-    error = posix_spawn(&child, program.c_str(), nullptr, &attributes, argv.data(), environ);
-    if (error == 0) registered.adopt(child);
-  }
-  posix_spawnattr_destroy(&attributes);
+  const int error = spawn_registered_child(registered, child, program.c_str(), /*search_path=*/false, nullptr, argv.data());
   if (error != 0) {
     std::cerr << "geomsim: error: could not start " << program << " for " << what << ": " << std::strerror(error) << "\n";
     return 1;

@@ -22,7 +22,6 @@
 #include "geomsim/support/interrupt_cleanup.hpp"
 #include "geomsim/support/plain_text.hpp"
 
-extern char** environ;
 
 namespace geomsim {
 namespace {
@@ -66,14 +65,6 @@ bool disk_full(const std::string& folder) {
 // Runs `gnuplot SCRIPT` (found on PATH, no shell) with its messages going to `messages`.
 // Returns gnuplot's exit status; throws std::runtime_error when it cannot be started.
 int run_gnuplot(const std::string& script, const std::string& messages) {
-  // gnuplot writes our temporaries: on an interrupt it is stopped before they are removed
-  // (interrupt_cleanup.hpp), so it is registered with no interrupt between its start and that.
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t none;
-  sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attributes, &none);  // gnuplot itself takes signals as usual
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);
   posix_spawn_file_actions_addopen(&files, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -81,15 +72,10 @@ int run_gnuplot(const std::string& script, const std::string& messages) {
   std::string program = "gnuplot", argument = plain_path(script);
   char* argv[] = {program.data(), argument.data(), nullptr};
   pid_t pid = 0;
+  // gnuplot writes our temporaries: on an interrupt it is stopped before they are removed.
   RegisteredChild child;
-  int started = 0;
-  {
-    const InterruptsBlocked blocked;
-    started = posix_spawnp(&pid, "gnuplot", &files, &attributes, argv, environ);
-    if (started == 0) child.adopt(pid);
-  }
+  const int started = spawn_registered_child(child, pid, "gnuplot", /*search_path=*/true, &files, argv);
   posix_spawn_file_actions_destroy(&files);
-  posix_spawnattr_destroy(&attributes);
   if (started != 0) {
     throw std::runtime_error("cannot run gnuplot (" + std::string(std::strerror(started)) +
                              "); the figures need it: apt-get install gnuplot-nox");

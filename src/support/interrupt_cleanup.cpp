@@ -16,6 +16,8 @@
 
 #include "geomsim/support/fnv1a_hash.hpp"
 
+extern char** environ;
+
 namespace geomsim {
 namespace fs = std::filesystem;
 
@@ -261,5 +263,24 @@ InterruptsBlocked::InterruptsBlocked() {
 }
 
 InterruptsBlocked::~InterruptsBlocked() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+
+int spawn_registered_child(RegisteredChild& child, pid_t& pid, const char* program, bool search_path,
+                           const posix_spawn_file_actions_t* files, char* const argv[]) {
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attributes, &none);  // the child takes signals as usual
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  int error = 0;
+  {
+    const InterruptsBlocked blocked;
+    error = search_path ? posix_spawnp(&pid, program, files, &attributes, argv, environ)
+                        : posix_spawn(&pid, program, files, &attributes, argv, environ);
+    if (error == 0) child.adopt(pid);
+  }
+  posix_spawnattr_destroy(&attributes);
+  return error;
+}
 
 }  // namespace geomsim

@@ -21,6 +21,7 @@
 // this machine's tag and whose PID is no live process (kill(PID, 0) fails with ESRCH), and the
 // older form PATH.tmp.PID.N likewise. The host tag keeps a process on another node that writes
 // into the same shared folder (a Slurm job array) from having its live temporaries removed.
+#include <spawn.h>
 #include <sys/types.h>
 
 #include <signal.h>
@@ -71,6 +72,12 @@ class RegisteredChild {
  private:
   int slot_ = -1;
 };
+
+// posix_spawn (posix_spawnp where `search_path`) of `program` with `files` (may be null) and
+// `argv`, in this environment, the child registered in `child` with no interrupt between its start
+// and its registration; the child takes signals as usual. Returns posix_spawn's error (0: started).
+int spawn_registered_child(RegisteredChild& child, pid_t& pid, const char* program, bool search_path,
+                           const posix_spawn_file_actions_t* files, char* const argv[]);
 
 // Blocks SIGINT, SIGTERM and SIGHUP in the calling thread while it lives: start a child and
 // register it inside one, so no interrupt comes between the two. A child started inside one
