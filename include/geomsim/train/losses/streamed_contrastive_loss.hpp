@@ -1,0 +1,84 @@
+#pragma once
+// The contrastive losses whose structure is "log-sum-exp over a Gram matrix with a label mask",
+// computed without any N x N matrix: SupCon L_out and L_in (seed 001), SimCLR's InfoNCE (L_out
+// with each sample its own class), and seed 004's L_spread = (1 - alpha) L_sup + alpha L_cNCE with
+// either partner convention. One engine (geomsim/objectives/contrastive_tiles.hpp) visits the
+// anchors x candidates tiles twice, as flash attention does: the forward pass keeps five numbers
+// per row (online log-sum-exps over the row's negatives, positives and positives without its
+// partner, and L_sup's sums over positives), the backward pass recomputes each tile and multiplies
+// its coefficients into the embeddings at once. Memory beyond the inputs and the gradient: O(N)
+// and one tile per thread.
+//
+// Inputs (any row order):
+//   z        N x d embeddings (the losses do not normalise them);
+//   labels   N integer labels: rows of one label are each other's positives;
+//   partner  N indices or undefined: partner[i] is the other view a(x_i) of row i, of its label
+//            (L_cNCE reads it; the others do not);
+//   anchors  N booleans or undefined (every row): the rows whose terms the loss averages; every
+//            row is a candidate of every anchor. contrast_mode='one' and a rank's local anchors
+//            against a gathered batch are anchors.
+// Each loss is the mean of its per-anchor terms over the anchors that have the terms' positives
+// (L_out, L_in, L_sup: a positive; L_cNCE: a partner and a non-empty D(i)); with no such anchor
+// it is 0 with a zero gradient (as pytorch-metric-learning's losses are), never NaN.
+//
+// Where it runs: on the CPU for float and double z, the engine (vectorised, OpenMP over tiles
+// in a fixed order: bitwise the same for any thread count); float16 and bfloat16 z are computed
+// in float and their gradient returned in their dtype. On any other device the same two passes
+// in ATen operators over row blocks (memory O(block N)).
+#include <torch/torch.h>
+
+#include <string>
+
+namespace geomsim::train {
+
+enum class ContrastiveKind {
+  supcon_out,  // seed 001 eq. 2: -1/|P(i)| sum_p log(e^{s_ip} / sum_{a != i} e^{s_ia})
+  supcon_in,   // seed 001 eq. 3: -log(1/|P(i)| sum_p e^{s_ip} / sum_{a != i} e^{s_ia})
+  spread,      // seed 004 eqs. 2-3, 10: (1 - alpha) L_sup + alpha L_cNCE
+};
+
+struct ContrastiveLossSpec {
+  ContrastiveKind kind = ContrastiveKind::supcon_out;
+  double tau = 0.1;
+  double alpha = 0.5;           // spread only
+  bool include_partner = true;  // spread only: D(i) = P(i) (eq. 10); false: P(i) minus a(x_i) (eq. 3)
+  double scale = 1.0;           // the loss is multiplied by it (SupContrast's tau / base_temperature)
+};
+
+// "supcon", "supcon-in", "spread": the kind's name as the error messages and ops give it.
+const char* contrastive_kind_name(ContrastiveKind kind);
+// The kind by that name; throws InvalidArgument("kind", ...) for any other.
+ContrastiveKind contrastive_kind(const std::string& name);
+
+// Per-row statistics of the forward pass, N x kContrastiveStatistics float64 in z's row order, on
+// z's device: the log-sum-exps of s_ij = z_i.z_j / tau over N(i), P(i) and D(i) (-inf when empty),
+// L_sup's sum over P(i) of softplus(lse_N(i) - s_ij), and its sum of sigmoid(lse_N(i) - s_ij).
+inline constexpr int64_t kContrastiveStatistics = 5;
+
+struct ContrastiveForward {
+  torch::Tensor loss;        // 0-dimensional, z's dtype
+  torch::Tensor statistics;  // N x kContrastiveStatistics, float64
+};
+
+// The checks of every argument (each refusal names it): tau > 0; alpha in [0, 1]; scale > 0; z a
+// floating N x d matrix, N >= 1, d >= 1; labels [N] of an integer dtype; partner [N] of an integer
+// dtype (values checked in host memory: in [0, N), not the row, of the row's label); anchors [N]
+// bool; all on z's device. kind spread with alpha > 0 needs a partner.
+void check_contrastive_batch(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
+                             const torch::Tensor& anchors, const ContrastiveLossSpec& spec);
+
+// The two passes, without autograd: the loss and the statistics; then dL/dz for an upstream
+// gradient `grad` (a 0-dimensional tensor) from those statistics. Both check their arguments.
+// These are what geomsim.torch registers as the operators geomsim::contrastive_forward and
+// geomsim::contrastive_backward; on the meta device they give the shapes only.
+ContrastiveForward contrastive_forward(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
+                                       const torch::Tensor& anchors, const ContrastiveLossSpec& spec);
+torch::Tensor contrastive_backward(const torch::Tensor& grad, const torch::Tensor& z, const torch::Tensor& labels,
+                                   const torch::Tensor& partner, const torch::Tensor& anchors,
+                                   const torch::Tensor& statistics, const ContrastiveLossSpec& spec);
+
+// The loss, differentiable once (create_graph is refused) through those two passes.
+torch::Tensor streamed_contrastive_loss(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
+                                        const torch::Tensor& anchors, const ContrastiveLossSpec& spec);
+
+}  // namespace geomsim::train
