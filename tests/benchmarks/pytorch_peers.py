@@ -27,10 +27,14 @@ The embeddings of `spread` and `supcon` are drawn as geomsim's benchmark draws t
 (torch.manual_seed, randn, row-normalise, randint labels), and libtorch's generator is the same
 in both, so the two sides see the same batch.
 
-This is the vectorised loss a PyTorch user writes: the similarity matrix once, the masks once,
-logsumexp over masked rows, autograd for the gradient. It assumes every anchor has at least one
-negative and one positive, as the benchmark's batches do (geomsim's own loss also handles the
-rest).
+supcontrast_supcon_loss is SupContrast's SupConLoss formula, which the benchmark of geomsim.torch's
+losses against their PyTorch peers imports with spread_loss (loss_peers/bench_contrastive_losses.py);
+the pipe above does not use it.
+
+spread_loss and supcon_loss are the vectorised losses a PyTorch user writes: the similarity matrix
+once, the masks once, logsumexp over masked rows, autograd for the gradient. They assume every
+anchor has at least one negative and one positive, as the benchmarks' batches do (geomsim's own
+losses also handle the rest).
 """
 import ctypes
 import json
@@ -77,6 +81,31 @@ def supcon_loss(z, labels, tau):
     positive = (labels[:, None] == labels[None, :]) & ~eye
     log_prob = s - torch.logsumexp(s.masked_fill(eye, float("-inf")), dim=1, keepdim=True)
     return (-(log_prob * positive).sum(1) / positive.sum(1)).mean()
+
+
+def supcontrast_supcon_loss(features, labels, temperature, base_temperature):
+    """SupContrast's SupConLoss.forward (github.com/HobbitLong/SupContrast, losses.py; contrast_mode
+    "all"), rewritten here from its math, with its dense float masks and its sequence of N x N
+    tensors, so that it costs what it costs there: features [bsz, n_views, dim], labels [bsz].
+
+    The rows are the views stacked view by view (N = n_views * bsz); the similarities over the
+    temperature, each row's maximum subtracted (detached, for stability); the log-probability of
+    each other row against all rows but the anchor itself; its mean over the anchor's positives
+    (same label, not itself); the loss is that mean, negated, scaled by temperature /
+    base_temperature and averaged over all N anchors. base_temperature = temperature gives L_out.
+    """
+    bsz, n_views = features.shape[0], features.shape[1]
+    n = bsz * n_views
+    rows = torch.cat(torch.unbind(features, dim=1), dim=0)
+    same_label = labels.reshape(-1, 1).eq(labels.reshape(1, -1)).float().repeat(n_views, n_views)
+    logits = torch.matmul(rows, rows.T) / temperature
+    row_max, _ = logits.max(dim=1, keepdim=True)
+    logits = logits - row_max.detach()
+    others = torch.ones(n, n, device=features.device) - torch.eye(n, device=features.device)
+    positives = same_label * others
+    log_prob = logits - torch.log((torch.exp(logits) * others).sum(1, keepdim=True))
+    mean_log_prob_positives = (positives * log_prob).sum(1) / positives.sum(1)
+    return (-(temperature / base_temperature) * mean_log_prob_positives).mean()
 
 
 def seconds_per_call(step):
