@@ -162,7 +162,7 @@ def environment(args):
     """setup_env.sh's python, site and geomsim folders."""
     command = ["bash", os.path.join(HERE, "setup_env.sh")]
     if args.geomsim_build:
-        command += ["--geomsim-build", args.geomsim_build]
+        command += ["--geomsim-build", os.path.abspath(args.geomsim_build)]
     start = time.perf_counter()
     run = subprocess.run(command, stdout=subprocess.PIPE, text=True)
     if run.returncode != 0:
