@@ -190,7 +190,10 @@ def measure(env, spec, timeout):
     lines = run.stdout.strip().splitlines()
     if run.returncode != 0 or not lines:
         tail = run.stderr.strip().splitlines()[-1:] or [f"exit {run.returncode}"]
-        result["error"] = f"exit {run.returncode}: {tail[0]}"
+        if "can't allocate memory" in tail[0] or "MemoryError" in tail[0]:
+            result["error"] = f"out of memory under the {spec['memory_cap_gb']:g} GB address-space cap (--memory-cap-gb)"
+        else:
+            result["error"] = f"exit {run.returncode}: {tail[0]}"
         return result
     result.update(json.loads(lines[-1]))
     return result
@@ -209,14 +212,34 @@ def agreement(reference, peer):
 
 
 def machine():
-    model = "unknown"
+    model, flags = "unknown", set()
     try:
         with open("/proc/cpuinfo") as info:
-            model = next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
-    except (OSError, StopIteration):
+            for line in info:
+                if line.startswith("model name") and model == "unknown":
+                    model = line.split(":", 1)[1].strip()
+                if line.startswith("flags") and not flags:
+                    flags = set(line.split(":", 1)[1].split())
+    except OSError:
         pass
-    return {"cpu": model, "cores": os.cpu_count(), "memory_gb": round(os.sysconf("SC_PAGE_SIZE") *
+    # The vector extensions geomsim's run-time dispatch looks for (include/geomsim/support/cpu_level.hpp).
+    vectors = [name for name, needs in (("AVX2+FMA", {"avx2", "fma"}),
+                                        ("AVX-512 (F, VL, DQ, BW)", {"avx512f", "avx512vl", "avx512dq", "avx512bw"}))
+               if needs <= flags]
+    return {"cpu": model, "vectors": vectors, "cores": os.cpu_count(), "memory_gb": round(os.sysconf("SC_PAGE_SIZE") *
             os.sysconf("SC_PHYS_PAGES") / 1024 ** 3, 1), "kernel": platform.release()}
+
+
+def build_kind(build):
+    """"native" or "portable", from the build folder's CMakeCache.txt (GEOMSIM_NATIVE)."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as cache:
+            for line in cache:
+                if line.startswith("GEOMSIM_NATIVE:"):
+                    return "native" if line.strip().split("=", 1)[1].upper() in ("ON", "1", "TRUE", "YES") else "portable"
+    except OSError:
+        pass
+    return "unknown"
 
 
 def git(*words):
@@ -240,6 +263,8 @@ def run_benchmark(args, argv):
         "commit": git("rev-parse", "--short=9", "HEAD"),
         "tracked_changes": bool(git("status", "--porcelain", "--untracked-files=no")),
         "geomsim_build": os.path.relpath(os.path.dirname(env["geomsim"]), ROOT),
+        "geomsim_build_kind": build_kind(os.path.dirname(env["geomsim"])),
+        "geomsim_cpu": os.environ.get("GEOMSIM_CPU", ""),
         "setup_seconds": env["setup_seconds"],
         "parameters": {key: getattr(args, key) for key in
                        ("batch_sizes", "memory_batch_sizes", "threads", "rounds", "dim", "classes", "temperature",
@@ -395,6 +420,25 @@ def print_report(run):
         print("  " + line[2:])
 
 
+def build_text(run):
+    kind = run.get("geomsim_build_kind", "unknown")
+    if kind == "native":
+        return "a native build (GEOMSIM_NATIVE=ON: compiled for this CPU)"
+    if kind == "portable":
+        level = f"GEOMSIM_CPU={run['geomsim_cpu']}" if run.get("geomsim_cpu") else "GEOMSIM_CPU unset"
+        return ("a portable build, as `pip install .` makes it, whose contrastive kernels run at the highest "
+                f"level the CPU has ({level})")
+    return "a build of unknown kind"
+
+
+def busy_text(run):
+    load = max(run["load_average_before"][0], run["load_average_after"][0])
+    if load < run["machine"]["cores"]:
+        return ""
+    return (f" **The machine was busy**: a load average of {load:.1f} on {run['machine']['cores']} cores means other "
+            "work shared them, so every time here is slower and noisier than on a quiet machine.")
+
+
 def page(run):
     p = run["parameters"]
     v = run["versions"]
@@ -412,11 +456,13 @@ def page(run):
         "Python process. Back to [the benchmarks](../benchmarks.md).",
         "",
         f"**One run.** Every number on this page is from one run of the command below, on {run['date']}, "
-        f"at geomsim commit {commit}, with geomsim's Python package from `{run['geomsim_build']}/`. "
-        f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']:g} GB of memory, Linux {m['kernel']}; "
+        f"at geomsim commit {commit}, with geomsim's Python package from `{run['geomsim_build']}/`, "
+        f"{build_text(run)}. "
+        f"Machine: {m['cpu']} ({', '.join(m['vectors']) or 'neither AVX2 nor AVX-512'}), {m['cores']} cores, "
+        f"{m['memory_gb']:g} GB of memory, Linux {m['kernel']}; "
         f"the load average was {load}. torch {v.get('torch')} (CPU), pytorch-metric-learning {v.get('pml')}, "
         f"geomsim {v.get('geomsim')}. Timings are wall clock: compare the rows of this run with each other, "
-        "not with other runs.",
+        "not with other runs." + busy_text(run),
         "",
         "```sh",
         run["command"],
