@@ -520,6 +520,9 @@ def write_atomic(path, text):
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=os.path.basename(path) + ".tmp.")
     with os.fdopen(handle, "w", encoding="utf-8") as f:
         f.write(text)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temporary, 0o666 & ~umask)  # a file's usual mode, not mkstemp's 0600
     os.replace(temporary, path)
 
 
