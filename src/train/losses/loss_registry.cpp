@@ -319,7 +319,7 @@ double loss_memory_bytes(const LossEntry& entry, const LossOptions& options, int
   const double n = static_cast<double>(rows), d = static_cast<double>(dim), e = static_cast<double>(element_bytes);
   const double tiles = 4.0 * static_cast<double>(torch::get_num_threads()) * 256.0 * 256.0 * e;
   const double linear = 6.0 * n * d * e + 2.0 * n * 16.0 * 8.0 + tiles;  // copies, gradient; statistics, weights
-  const bool dense_labels = options.positives > 0.0 || options.noise_correction > 0.0;
+  const bool dense_labels = options.noise_correction > 0.0;  // its label correction holds N x N
   if (entry.needs.streamed && !dense_labels) return linear;
   return linear + 8.0 * n * n * e + 4.0 * n * n;
 }

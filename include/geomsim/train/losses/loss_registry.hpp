@@ -88,7 +88,7 @@ struct LossNeeds {
   // given (--condition-on attributes:...), else the labels' one-hot vectors (cclk-weak, cclk-fair)
   bool condition = false;
   // computed by the streaming engine (streamed_contrastive_loss.hpp): memory O(N d), no N x N
-  // matrix (with --positives or --noise-correction, their N x N label steps are dense)
+  // matrix (with --noise-correction, its label correction is dense)
   bool streamed = false;
 };
 
