@@ -20,18 +20,18 @@ Choice choose() {
   if (forced != nullptr && *forced != '\0') {  // set and empty: as unset
     const std::string name = forced;
     if (!cpu_dispatch_built()) {
-      throw InvalidArgument("GEOMSIM_CPU", "is read by portable x86-64 builds only; this build compiles its kernels once, "
+      throw InvalidEnvironment("GEOMSIM_CPU", "is read by portable x86-64 builds only; this build compiles its kernels once, "
                                            "for its own flags (GEOMSIM_NATIVE=ON or not x86-64): unset it");
     }
     for (const CpuLevel level : kLevels) {
       if (name != cpu_level_name(level)) continue;
       if (!cpu_supports(level)) {
-        throw InvalidArgument("GEOMSIM_CPU", "is " + name + ", which this CPU does not support; it supports " +
+        throw InvalidEnvironment("GEOMSIM_CPU", "is " + name + ", which this CPU does not support; it supports " +
                                                  (cpu_supports(CpuLevel::avx2) ? "baseline and avx2" : "baseline only"));
       }
       return {level, true};
     }
-    throw InvalidArgument("GEOMSIM_CPU", "must be baseline, avx2 or avx512 (or unset: the best this CPU has), got '" + name + "'");
+    throw InvalidEnvironment("GEOMSIM_CPU", "must be baseline, avx2 or avx512 (or unset: the best this CPU has), got '" + name + "'");
   }
   if (!cpu_dispatch_built()) return {CpuLevel::build, false};
   CpuLevel best = CpuLevel::baseline;

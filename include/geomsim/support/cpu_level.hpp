@@ -20,7 +20,7 @@ bool cpu_dispatch_built();
 bool cpu_supports(CpuLevel level);
 const char* cpu_level_name(CpuLevel level);
 // The level the kernels run at, chosen at the first call: GEOMSIM_CPU when set, else the highest
-// this CPU supports. Throws InvalidArgument("GEOMSIM_CPU", ...) for a name that is not a level,
+// this CPU supports. Throws InvalidEnvironment("GEOMSIM_CPU", ...) for a name that is not a level,
 // a level this CPU lacks, or any value in a build without dispatch.
 CpuLevel cpu_level();
 // "avx512 (chosen at run time from baseline, avx2, avx512)", "avx2 (GEOMSIM_CPU)" or "build
