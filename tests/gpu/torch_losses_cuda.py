@@ -6,10 +6,15 @@ In float64, each loss of geomsim.torch.losses() on a [64, 2, 32] batch (8 classe
 and differentiated on cuda:0 and on the CPU; the GPU's value and gradient must equal the CPU's to
 1e-10 relative (the reductions are summed in another order there). Then SpreadLoss's forward and
 backward on a [1024, 2, 128] float32 batch is timed on both devices (median of 20, after 3
-warm-ups, synchronised). Writes OUT.json; exit 77 when torch sees no CUDA device, 1 when a loss
-disagrees. Run by tests/gpu/gpu_check.sh.
+warm-ups, synchronised). Then issue 48's GPU targets for the streamed losses (on CUDA their two
+passes run as ATen row blocks): SupConLoss's float32 forward + backward at B = 8192 against
+SupContrast's formula (tests/benchmarks/pytorch_peers.py; target >= 2x), and at B = 65536 (two
+views, d = 128: does it fit, its time and peak memory), and SupCon and L_spread at B = 512 in
+float64 on the GPU against the CPU's engine, to 1e-12. Writes OUT.json; exit 77 when torch sees
+no CUDA device, 1 when a loss disagrees. Run by tests/gpu/gpu_check.sh.
 """
 import json
+import os
 import statistics
 import sys
 import time
@@ -17,6 +22,9 @@ import time
 import torch
 
 import geomsim.torch as gt
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks"))
+from pytorch_peers import supcontrast_supcon_loss  # noqa: E402  SupContrast's formula
 
 if not torch.cuda.is_available():
     print("torch_losses_cuda: no CUDA device")
@@ -82,7 +90,72 @@ cpu_seconds = median_seconds(torch.device("cpu"))
 gpu_seconds = median_seconds(cuda)
 print(f"SpreadLoss forward+backward, [1024, 2, 128] float32: cpu {cpu_seconds * 1e3:.2f} ms, "
       f"cuda {gpu_seconds * 1e3:.2f} ms ({cpu_seconds / gpu_seconds:.1f}x)")
+
+
+def synchronised_seconds(step, repeats):
+    """The median of `repeats` timed calls of step() after one warm-up, the device synchronised."""
+    times = []
+    for k in range(repeats + 1):
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        step()
+        torch.cuda.synchronize()
+        if k > 0:
+            times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def streamed_batch(b, dtype=torch.float32):
+    f = torch.nn.functional.normalize(torch.randn(b, 2, 128, generator=generator, dtype=dtype), dim=-1).to(cuda)
+    return f.requires_grad_(True), (torch.arange(b) % 10).to(cuda)
+
+
+streamed = {}
+features_8192, labels_8192 = streamed_batch(8192)
+geomsim_seconds = synchronised_seconds(lambda: gt.SupConLoss(temperature=0.1)(features_8192, labels_8192).backward(), 5)
+try:
+    formula_seconds = synchronised_seconds(
+        lambda: supcontrast_supcon_loss(features_8192, labels_8192, 0.1, 0.1).backward(), 5)
+except torch.cuda.OutOfMemoryError:
+    formula_seconds = None
+streamed["supcon_8192x2x128_float32"] = {"geomsim_ms": geomsim_seconds * 1e3,
+                                         "supcontrast_ms": formula_seconds and formula_seconds * 1e3,
+                                         "ratio": formula_seconds and formula_seconds / geomsim_seconds}
+print(f"SupConLoss [8192, 2, 128] float32 forward+backward: geomsim {geomsim_seconds * 1e3:.1f} ms, SupContrast's "
+      f"formula " + (f"{formula_seconds * 1e3:.1f} ms ({formula_seconds / geomsim_seconds:.2f}x, target >= 2x)"
+                     if formula_seconds else "out of memory"))
+del features_8192, labels_8192
+torch.cuda.empty_cache()
+torch.cuda.reset_peak_memory_stats()
+try:
+    features_65536, labels_65536 = streamed_batch(65536)
+    seconds = synchronised_seconds(lambda: gt.SupConLoss(temperature=0.1)(features_65536, labels_65536).backward(), 2)
+    streamed["supcon_65536x2x128_float32"] = {"fits": True, "geomsim_ms": seconds * 1e3,
+                                              "peak_gb": torch.cuda.max_memory_allocated() / 1e9}
+    del features_65536, labels_65536
+except torch.cuda.OutOfMemoryError as error:
+    streamed["supcon_65536x2x128_float32"] = {"fits": False, "error": str(error).splitlines()[0]}
+print(f"SupConLoss [65536, 2, 128] float32: {streamed['supcon_65536x2x128_float32']}")
+for name, loss in [("supcon", gt.SupConLoss(temperature=0.1)), ("spread", gt.SpreadLoss(alpha=0.5, tau=0.1))]:
+    f64 = torch.nn.functional.normalize(torch.randn(512, 2, 32, generator=generator, dtype=torch.float64), dim=-1)
+    y = torch.arange(512) % 7
+    values, grads = [], []
+    for device in ("cpu", cuda):
+        x = f64.to(device).requires_grad_(True)
+        value = loss(x, y.to(device))
+        value.backward()
+        values.append(value.item())
+        grads.append(x.grad.cpu())
+    value_error = abs(values[1] - values[0]) / max(1.0, abs(values[0]))
+    grad_error = (grads[1] - grads[0]).abs().max().item() / max(1.0, grads[0].abs().max().item())
+    ok = value_error <= 1e-12 and grad_error <= 1e-12
+    streamed[f"{name}_512x2x32_float64_cuda_vs_cpu"] = {"value_error": value_error, "gradient_error": grad_error, "ok": ok}
+    print(f"{name} [512, 2, 32] float64, CUDA's row blocks against the CPU's engine: value {value_error:.1e}, "
+          f"gradient {grad_error:.1e}" + ("" if ok else "  FAILED (1e-12)"))
+    if not ok:
+        failed.append(name + " (streamed, float64)")
 with open(out, "w") as f:
     json.dump({"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "losses": rows,
-               "spread_1024x2x128_float32": {"cpu_ms": cpu_seconds * 1e3, "cuda_ms": gpu_seconds * 1e3}}, f, indent=2)
+               "spread_1024x2x128_float32": {"cpu_ms": cpu_seconds * 1e3, "cuda_ms": gpu_seconds * 1e3},
+               "streamed": streamed}, f, indent=2)
 sys.exit(1 if failed else 0)
