@@ -10,7 +10,7 @@
 namespace geomsim::train_experiments {
 
 train::DistributedContext join_data_parallel_job(double timeout_seconds, const torch::Device& device) {
-  require_positive("distributed-timeout", timeout_seconds);
+  train::require_distributed_timeout(timeout_seconds);
   train::DistributedOptions options;
   options.timeout_seconds = timeout_seconds;
   options.device = device;

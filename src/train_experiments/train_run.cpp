@@ -16,6 +16,7 @@
 #include "geomsim/train/data/label_hierarchy.hpp"
 #include "geomsim/train/data/label_noise.hpp"
 #include "geomsim/train/data/tensor_points.hpp"
+#include "geomsim/train/distributed/launch_environment.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
 #include "geomsim/train/training/evaluation.hpp"
 #include "geomsim/train/training/trainer.hpp"
@@ -109,7 +110,7 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   t.loss_options.cond_degree = o.cond_degree;
   t.loss_options.cond_offset = o.cond_offset;
   train::validate(t);
-  require_positive("distributed-timeout", o.distributed_timeout);
+  train::require_distributed_timeout(o.distributed_timeout);
   require_colour_backgrounds(o.data);
   const std::string mode = autoencoder_mode(o);
   require_at_least("cond-clusters", o.cond_clusters, 0);

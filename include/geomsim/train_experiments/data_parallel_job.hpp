@@ -14,8 +14,8 @@
 namespace geomsim::train_experiments {
 
 // Forms the job's process group on `device` (Gloo on the CPU, NCCL on CUDA) with a rendezvous
-// and collectives bounded by timeout_seconds (InvalidArgument("distributed-timeout") unless
-// > 0). Throws DistributedFailure when the rendezvous fails.
+// and collectives bounded by timeout_seconds (InvalidArgument("distributed-timeout") unless in
+// (0, a day]: require_distributed_timeout). Throws DistributedFailure when the rendezvous fails.
 train::DistributedContext join_data_parallel_job(double timeout_seconds, const torch::Device& device);
 
 // Refuses (InvalidArgument("device")) a run on another device than its job's collectives.
