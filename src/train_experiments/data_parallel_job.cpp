@@ -1,6 +1,7 @@
 #include "geomsim/train_experiments/data_parallel_job.hpp"
 
 #include <algorithm>
+#include <iostream>
 
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/data/device.hpp"
@@ -26,6 +27,11 @@ void require_job_device(const train::DistributedContext& job, const torch::Devic
 void set_rank_threads(int threads) {
   const int ranks_here = train::read_launch_environment().local_world_size;
   train::set_torch_threads(threads == 0 && ranks_here > 1 ? std::max(1, train::available_cores() / ranks_here) : threads);
+}
+
+std::function<void(const std::string&)> progress_lines(const std::string& command, bool quiet, const train::DistributedContext& job) {
+  if (quiet || !job.is_main()) return {};  // no call: the trainers then build no line
+  return [command](const std::string& line) { std::cerr << command + ": " + line + "\n" << std::flush; };
 }
 
 void require_one_process(const std::string& what) {

@@ -1,11 +1,8 @@
 #include "geomsim/train_experiments/robustness_run.hpp"
 #include "geomsim/train_experiments/train_run.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -241,10 +238,7 @@ json robustness_run(const RobustnessRunOptions& o, const train::DistributedConte
   const train::LabelledImages test_source = train::load_fashion_mnist(folder, false);
   const train::GroupedData data = train::build_robustness_data(train_source, test_source, o.dataset);
 
-  const bool progress = !o.quiet && isatty(fileno(stderr)) != 0 && job.is_main();
-  const train::RobustnessResult r = train::run_robustness(data, options, [&](const std::string& line) {
-    if (progress) std::cerr << "geomsim robustness: " << line << "\n";
-  });
+  const train::RobustnessResult r = train::run_robustness(data, options, progress_lines("geomsim robustness", o.quiet, job));
 
   const train::LabelsSeen seen = train::labels_seen(o.method);
   json stages = json::object();

@@ -1,11 +1,7 @@
 #include "geomsim/train_experiments/train_run.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <iostream>
 
 #include "geomsim/metrics/kmeans.hpp"
 #include "geomsim/support/atomic_output.hpp"
@@ -221,13 +217,10 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   labels = train::symmetric_label_noise(labels, num_labels, o.label_noise, o.seed * 7919 + 17);
   const train::AugmentationOptions augmentation =
       o.no_augmentation ? train::no_augmentation() : train::default_augmentations(model.channels, model.image_size);
-  const bool progress = !o.quiet && isatty(fileno(stderr)) != 0 && job.is_main();  // one line per epoch, from rank 0
+  // One line per epoch, from rank 0; an experiment (on_step) shows its own progress.
+  const auto progress = progress_lines("geomsim train", o.quiet || static_cast<bool>(on_step), job);
   const auto train_start = std::chrono::steady_clock::now();
-  run.result = train::train_encoder(run.encoder, run.training.images, labels, num_labels, t,
-                                    augmentation,
-                                    [&](const std::string& line) {
-                                      if (progress && !on_step) std::cerr << "geomsim train: " << line << "\n";
-                                    },
+  run.result = train::train_encoder(run.encoder, run.training.images, labels, num_labels, t, augmentation, progress,
                                     run.autoencoder, conditions);
   run.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
   if (t.distributed.distributed()) run.communication = t.distributed.communication_times();

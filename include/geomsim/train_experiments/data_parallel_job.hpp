@@ -5,6 +5,7 @@
 // run they train. One process (no RANK or SLURM_PROCID): world size 1, no process group, and
 // every collective is free. Only rank 0 writes results, checkpoints, caches and pages, and
 // prints progress. Built only with libtorch.
+#include <functional>
 #include <string>
 
 #include <torch/torch.h>
@@ -25,6 +26,13 @@ void require_job_device(const train::DistributedContext& job, const torch::Devic
 // where 0 means all cores, or, for each of a job's ranks on this machine, the cores shared out
 // among them (all cores for each would oversubscribe the machine).
 void set_rank_threads(int threads);
+
+// The progress of a training command (`command`: "geomsim train"): a call that writes each line
+// it is given as "COMMAND: LINE" on stderr, on rank 0 unless `quiet` (elsewhere none: an empty
+// std::function), whether stderr is a terminal or a file. Each line is written whole as it comes (stderr is
+// unbuffered), so a redirected log (Slurm's output file) holds every epoch finished before a
+// failure: a rank that dies makes rank 0 end with exit 3, and nothing it had to say is left in a buffer.
+std::function<void(const std::string&)> progress_lines(const std::string& command, bool quiet, const train::DistributedContext& job);
 
 // Refuses (InvalidArgument("nproc-per-node")) to run `what` as a rank of a data-parallel job.
 // geomsim train-sweep runs in one process (a grid of runs is a job array: one process per run).
