@@ -12,7 +12,9 @@
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/json_input.hpp"
 #include "geomsim/support/file_identity.hpp"
+#include "geomsim/train/checkpoints/run_checkpoint.hpp"
 #include "geomsim/train/data/image_files.hpp"
+#include "geomsim/train_experiments/image_data.hpp"
 #include "geomsim/train/training/torch_threads.hpp"
 
 namespace geomsim::train_experiments {
@@ -237,6 +239,12 @@ json robustness_run(const RobustnessRunOptions& o, const train::DistributedConte
   const train::LabelledImages train_source = train::load_fashion_mnist(folder, true);
   const train::LabelledImages test_source = train::load_fashion_mnist(folder, false);
   const train::GroupedData data = train::build_robustness_data(train_source, test_source, o.dataset);
+  // Once the files have been read as data: their contents, so that a resume on others is refused.
+  DataOptions files;
+  files.data = folder;
+  json described = json::parse(options.run_description);
+  described[train::kInputContentsKey] = input_contents(files);
+  options.run_description = described.dump();
 
   const train::RobustnessResult r = train::run_robustness(data, options, progress_lines("geomsim robustness", o.quiet, job));
 

@@ -8,6 +8,7 @@
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/fnv1a_hash.hpp"
 #include "geomsim/support/memory_budget.hpp"
+#include "geomsim/train/checkpoints/run_checkpoint.hpp"
 #include "geomsim/train/data/image_attributes.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
 #include "geomsim/train/data/label_noise.hpp"
@@ -172,6 +173,9 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   run.training = load_split(o.data, true, o.train_samples, data_seed, "train-samples");
   if (!o.train_subset.empty()) run.training = subset_of(run.training, o.train_subset);
   run.test = load_split(o.data, false, o.test_samples, data_seed + 7, "test-samples");
+  // Once the files have been read as data: their contents, so that a resume on others is refused.
+  described[train::kInputContentsKey] = input_contents(o.data);
+  t.run_description = described.dump();
   model.channels = run.training.images.size(1);  // 3 for CIFAR
   model.image_size = run.training.images.size(3);
   if (run.training.images.size(2) != model.image_size) throw InvalidArgument("images", "must be square");

@@ -250,6 +250,23 @@ with zipfile.ZipFile('z.pt', 'w') as f: f.writestr('archive/data.pkl', b'')" || 
     # r.pt: $ROB's end model stopped after its first epoch.
     "$geomsim" robustness $ROB --stop-after 1 --checkpoint r.pt -q || return 1
     cp "$FIX/cnn.pt" cnn.pt
+    # Issue 53: checkpoints whose inputs then change at the same paths, which a resume must see: an
+    # IDX pair whose images are then others, a hierarchy file whose two classes are then swapped, and
+    # a Fashion-MNIST folder (of links) whose training images are then others.
+    mkdir -p swap fmswap
+    cp images.idx swap/images.idx
+    printf '%s\n' 0,0 1,0 2,0 3,0 4,0 5,1 6,0 7,1 8,1 9,1 >swap/h.csv
+    ln -s "$FM"/* fmswap/
+    "$geomsim" train $TRAIN $NET --images swap/images.idx --labels labels.idx --stop-after 1 --checkpoint swap-images.pt -q || return 1
+    "$geomsim" train $TRAIN $NET --hierarchy swap/h.csv --stop-after 1 --checkpoint swap-h.pt -q || return 1
+    "$geomsim" robustness $ROB --data fmswap --stop-after 1 --checkpoint swap-r.pt -q || return 1
+    python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); open(sys.argv[1], "wb").write(d[:16] + d[16:].translate(bytes(range(255, -1, -1))))' swap/images.idx || return 1
+    printf '%s\n' 0,1 1,1 2,1 3,1 4,1 5,0 6,1 7,0 8,0 9,0 >swap/h.csv
+    # Other training images for fmswap/ (each pixel inverted), outside $W: too large to checksum after every row.
+    mkdir -p "$T/swapped" || return 1
+    python3 -c 'import gzip, sys; d = gzip.open(sys.argv[1]).read(); gzip.open(sys.argv[2], "wb", 1).write(d[:16] + d[16:].translate(bytes(range(255, -1, -1))))' \
+      "$FM/train-images-idx3-ubyte.gz" "$T/swapped/train-images-idx3-ubyte.gz" || return 1
+    ln -sf "$T/swapped/train-images-idx3-ubyte.gz" fmswap/train-images-idx3-ubyte.gz
     # Copies changed after writing (a flipped byte in a weight tensor or a compressed entry), and
     # copies whose description disagrees with the weights, rewritten with valid CRCs.
     python3 - <<'PY' || return 1
