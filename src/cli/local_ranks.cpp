@@ -59,12 +59,13 @@ void add_data_parallel_options(CLI::App& c, int& processes, double& timeout_seco
           ""));
   c.add_option("--distributed-timeout", timeout_seconds,
                "data-parallel runs: seconds each rank waits for the others before failing, in every wait: the "
-               "rendezvous at MASTER_ADDR:MASTER_PORT (its connection and its first answer) and each collective")
+               "rendezvous at MASTER_ADDR:MASTER_PORT (its connection and its first answer) and each collective; "
+               "at most " + format_number(train::kMaxDistributedTimeoutSeconds) + " (a day)")
       ->capture_default_str();
 }
 
 std::optional<int> run_as_local_ranks(int processes, double timeout_seconds) {
-  require_positive("distributed-timeout", timeout_seconds);
+  train::require_distributed_timeout(timeout_seconds);
   if (processes <= 1) return std::nullopt;
   if (train::read_launch_environment().launcher != "none") {
     throw InvalidArgument("nproc-per-node", "is for starting a job's ranks; this process already is one (RANK, or srun's SLURM_PROCID "

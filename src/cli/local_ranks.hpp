@@ -19,7 +19,7 @@ void add_data_parallel_options(CLI::App& command, int& processes, double& timeou
 
 // When processes > 1: starts the ranks and returns the exit status to end with. nullopt when
 // this process runs the command itself (processes 1). The ranks' timeout_seconds is checked
-// first, once (InvalidArgument("distributed-timeout") unless > 0). Throws InvalidArgument("nproc-per-node")
+// first, once (InvalidArgument("distributed-timeout") unless in (0, a day]: require_distributed_timeout). Throws InvalidArgument("nproc-per-node")
 // when this process is already a rank of a job (RANK or SLURM_PROCID set): a job's ranks do not
 // start ranks of their own.
 std::optional<int> run_as_local_ranks(int processes, double timeout_seconds);

@@ -1,6 +1,7 @@
 #include "report_command.hpp"
 
 #include <omp.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/fnv1a_hash.hpp"
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/output_folder.hpp"
 #include "geomsim/support/json_input.hpp"
 #include "training_program.hpp"
@@ -48,7 +50,8 @@ void add_report_options(CLI::App& command, ReportOptions& o) {
       "Progress: on a terminal, the points of the running definition (done/total, elapsed, ETA) on stderr; elsewhere one "
       "line per definition. An interrupted report resumes: each definition's files land together when it finishes "
       "(recorded in OUT/.geomsim-report-progress.json), and the grid kinds keep their finished points in "
-      "OUT/NAME.partial.csv; the next report into OUT keeps the pages of the definitions finished and unchanged since, "
+      "OUT/NAME.partial.csv; the next report into OUT keeps the pages of the definitions finished and unchanged since "
+      "(their files there as they were written), "
       "and solves only the missing points. A report that ran to its end leaves neither file: a rerun runs every "
       "definition again (reading the points NAME.csv holds with the same settings).");
 }
@@ -88,6 +91,52 @@ json read_progress_record(const ReportOptions& o) {
   } catch (const InvalidArgument&) {
   }
   return json::object();
+}
+
+// The regular files of OUT, each with what tells a file written again from one left as it was
+// (every output lands by a rename: a new inode), to see which files a definition wrote.
+std::map<std::string, std::string> output_files(const ReportOptions& o) {
+  std::map<std::string, std::string> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(o.out, ec)) {
+    struct stat info {};
+    if (!entry.is_regular_file(ec) || ::stat(entry.path().c_str(), &info) != 0) continue;
+    files[entry.path().filename().string()] = std::to_string(info.st_ino) + ":" + std::to_string(info.st_size) + ":" +
+                                              std::to_string(info.st_mtim.tv_sec) + "." + std::to_string(info.st_mtim.tv_nsec);
+  }
+  return files;
+}
+
+// A finished definition's entry in the progress record: its definition's digest, its seconds, and
+// the fingerprint (file_fingerprint) of every file of OUT it wrote (new or written again since
+// `before`), so that a resumed report keeps its page only while those files are there and whole.
+json finished_entry(const ReportOptions& o, const std::string& digest, double seconds, const std::map<std::string, std::string>& before) {
+  json files = json::object();
+  for (const auto& [name, identity] : output_files(o)) {
+    const auto was = before.find(name);
+    if (was != before.end() && was->second == identity) continue;
+    if (name == fs::path(progress_record_path(o)).filename().string()) continue;
+    files[name] = file_fingerprint((fs::path(o.out) / name).string(), "out");
+  }
+  return {{"definition", digest}, {"seconds", seconds}, {"files", files}};
+}
+
+// Whether the progress record's entry for a definition (finished by an interrupted report) still
+// stands for its page: the same definition, and every file it wrote there, with the contents it
+// had (a figure removed or cut short since makes the definition run again).
+bool still_finished(const ReportOptions& o, const json& entry, const std::string& digest) {
+  if (!entry.is_object() || entry.value("definition", "") != digest || !entry.contains("files") || !entry.at("files").is_object() ||
+      entry.at("files").empty()) {
+    return false;
+  }
+  for (const auto& [name, fingerprint] : entry.at("files").items()) {
+    try {
+      if (name.find('/') != std::string::npos || file_fingerprint((fs::path(o.out) / name).string(), "out") != fingerprint) return false;
+    } catch (const InvalidArgument&) {  // gone, or no longer a regular file
+      return false;
+    }
+  }
+  return true;
 }
 
 void write_progress_record(const ReportOptions& o, const json& finished) {
@@ -159,9 +208,9 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
   json finished = read_progress_record(o);
   for (const auto& def : definitions) {
     const std::string digest = definition_digest(def);
-    // Finished by an interrupted report: its page is kept when the definition is unchanged.
-    if (finished.contains(def.name) && finished.at(def.name).is_object() &&
-        finished.at(def.name).value("definition", "") == digest && fs::exists(fs::path(o.out) / (def.name + ".md"), ec)) {
+    // Finished by an interrupted report: its page is kept when the definition is unchanged and its
+    // files are there as they were written.
+    if (finished.contains(def.name) && still_finished(o, finished.at(def.name), digest)) {
       const double seconds = finished.at(def.name).value("seconds", 0.0);
       std::cerr << "geomsim report: " << def.name << " (" << def.kind << ") kept: finished by the interrupted report ("
                 << progress_record_path(o) << ")\n";
@@ -180,6 +229,7 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
       }
       std::cerr << "geomsim report: " << def.name << " (" << def.kind << ", training) ...\n" << std::flush;
       const auto started = std::chrono::steady_clock::now();
+      const auto before = output_files(o);
       std::vector<std::string> arguments = {"experiment", "--definition", def.path, "--out", o.out};
       if (o.smoke) arguments.emplace_back("--smoke");
       if (!o.shard.empty()) arguments.insert(arguments.end(), {"--shard", o.shard});
@@ -193,13 +243,14 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
       std::cerr << "geomsim report: " << def.name << " " << fixed(child_seconds, 3) << " s\n";
       index << "| " << page_link << " | " << def.kind << " | " << fixed(child_seconds, 3) << " |\n";
       if (o.shard.empty()) {  // a shard writes no page: nothing to keep
-        finished[def.name] = {{"definition", digest}, {"seconds", child_seconds}};
+        finished[def.name] = finished_entry(o, digest, child_seconds, before);
         write_progress_record(o, finished);
       }
       continue;
     }
     const std::string label = "geomsim report: " + def.name + " (" + def.kind + ")";
     if (!terminal) std::cerr << label << " ..." << std::flush;
+    const auto before = output_files(o);
     OutputTransaction outputs;
     PointProgress progress(label, terminal);
     SimResult result;
@@ -225,7 +276,7 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
     outputs.stage((fs::path(o.out) / (def.name + ".md")).string(), page.str(), "out");
     outputs.commit();
     fs::remove(checkpoint, ec);  // NAME.csv holds every point now
-    finished[def.name] = {{"definition", digest}, {"seconds", result.seconds}};
+    finished[def.name] = finished_entry(o, digest, result.seconds, before);
     write_progress_record(o, finished);
     const std::string summary = " " + fixed(result.seconds, 3) + " s" + progress.resumed_note(def.name, result);
     if (terminal) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -57,29 +58,64 @@ bool complete_image(const std::string& path) {
          (last != std::string::npos && last >= 4 && bytes.compare(last - 4, 5, "%%EOF") == 0);
 }
 
-bool disk_full(const std::string& folder) {
+// Whether the folder's file system has no room left for a new file: no free byte, or no free
+// inode (a file system out of inodes refuses every new file with ENOSPC too).
+bool no_room(const std::string& folder) {
   struct statvfs info {};
-  return ::statvfs(folder.c_str(), &info) == 0 && info.f_bavail == 0;
+  return ::statvfs(folder.c_str(), &info) == 0 && (info.f_bavail == 0 || (info.f_files > 0 && info.f_favail == 0));
+}
+
+// What posix_spawnp("gnuplot") tried to start: the first PATH folder's gnuplot, or "" when no
+// folder of PATH has one.
+std::string gnuplot_on_path() {
+  const char* path = std::getenv("PATH");
+  const std::string folders = path != nullptr ? path : "";
+  for (std::size_t begin = 0; begin <= folders.size();) {
+    const std::size_t end = std::min(folders.find(':', begin), folders.size());
+    const std::string folder = end > begin ? folders.substr(begin, end - begin) : ".";  // an empty entry is the working folder
+    std::error_code error;
+    if (fs::exists(fs::path(folder) / "gnuplot", error)) return (fs::path(folder) / "gnuplot").string();
+    begin = end + 1;
+  }
+  return "";
+}
+
+// Why gnuplot could not be started (posix_spawnp's error `error`): no gnuplot on PATH is a
+// missing package; a file system with no room for its messages file (`messages`, beside the
+// figure) is the figure's write failing, InvalidArgument(argument); anything else (a gnuplot that
+// is not executable, no memory or processes left) is said as the system says it, naming what was
+// started, with no advice to install what is installed.
+[[noreturn]] void refuse_start(int error, const std::string& messages, const std::string& argument) {
+  if (error == ENOSPC || error == EDQUOT) {
+    throw InvalidArgument(argument, "cannot write in '" + folder_of(messages) + "' (the file of gnuplot's messages, beside the figure): " +
+                                        std::strerror(error));
+  }
+  const char* path = std::getenv("PATH");
+  const std::string searched = path != nullptr ? "PATH=" + std::string(path) : std::string("PATH unset");
+  if (error == ENOENT) {
+    throw ComputationFailed("cannot start gnuplot: no gnuplot program in the folders of " + searched +
+                            "; the figures need it: apt-get install gnuplot-nox");
+  }
+  const std::string program = gnuplot_on_path();
+  throw ComputationFailed("cannot start gnuplot (" + (program.empty() ? "searched for in " + searched : program + ", the first on PATH") +
+                          "): " + std::strerror(error));
 }
 
 // Runs `gnuplot SCRIPT` (found on PATH, no shell) with its messages going to `messages`.
-// Returns gnuplot's exit status; throws std::runtime_error when it cannot be started.
-int run_gnuplot(const std::string& script, const std::string& messages) {
+// Returns gnuplot's exit status; throws (refuse_start) when it cannot be started.
+int run_gnuplot(const std::string& script, const std::string& messages, const std::string& output_argument) {
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);
   posix_spawn_file_actions_addopen(&files, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&files, STDERR_FILENO, messages.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  std::string program = "gnuplot", argument = plain_path(script);
-  char* argv[] = {program.data(), argument.data(), nullptr};
+  std::string program = "gnuplot", script_argument = plain_path(script);
+  char* argv[] = {program.data(), script_argument.data(), nullptr};
   pid_t pid = 0;
   // gnuplot writes our temporaries: on an interrupt it is stopped before they are removed.
   RegisteredChild child;
   const int started = spawn_registered_child(child, pid, "gnuplot", /*search_path=*/true, &files, argv);
   posix_spawn_file_actions_destroy(&files);
-  if (started != 0) {
-    throw std::runtime_error("cannot run gnuplot (" + std::string(std::strerror(started)) +
-                             "); the figures need it: apt-get install gnuplot-nox");
-  }
+  if (started != 0) refuse_start(started, messages, output_argument);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) throw std::runtime_error("lost the gnuplot process: " + std::string(std::strerror(errno)));
@@ -314,25 +350,27 @@ void GnuplotFigure::render(const std::string& stem, OutputTransaction& outputs, 
   const std::string run_script = scratch.reserve(stem + ".render.gp", argument);
   const std::string messages = scratch.reserve(stem + ".gnuplot.log", argument);
   {
+    errno = 0;  // before the open: a file system out of inodes fails there
     std::ofstream out(run_script, std::ios::binary);
-    errno = 0;
     out << script(run_targets);
     out.close();
     if (!out) {
       throw InvalidArgument(argument, "cannot write '" + gp + "': " + (errno != 0 ? std::strerror(errno) : "write failed"));
     }
   }
-  const int status = run_gnuplot(run_script, messages);
+  const int status = run_gnuplot(run_script, messages, argument);
+  // The first image gnuplot did not finish, which a failure names (the first image when it failed
+  // with every one finished): gnuplot writes them in turn and stops at the first it cannot.
   const std::vector<Target> wanted = targets(stem);
-  for (std::size_t k = 0; k < wanted.size(); ++k) {
-    const std::string& path = wanted[k].path;
-    if (status == 0 && complete_image(run_targets[k].path)) continue;
-    if (disk_full(folder_of(path))) throw InvalidArgument(argument, "cannot write '" + path + "': " + std::strerror(ENOSPC));
-    std::string said = read_file(messages);
-    while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
-    throw std::runtime_error("gnuplot did not finish " + path + " (exit status " + std::to_string(status) + ")" +
-                             (said.empty() ? std::string() : ": " + said));
-  }
+  std::size_t unfinished = 0;
+  while (unfinished < wanted.size() && complete_image(run_targets[unfinished].path)) ++unfinished;
+  if (status == 0 && unfinished == wanted.size()) return;
+  const std::string& path = wanted[unfinished < wanted.size() ? unfinished : 0].path;
+  if (no_room(folder_of(path))) throw InvalidArgument(argument, "cannot write '" + path + "': " + std::strerror(ENOSPC));
+  std::string said = read_file(messages);
+  while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+  throw std::runtime_error("gnuplot did not finish " + path + " (exit status " + std::to_string(status) + ")" +
+                           (said.empty() ? std::string() : ": " + said));
 }
 
 void GnuplotFigure::render(const std::string& stem) const {

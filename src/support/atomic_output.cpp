@@ -48,8 +48,8 @@ std::string OutputTransaction::reserve(const std::string& path, const std::strin
 
 void OutputTransaction::stage(const std::string& path, const std::string& content, const std::string& argument) {
   const std::string temporary = reserve(path, argument);
+  errno = 0;  // before the open: a file system out of inodes fails there
   std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-  errno = 0;
   out << content;
   out.close();  // flushes: a full disk shows here at the latest
   if (!out) {

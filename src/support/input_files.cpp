@@ -2,10 +2,14 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string_view>
+#include <vector>
 
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/fnv1a_hash.hpp"
 #include "geomsim/support/memory_budget.hpp"
 
 namespace geomsim {
@@ -56,6 +60,27 @@ std::string read_whole_file(const std::string& path, const std::string& argument
     throw InvalidArgument(argument, "cannot read " + path + " (it changed while it was read)");
   }
   return bytes;
+}
+
+std::string file_fingerprint(const std::string& path, const std::string& argument) {
+  InputFile file = open_regular_file(path, argument);
+  const std::uint64_t block = kFingerprintBlockBytes, blocks = kFingerprintBlocks;
+  std::uint64_t hash = kFnv1aOffsetBasis;
+  std::vector<char> bytes(static_cast<std::size_t>(block));
+  const auto hash_range = [&](std::uint64_t offset, std::uint64_t length) {
+    file.stream.seekg(static_cast<std::streamoff>(offset));
+    if (!file.stream.read(bytes.data(), static_cast<std::streamsize>(length))) {
+      throw InvalidArgument(argument, "cannot read " + path + " (it changed while it was read)");
+    }
+    hash = fnv1a_update(hash, std::string_view(bytes.data(), static_cast<std::size_t>(length)));
+  };
+  if (file.size <= blocks * block) {
+    for (std::uint64_t offset = 0; offset < file.size; offset += block) hash_range(offset, std::min(block, file.size - offset));
+  } else {
+    const std::uint64_t step = (file.size - block) / (blocks - 1);
+    for (std::uint64_t k = 0; k < blocks; ++k) hash_range(k + 1 == blocks ? file.size - block : k * step, block);
+  }
+  return std::to_string(file.size) + " bytes, fnv1a " + fnv1a_hex(hash);
 }
 
 }  // namespace geomsim

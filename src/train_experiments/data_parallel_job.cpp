@@ -1,6 +1,7 @@
 #include "geomsim/train_experiments/data_parallel_job.hpp"
 
 #include <algorithm>
+#include <iostream>
 
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/data/device.hpp"
@@ -10,7 +11,7 @@
 namespace geomsim::train_experiments {
 
 train::DistributedContext join_data_parallel_job(double timeout_seconds, const torch::Device& device) {
-  require_positive("distributed-timeout", timeout_seconds);
+  train::require_distributed_timeout(timeout_seconds);
   train::DistributedOptions options;
   options.timeout_seconds = timeout_seconds;
   options.device = device;
@@ -26,6 +27,11 @@ void require_job_device(const train::DistributedContext& job, const torch::Devic
 void set_rank_threads(int threads) {
   const int ranks_here = train::read_launch_environment().local_world_size;
   train::set_torch_threads(threads == 0 && ranks_here > 1 ? std::max(1, train::available_cores() / ranks_here) : threads);
+}
+
+std::function<void(const std::string&)> progress_lines(const std::string& command, bool quiet, const train::DistributedContext& job) {
+  if (quiet || !job.is_main()) return {};  // no call: the trainers then build no line
+  return [command](const std::string& line) { std::cerr << command + ": " + line + "\n" << std::flush; };
 }
 
 void require_one_process(const std::string& what) {

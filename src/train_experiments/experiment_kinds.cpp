@@ -11,6 +11,7 @@
 #include "geomsim/support/output_folder.hpp"
 #include "geomsim/support/plain_text.hpp"
 #include "geomsim/train/data/device.hpp"
+#include "geomsim/train/distributed/launch_environment.hpp"
 
 namespace geomsim::train_experiments {
 using nlohmann::json;
@@ -29,7 +30,7 @@ const std::vector<ExperimentKindEntry>& experiment_kind_registry() {
 
 void run_experiment(const ExperimentOptions& o) {
   const torch::Device device = train::resolve_device(o.device);  // refused before anything is read or created
-  require_positive("distributed-timeout", o.distributed_timeout);
+  train::require_distributed_timeout(o.distributed_timeout);
   const Shard shard = parse_shard(o.shard);
   namespace fs = std::filesystem;
   json definition = read_json_file(o.definition, "definition", kMaxSimDefinitionBytes, "sims definition");

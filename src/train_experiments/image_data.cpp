@@ -1,11 +1,13 @@
 #include "geomsim/train_experiments/image_data.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <utility>
 #include <set>
 
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/input_files.hpp"
 #include "geomsim/support/random.hpp"
 #include "geomsim/train/data/coloured_backgrounds.hpp"
 #include "geomsim/train/data/image_files.hpp"
@@ -62,6 +64,23 @@ std::vector<NamedPath> data_files(const DataOptions& o) {
   }
   for (const auto& path : train::fashion_mnist_files(data_source(o))) files.push_back({"data", path});
   return files;
+}
+
+nlohmann::json input_contents(const DataOptions& o) {
+  std::vector<NamedPath> files = data_files(o);
+  const std::string hierarchy = data_hierarchy(o);
+  const auto builtin = train::builtin_hierarchy_names();
+  if (std::find(builtin.begin(), builtin.end(), hierarchy) == builtin.end()) files.push_back({"hierarchy", hierarchy});
+  nlohmann::json contents = nlohmann::json::object();
+  for (const NamedPath& file : files) {
+    if (file.path.empty()) continue;
+    const std::string fingerprint = file_fingerprint(file.path, file.argument);
+    const bool several = std::count_if(files.begin(), files.end(), [&](const NamedPath& f) { return f.argument == file.argument; }) > 1;
+    const std::string entry = several ? std::filesystem::path(file.path).filename().string() + ": " + fingerprint : fingerprint;
+    const std::string before = contents.value(file.argument, std::string());
+    contents[file.argument] = before.empty() ? entry : before + "; " + entry;
+  }
+  return contents;
 }
 
 void require_colour_backgrounds(const DataOptions& o) {

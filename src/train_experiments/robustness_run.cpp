@@ -1,11 +1,8 @@
 #include "geomsim/train_experiments/robustness_run.hpp"
 #include "geomsim/train_experiments/train_run.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -15,7 +12,9 @@
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/json_input.hpp"
 #include "geomsim/support/file_identity.hpp"
+#include "geomsim/train/checkpoints/run_checkpoint.hpp"
 #include "geomsim/train/data/image_files.hpp"
+#include "geomsim/train_experiments/image_data.hpp"
 #include "geomsim/train/training/torch_threads.hpp"
 
 namespace geomsim::train_experiments {
@@ -240,11 +239,14 @@ json robustness_run(const RobustnessRunOptions& o, const train::DistributedConte
   const train::LabelledImages train_source = train::load_fashion_mnist(folder, true);
   const train::LabelledImages test_source = train::load_fashion_mnist(folder, false);
   const train::GroupedData data = train::build_robustness_data(train_source, test_source, o.dataset);
+  // Once the files have been read as data: their contents, so that a resume on others is refused.
+  DataOptions files;
+  files.data = folder;
+  json described = json::parse(options.run_description);
+  described[train::kInputContentsKey] = input_contents(files);
+  options.run_description = described.dump();
 
-  const bool progress = !o.quiet && isatty(fileno(stderr)) != 0 && job.is_main();
-  const train::RobustnessResult r = train::run_robustness(data, options, [&](const std::string& line) {
-    if (progress) std::cerr << "geomsim robustness: " << line << "\n";
-  });
+  const train::RobustnessResult r = train::run_robustness(data, options, progress_lines("geomsim robustness", o.quiet, job));
 
   const train::LabelsSeen seen = train::labels_seen(o.method);
   json stages = json::object();

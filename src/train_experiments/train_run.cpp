@@ -1,22 +1,20 @@
 #include "geomsim/train_experiments/train_run.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <iostream>
 
 #include "geomsim/metrics/kmeans.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/fnv1a_hash.hpp"
 #include "geomsim/support/memory_budget.hpp"
+#include "geomsim/train/checkpoints/run_checkpoint.hpp"
 #include "geomsim/train/data/device_memory.hpp"
 #include "geomsim/train/data/image_attributes.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
 #include "geomsim/train/data/label_noise.hpp"
 #include "geomsim/train/data/tensor_points.hpp"
+#include "geomsim/train/distributed/launch_environment.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
 #include "geomsim/train/training/evaluation.hpp"
 #include "geomsim/train/training/trainer.hpp"
@@ -110,7 +108,7 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   t.loss_options.cond_degree = o.cond_degree;
   t.loss_options.cond_offset = o.cond_offset;
   train::validate(t);
-  require_positive("distributed-timeout", o.distributed_timeout);
+  train::require_distributed_timeout(o.distributed_timeout);
   require_colour_backgrounds(o.data);
   const std::string mode = autoencoder_mode(o);
   require_at_least("cond-clusters", o.cond_clusters, 0);
@@ -176,6 +174,9 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   run.training = load_split(o.data, true, o.train_samples, data_seed, "train-samples");
   if (!o.train_subset.empty()) run.training = subset_of(run.training, o.train_subset);
   run.test = load_split(o.data, false, o.test_samples, data_seed + 7, "test-samples");
+  // Once the files have been read as data: their contents, so that a resume on others is refused.
+  described[train::kInputContentsKey] = input_contents(o.data);
+  t.run_description = described.dump();
   model.channels = run.training.images.size(1);  // 3 for CIFAR
   model.image_size = run.training.images.size(3);
   if (run.training.images.size(2) != model.image_size) throw InvalidArgument("images", "must be square");
@@ -231,13 +232,10 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   labels = train::symmetric_label_noise(labels, num_labels, o.label_noise, o.seed * 7919 + 17);
   const train::AugmentationOptions augmentation =
       o.no_augmentation ? train::no_augmentation() : train::default_augmentations(model.channels, model.image_size);
-  const bool progress = !o.quiet && isatty(fileno(stderr)) != 0 && job.is_main();  // one line per epoch, from rank 0
+  // One line per epoch, from rank 0; an experiment (on_step) shows its own progress.
+  const auto progress = progress_lines("geomsim train", o.quiet || static_cast<bool>(on_step), job);
   const auto train_start = std::chrono::steady_clock::now();
-  run.result = train::train_encoder(run.encoder, run.training.images, labels, num_labels, t,
-                                    augmentation,
-                                    [&](const std::string& line) {
-                                      if (progress && !on_step) std::cerr << "geomsim train: " << line << "\n";
-                                    },
+  run.result = train::train_encoder(run.encoder, run.training.images, labels, num_labels, t, augmentation, progress,
                                     run.autoencoder, conditions);
   run.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
   if (t.distributed.distributed()) run.communication = t.distributed.communication_times();

@@ -8,7 +8,8 @@
 # Each row runs in a scratch folder ($W) prepared below with the inputs the rows refer to: a
 # checkpoint, corrupt copies of it, IDX files, sweep CSVs, sims/ definitions. Rows that need the
 # training module are skipped when geomsim was built without it; rows that need a full disk run
-# with a 64 kB tmpfs filled to the last byte mounted on $W/full (unshare -m; skipped where
+# with a 64 kB tmpfs filled to the last byte mounted on $W/full, rows that need one out of inodes
+# with a tmpfs on $W/full whose inodes are all taken but N (unshare -m; both skipped where
 # mounting is not allowed). The totals are printed by exit status.
 set -u
 geomsim=${1:?usage: bad_inputs.sh PATH/TO/geomsim SOURCE_DIR [TORCHSCRIPT_FIXTURES_DIR]}
@@ -43,7 +44,9 @@ rmdir "$T/probe"
 # --- the inputs the rows refer to ------------------------------------------------------------
 prepare() {
   cd "$W" || exit 1
-  mkdir -p full sub fm
+  mkdir -p full sub fm noexec
+  # A gnuplot first on PATH that is not executable (PATH=$W/noexec: posix_spawnp fails with EACCES).
+  printf '#!/bin/sh\nexit 0\n' >noexec/gnuplot && chmod 644 noexec/gnuplot
   ln -s "$FM"/* fm/  # Fashion-MNIST by links: a refusal that failed would replace a link, not the data
   echo '{"sentinel": true}' >existing.json
   # A sweep CSV of two points, and copies damaged as no sweep writes them.
@@ -247,6 +250,23 @@ with zipfile.ZipFile('z.pt', 'w') as f: f.writestr('archive/data.pkl', b'')" || 
     # r.pt: $ROB's end model stopped after its first epoch.
     "$geomsim" robustness $ROB --stop-after 1 --checkpoint r.pt -q || return 1
     cp "$FIX/cnn.pt" cnn.pt
+    # Issue 53: checkpoints whose inputs then change at the same paths, which a resume must see: an
+    # IDX pair whose images are then others, a hierarchy file whose two classes are then swapped, and
+    # a Fashion-MNIST folder (of links) whose training images are then others.
+    mkdir -p swap fmswap
+    cp images.idx swap/images.idx
+    printf '%s\n' 0,0 1,0 2,0 3,0 4,0 5,1 6,0 7,1 8,1 9,1 >swap/h.csv
+    ln -s "$FM"/* fmswap/
+    "$geomsim" train $TRAIN $NET --images swap/images.idx --labels labels.idx --stop-after 1 --checkpoint swap-images.pt -q || return 1
+    "$geomsim" train $TRAIN $NET --hierarchy swap/h.csv --stop-after 1 --checkpoint swap-h.pt -q || return 1
+    "$geomsim" robustness $ROB --data fmswap --stop-after 1 --checkpoint swap-r.pt -q || return 1
+    python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); open(sys.argv[1], "wb").write(d[:16] + d[16:].translate(bytes(range(255, -1, -1))))' swap/images.idx || return 1
+    printf '%s\n' 0,1 1,1 2,1 3,1 4,1 5,0 6,1 7,0 8,0 9,0 >swap/h.csv
+    # Other training images for fmswap/ (each pixel inverted), outside $W: too large to checksum after every row.
+    mkdir -p "$T/swapped" || return 1
+    python3 -c 'import gzip, sys; d = gzip.open(sys.argv[1]).read(); gzip.open(sys.argv[2], "wb", 1).write(d[:16] + d[16:].translate(bytes(range(255, -1, -1))))' \
+      "$FM/train-images-idx3-ubyte.gz" "$T/swapped/train-images-idx3-ubyte.gz" || return 1
+    ln -sf "$T/swapped/train-images-idx3-ubyte.gz" fmswap/train-images-idx3-ubyte.gz
     # Copies changed after writing (a flipped byte in a weight tensor or a compressed entry), and
     # copies whose description disagrees with the weights, rewritten with valid CRCs.
     python3 - <<'PY' || return 1
@@ -355,7 +375,7 @@ cases=0 skipped=0 failures=0
 run_row() {  # line number, item, exit, needs, expected text, creates, arguments
   local line=$1 item=$2 expected_status=$3 needs=$4 expected=$5 creates=$6 arguments=$7
   if [[ $needs == torch* && $have_torch -eq 0 ]] || [[ $needs == notorch && $have_torch -eq 1 ]] ||
-    [[ $needs == *fulldisk* && $have_fulldisk -eq 0 ]]; then
+    [[ ($needs == *fulldisk* || $needs == *inodes:*) && $have_fulldisk -eq 0 ]]; then
     skipped=$((skipped + 1))
     return
   fi
@@ -368,13 +388,21 @@ run_row() {  # line number, item, exit, needs, expected text, creates, arguments
     words=("${words[@]:1}")
   done
   listing >"$OUT/before"
-  local status
+  local status fill=""
   if [[ $needs == *fulldisk* ]]; then
-    # A 64 kB tmpfs on full/, filled to the last byte, in a mount namespace of the row's own.
-    (cd "$W" && timeout 120 unshare -m bash -c '
-        mount -t tmpfs -o size=64k tmpfs full && { cat /dev/zero >full/filler 2>/dev/null; true; }
+    # A 64 kB tmpfs on full/, filled to the last byte.
+    fill='mount -t tmpfs -o size=64k tmpfs full && { cat /dev/zero >full/filler 2>/dev/null; true; }'
+  elif [[ $needs =~ inodes:([0-9]+) ]]; then
+    # A tmpfs on full/ of 64 inodes, every one taken by an empty file but N (a file system out of
+    # inodes refuses each new file with ENOSPC, however many bytes are free).
+    fill="mount -t tmpfs -o size=1m,nr_inodes=64 tmpfs full && { k=0; while : 2>/dev/null >full/filler\$k; do k=\$((k + 1)); done;
+          for ((j = 0; j < ${BASH_REMATCH[1]}; j++)); do rm full/filler\$j; done; }"
+  fi
+  if [ -n "$fill" ]; then
+    # In a mount namespace of the row's own.
+    (cd "$W" && timeout 120 unshare -m bash -c "$fill"'
         "$@"; status=$?
-        ls -A full | grep -vx filler >"$0"
+        ls -A full | grep -v "^filler" >"$0"
         exit $status' "$OUT/full-listing" env "${environment[@]}" "$geomsim" "${words[@]}") >"$OUT/stdout" 2>"$OUT/stderr"
     status=$?
   else
@@ -386,7 +414,7 @@ run_row() {  # line number, item, exit, needs, expected text, creates, arguments
   if [ -z "$problem" ] && ! grep -qF -- "$expected" "$OUT/stderr" "$OUT/stdout"; then
     problem="the output lacks '$expected'"
   fi
-  if [ -z "$problem" ] && [[ $needs == *fulldisk* ]] && [ -s "$OUT/full-listing" ]; then
+  if [ -z "$problem" ] && [ -n "$fill" ] && [ -s "$OUT/full-listing" ]; then
     problem="left files on the full disk: $(tr '\n' ' ' <"$OUT/full-listing")"
   fi
   # Each file the row creates must exist (non-empty); then nothing else may differ.

@@ -41,6 +41,10 @@ wait "$pid" 2>/dev/null
 [ ! -e part/b.md ] && [ ! -e part/b.csv ] && pass || fail "the interrupted report wrote b's page unfinished"
 [ -f part/.geomsim-report-progress.json ] && pass || fail "the interrupted report left no progress record"
 checkpointed=$(($(wc -l <part/b.partial.csv) - 1))
+# Copies of the interrupted folder whose finished page lost a file, or had one cut short, since
+# (issue 53): the rerun must run that definition again, not keep a page without its figure.
+cp -a part lost && rm lost/a.png
+cp -a part cut && head -c 100 part/a.svg >cut/a.svg
 
 "$geomsim" report --sims sims --out part >/dev/null 2>resume.err && pass || fail "the resumed report failed: $(cat resume.err)"
 grep -qF "geomsim report: a (alpha_spread) kept: finished by the interrupted report" resume.err && pass ||
@@ -59,6 +63,12 @@ for name in a b; do
     fail "$name.md of the resumed report differs from the uninterrupted one"
 done
 diff <(grep -c "^| \[" whole/README.md) <(grep -c "^| \[" part/README.md) >/dev/null && pass || fail "the index lists other pages"
+
+for folder in lost cut; do
+  "$geomsim" report --sims sims --out $folder --only a >/dev/null 2>$folder.err && ! grep -q "kept" $folder.err &&
+    [ -s $folder/a.png ] && tail -c 16 $folder/a.svg | grep -q "</svg>" && pass ||
+    fail "a page whose figure was $folder since was kept: $(cat $folder.err)"
+done
 
 # A damaged record or checkpoint (not JSON, not a sweep CSV, a FIFO) costs only the work again.
 mkdir bad fifo

@@ -145,3 +145,40 @@ TEST_CASE("A figure that cannot be written leaves no file and says which", "[fig
   CHECK_THROWS_WITH(fig.render((dir.root / "fig").string()), Catch::Contains("gnuplot did not finish"));
   CHECK(fs::is_empty(dir.root));
 }
+
+TEST_CASE("A gnuplot that cannot be started is named with the system's reason, and only a missing one asks for the package",
+          "[figures][errors]") {
+  Scratch dir("figure-spawn");
+  fs::create_directories(dir.root / "out");
+  fs::create_directories(dir.root / "none");
+  fs::create_directories(dir.root / "noexec");
+  std::ofstream(dir("noexec/gnuplot")) << "#!/bin/sh\nexit 0\n";  // 0644: not executable
+  fs::permissions(dir("noexec/gnuplot"), fs::perms::owner_read | fs::perms::owner_write);
+  GnuplotFigure fig(300, 200);
+  fig.datablock("d", {{0, 0}, {1, 1}});
+  fig.line("plot $d using 1:2 with lines notitle");
+  const std::string stem = dir("out/fig");
+  // The error of rendering with PATH set to `folders`, PATH restored after.
+  const auto error_with_path = [&](const std::string& folders) {
+    const char* saved = std::getenv("PATH");
+    const std::string kept = saved != nullptr ? saved : "";
+    setenv("PATH", folders.c_str(), 1);
+    std::string what;
+    try {
+      fig.render(stem);
+    } catch (const geomsim::ComputationFailed& error) {
+      what = error.what();
+    }
+    setenv("PATH", kept.c_str(), 1);
+    return what;
+  };
+  // A gnuplot that is not executable (EACCES): named, with the system's words; gnuplot-nox is installed.
+  const std::string denied = error_with_path(dir("noexec"));
+  CHECK_THAT(denied, Catch::Contains("cannot start gnuplot (" + dir("noexec/gnuplot") + ", the first on PATH): Permission denied"));
+  CHECK_THAT(denied, !Catch::Contains("apt-get"));
+  // No gnuplot on PATH at all (ENOENT): the package to install.
+  const std::string missing = error_with_path(dir("none"));
+  CHECK_THAT(missing, Catch::Contains("no gnuplot program in the folders of PATH=" + dir("none")));
+  CHECK_THAT(missing, Catch::Contains("apt-get install gnuplot-nox"));
+  CHECK(fs::is_empty(dir.root / "out"));  // no figure, script or temporary left
+}

@@ -112,3 +112,15 @@ write("run_cache", "200004-columns.csv", ",".join(f"c{k}" for k in range(200_004
 header = "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 18446744073709551615), }"
 header += " " * (-(10 + len(header) + 1) % 64) + "\n"
 write("npy", "shape-0-by-2pow64-1.npy", b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+
+# Issue 53's environment variables (fuzz_launch_environment, lines NAME=VALUE): a Slurm array ID
+# of 2**63 - 1 with MIN -1, whose difference overflowed and ran as shard 0 of 4; a WORLD_SIZE of
+# 2**24, accepted and failing only after minutes of opening sockets; RANK without WORLD_SIZE.
+write("launch_environment", "array-id-2pow63-1-min-minus-1.env",
+      "SLURM_ARRAY_TASK_ID=9223372036854775807\nSLURM_ARRAY_TASK_COUNT=4\nSLURM_ARRAY_TASK_MIN=-1\n")
+write("launch_environment", "world-size-2pow24.env", "RANK=0\nWORLD_SIZE=16777216\nMASTER_ADDR=127.0.0.1\nMASTER_PORT=29500\n")
+write("launch_environment", "rank-without-world-size.env", "RANK=0\n")
+# ... and a definition whose name holds a line break and gnuplot code (fuzz_sim_definition: a name
+# that is no plain file stem must be refused, never loaded).
+write("sim_definition", "name-with-gnuplot-code.json",
+      '{"name": "nl\\nsystem(\\"touch PWNED\\")\\n#", "title": "nl", "kind": "c_threshold", "parameters": {"tau": [0.5], "d": [2, 3]}}')

@@ -107,3 +107,15 @@ with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
     archive.writestr("archive/data.pkl", b"\x80\x02K\x07." * 20)
     archive.writestr("archive/version", b"3\n")
 write("archive", "deflated.zip", buffer.getvalue())
+
+# The launchers' environment variables, lines NAME=VALUE (fuzz_launch_environment): torchrun's
+# ranks, an srun job step's tasks on one node and on two, a job array task, and --shard's text.
+write("launch_environment", "torchrun-rank1-of-2.env",
+      "RANK=1\nWORLD_SIZE=2\nLOCAL_RANK=1\nLOCAL_WORLD_SIZE=2\nMASTER_ADDR=127.0.0.1\nMASTER_PORT=29500\n")
+write("launch_environment", "torchrun-one-process.env", "WORLD_SIZE=1\n")
+write("launch_environment", "srun-one-node.env", "SLURM_PROCID=3\nSLURM_NTASKS=4\nSLURM_STEP_ID=0\nSLURM_LOCALID=3\nMASTER_PORT=29500\n")
+write("launch_environment", "srun-two-nodes.env",
+      "SLURM_PROCID=5\nSLURM_NTASKS=8\nSLURM_STEP_ID=0\nSLURM_LOCALID=1\nSLURM_NNODES=2\nMASTER_ADDR=node1\nMASTER_PORT=29500\n")
+write("launch_environment", "array-task.env",
+      "SLURM_ARRAY_TASK_ID=7\nSLURM_ARRAY_TASK_COUNT=4\nSLURM_ARRAY_TASK_MIN=3\nSLURM_ARRAY_TASK_STEP=2\n")
+write("launch_environment", "shard-text.env", "SHARD=2/5\n")

@@ -82,7 +82,9 @@ class GnuplotFigure {
   // Stages files(stem) into `outputs` (committed by the caller, with its
   // other files). Throws InvalidArgument(argument) naming the file when one cannot be written
   // (a full disk is said so), or, before anything is written, when `stem` holds a control
-  // character; and std::runtime_error when gnuplot is missing or fails.
+  // character; ComputationFailed when gnuplot cannot be started (none on PATH: with the package to
+  // install; any other reason, such as a gnuplot that is not executable: the system's words and
+  // the program tried); and std::runtime_error when gnuplot fails.
   void render(const std::string& stem, OutputTransaction& outputs, const std::string& argument = "out") const;
   // The same, committed at once.
   void render(const std::string& stem) const;

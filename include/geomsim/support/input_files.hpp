@@ -31,4 +31,18 @@ InputFile open_regular_file(const std::string& path, const std::string& argument
 std::string read_whole_file(const std::string& path, const std::string& argument,
                             std::uint64_t max_bytes = kNoSizeLimit, const std::string& what = "file");
 
+// A fingerprint of the regular file's contents that costs the same for any size, so that a resume
+// can tell other data at the same path from the data it was trained on: "SIZE bytes, fnv1a HEX",
+// the 64-bit FNV-1a hash (fnv1a_hash.hpp) of the whole file when it holds at most
+// kFingerprintBlocks * kFingerprintBlockBytes (1 MiB: label files, hierarchies, small IDX files), and
+// otherwise of kFingerprintBlocks blocks of kFingerprintBlockBytes spread evenly over it, the first
+// and the last included. Another file (other images, another compression of them) differs in
+// nearly every block; what it cannot see is a change confined between the blocks of a file of the
+// same size (a few images edited in place in an uncompressed IDX file larger than 1 MiB). Reads at
+// most 1 MiB; Fashion-MNIST's four files take about 3 ms. Throws InvalidArgument(argument) as
+// open_regular_file does, or when the file changes size while it is read.
+inline constexpr std::uint64_t kFingerprintBlocks = 64;
+inline constexpr std::uint64_t kFingerprintBlockBytes = 16384;
+std::string file_fingerprint(const std::string& path, const std::string& argument);
+
 }  // namespace geomsim

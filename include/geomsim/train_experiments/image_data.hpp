@@ -5,6 +5,7 @@
 // Built only with libtorch. The command-line options that fill DataOptions are the CLI's
 // (cli/data_options.hpp).
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <torch/torch.h>
@@ -50,6 +51,13 @@ LabelledSplit load_split(const DataOptions& options, bool train_split, int64_t l
 // The files the data options read (--images and --labels, or the Fashion-MNIST files of
 // --data), for require_distinct_files.
 std::vector<NamedPath> data_files(const DataOptions& options);
+
+// What a checkpoint records of the contents of the files `options` read, so that a resume on
+// other files at the same paths is refused by the option that names them
+// (train::require_same_inputs): an object from each option (data, images, labels, cifar, and
+// hierarchy when it names a file) to its files' file_fingerprint (support/input_files.hpp), several
+// files of one option as "NAME: FINGERPRINT; ...". Reads at most 1 MiB of each file.
+nlohmann::json input_contents(const DataOptions& options);
 
 // Where the data came from, for JSON output and checkpoint descriptions.
 std::string data_source(const DataOptions& options);

@@ -62,6 +62,17 @@ void write_options_record(torch::serialize::OutputArchive& archive, const std::s
   archive.write(kOptionsRecordKey, c10::IValue(record.dump()));
 }
 
+void require_same_inputs(const nlohmann::json& stored, const nlohmann::json& current, const std::string& path) {
+  if (!stored.is_object() || !stored.contains(kInputContentsKey) || !current.is_object() || !current.contains(kInputContentsKey)) return;
+  const nlohmann::json& was = stored.at(kInputContentsKey);
+  for (const auto& [option, contents] : current.at(kInputContentsKey).items()) {
+    const nlohmann::json before = was.is_object() && was.contains(option) ? was.at(option) : nlohmann::json(nullptr);
+    if (before == contents) continue;
+    throw InvalidArgument(option, "holds other contents than those " + path + " was trained on (" + json_excerpt(before) + "; now " +
+                                      json_excerpt(contents) + "); resume on the same files, or start another --checkpoint");
+  }
+}
+
 bool finished_run(torch::serialize::InputArchive& archive, int64_t epochs) {
   torch::Tensor history;
   return archive.try_read("history", history) && history.dim() == 2 && history.size(0) >= epochs;
@@ -81,13 +92,14 @@ void require_same_options(torch::serialize::InputArchive& archive, const std::st
   if (!stored.is_object()) throw InvalidArgument("checkpoint", path + " holds a malformed record of its training options");
   const nlohmann::json current = nlohmann::json::parse(options);
   for (const auto& [option, value] : current.items()) {
-    if (option == "device" || option == "world-size") continue;
+    if (option == "device" || option == "world-size" || option == kInputContentsKey) continue;
     const nlohmann::json was = stored.contains(option) ? stored.at(option) : nlohmann::json(nullptr);
     if (was != value) {
       throw InvalidArgument(option, "is " + json_excerpt(value) + " but " + path + " was trained with " + json_excerpt(was) +
                                         "; resume with the options it was trained with, or start another --checkpoint");
     }
   }
+  require_same_inputs(stored, current, path);  // a finished run's too: it is evaluated on them
   if (finished) return;  // nothing left to train: the ranks and the device no longer matter
   const nlohmann::json ranks = stored.value("world-size", nlohmann::json(1));
   if (ranks != nlohmann::json(world_size)) {

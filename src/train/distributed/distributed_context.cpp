@@ -162,8 +162,8 @@ BoundedStore make_store_within(const std::string& host, const c10d::TCPStoreOpti
   } guard{worker};
   BoundedStore outcome;
   std::unique_lock<std::mutex> lock(attempt->mutex);
-  // At most 10^9 s (31 years), which steady_clock's nanoseconds still hold.
-  if (attempt->finished.wait_for(lock, to_milliseconds(std::min(seconds, 1e9)), [&] { return attempt->done; })) {
+  // `seconds` is at most a day and kStoreGraceSeconds (require_distributed_timeout).
+  if (attempt->finished.wait_for(lock, to_milliseconds(seconds), [&] { return attempt->done; })) {
     outcome.store = std::move(attempt->store);
     outcome.error = attempt->error;
     lock.unlock();
@@ -348,7 +348,7 @@ DistributedContext::DistributedContext() : impl_(std::make_shared<Impl>()) {}
 
 DistributedContext::DistributedContext(const LaunchEnvironment& environment, const DistributedOptions& options)
     : impl_(std::make_shared<Impl>()) {
-  require_positive("timeout", options.timeout_seconds);
+  require_distributed_timeout(options.timeout_seconds, "timeout");
   // The launcher's variables (launch_environment.hpp), named as such.
   const char* world_variable = environment.launcher == "slurm" ? "SLURM_NTASKS" : "WORLD_SIZE";
   if (const RankLimit limit = world_size_limit(); environment.world_size < 1 || environment.world_size > limit.most) {

@@ -136,6 +136,14 @@ RankLimit local_ranks_limit() {
   return limit;
 }
 
+void require_distributed_timeout(double seconds, const char* argument) {
+  if (!(seconds > 0.0 && seconds <= kMaxDistributedTimeoutSeconds)) {
+    throw InvalidArgument(argument, "must be in (0, " + format_number(kMaxDistributedTimeoutSeconds) +
+                                        "] seconds (a day at most: no real run waits that long for its ranks), got " +
+                                        format_number(seconds));
+  }
+}
+
 LaunchEnvironment read_launch_environment() {
   return read_launch_environment([](const char* name) { return static_cast<const char*>(std::getenv(name)); });
 }

@@ -145,7 +145,9 @@ void require_same_run(const std::string& stored, const std::string& current, con
     // The stored description is the checkpoint's (a user's file): its depth bounded, its values
     // shown as excerpts.
     const auto a = parse_json_input(stored, "checkpoint", path + " holds a run description that"), b = nlohmann::json::parse(current);
+    require_same_inputs(a, b, path);  // the inputs' contents, refused by the option that names them
     for (const auto& [key, value] : b.items()) {
+      if (key == kInputContentsKey) continue;
       const bool same = a.contains(key) && a.at(key).dump() == value.dump();
       if (!same) {
         differences += (differences.empty() ? "" : ", ") + key + " " + (a.contains(key) ? json_excerpt(a.at(key)) : "absent") + " (now " +
@@ -153,11 +155,12 @@ void require_same_run(const std::string& stored, const std::string& current, con
       }
     }
     for (const auto& [key, value] : a.items()) {
-      if (!b.contains(key)) differences += (differences.empty() ? "" : ", ") + key + " " + json_excerpt(value) + " (now absent)";
+      if (!b.contains(key) && key != kInputContentsKey) differences += (differences.empty() ? "" : ", ") + key + " " + json_excerpt(value) + " (now absent)";
     }
   } catch (const nlohmann::json::exception&) {
     differences = "an unreadable description";
   }
+  if (differences.empty()) return;  // e.g. a description from before the inputs' contents were recorded
   throw InvalidArgument("checkpoint", path + " was written by a run with other options (" + differences +
                                           "); resume with the same options, or give another --checkpoint");
 }

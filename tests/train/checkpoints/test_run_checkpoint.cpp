@@ -130,3 +130,31 @@ TEST_CASE("A checkpoint records its device: a resume on another kind is refused 
   CHECK(geomsim::testing::refusal([&] { require_same_options(in, R"({"alpha":0.5})", torch::Device(torch::kCUDA, 0), false, "F"); }).empty());
   CHECK_THAT(geomsim::testing::refusal([&] { save_run_checkpoint(archive, dir("missing/plain.pt")); }), Catch::StartsWith("--checkpoint cannot write"));
 }
+
+TEST_CASE("A resume on input files of other contents is refused by the option that names them, and a record without them is not checked",
+          "[train][checkpoint]") {
+  const Data data;
+  const geomsim::testing::ScratchFolder dir("checkpoint-inputs");
+  TrainOptions o = quick(dir("c.pt"));
+  o.run_description = R"({"data": "folder", "inputs": {"data": "4 bytes, fnv1a 1", "hierarchy": "8 bytes, fnv1a 2"}})";
+  train_once(data, o);
+  o.stop_after = 0;
+  // The same paths (the "data" option is the same), other contents of one of the files.
+  TrainOptions other = o;
+  other.run_description = R"({"data": "folder", "inputs": {"data": "4 bytes, fnv1a 1", "hierarchy": "8 bytes, fnv1a 3"}})";
+  CHECK(geomsim::testing::refusal([&] { train_once(data, other); }) ==
+        "--hierarchy holds other contents than those " + dir("c.pt") +
+            " was trained on (\"8 bytes, fnv1a 2\"; now \"8 bytes, fnv1a 3\"); resume on the same files, or start another --checkpoint");
+  // A file the record does not have: other contents too.
+  other.run_description = R"({"data": "folder", "inputs": {"data": "4 bytes, fnv1a 1", "hierarchy": "8 bytes, fnv1a 2", "labels": "1 bytes, fnv1a 4"}})";
+  CHECK(geomsim::testing::refusal([&] { train_once(data, other); }).rfind("--labels holds other contents than those " + dir("c.pt") + " was trained on (null;", 0) == 0);
+  // A checkpoint written before contents were recorded resumes as it did.
+  TrainOptions old = quick(dir("old.pt"));
+  old.run_description = R"({"data": "folder"})";
+  train_once(data, old);
+  old.stop_after = 0;
+  old.run_description = o.run_description;
+  CHECK(train_once(data, old).epochs.size() == 2);
+  // The same contents resume.
+  CHECK(train_once(data, o).epochs.size() == 2);
+}

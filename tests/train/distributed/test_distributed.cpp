@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -358,6 +359,25 @@ TEST_CASE("A world larger than the open files allow is refused by name before an
   LocalLaunchOptions launch;
   launch.processes = local_ranks_limit().most + 1;
   CHECK(geomsim::testing::refusal([&] { launch_local("/bin/true", {}, launch); }).rfind("--nproc-per-node must be in [1, ", 0) == 0);
+}
+
+TEST_CASE("A timeout beyond a day, or not a positive number, is refused by name before any socket is opened", "[distributed]") {
+  CHECK(kMaxDistributedTimeoutSeconds == 86400.0);
+  CHECK_NOTHROW(require_distributed_timeout(86400.0));
+  CHECK_NOTHROW(require_distributed_timeout(1e-3));
+  for (const double seconds : {86400.5, 1e10, 1e300, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+                               0.0, -1.0}) {
+    CAPTURE(seconds);
+    CHECK(geomsim::testing::refusal([&] { require_distributed_timeout(seconds); }) ==
+          "--distributed-timeout must be in (0, 86400] seconds (a day at most: no real run waits that long for its ranks), got " +
+              format_number(seconds));
+  }
+  // The context checks it too, under the library's name, before the rendezvous: nothing listens on
+  // port 1, so a context that tried would fail with a DistributedFailure instead.
+  DistributedOptions options;
+  options.timeout_seconds = 1e10;
+  const auto env = parse({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", "1"}});
+  CHECK(geomsim::testing::refusal([&] { DistributedContext context(env, options); }).rfind("--timeout must be in (0, 86400] seconds", 0) == 0);
 }
 
 TEST_CASE("Two ranks over Gloo end with bitwise identical weights, those of one process on the global batch",

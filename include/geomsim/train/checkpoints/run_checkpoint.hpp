@@ -14,6 +14,7 @@
 //     was chosen explicitly;
 //   - the state of every generator the run draws from (the CPU's, and the CUDA device's when
 //     the run is on one) is saved and restored, so a resume continues the same random draws.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <torch/serialize.h>
 #include <torch/optim/optimizer.h>
@@ -22,6 +23,10 @@ namespace geomsim::train {
 
 // The archive key of the options record (a JSON object text).
 inline constexpr const char* kOptionsRecordKey = "training";
+// The key, in a run's description and so in its options record, of the contents of its input files:
+// an object from each option that names files (data, images, labels, cifar, hierarchy) to their
+// fingerprint (train_experiments::input_contents).
+inline constexpr const char* kInputContentsKey = "inputs";
 
 // Serialises `archive` in memory and writes it to `path` atomically (OutputTransaction). Throws
 // InvalidArgument(argument) naming the file when it cannot be written.
@@ -41,7 +46,7 @@ void write_options_record(torch::serialize::OutputArchive& archive, const std::s
 
 // Refuses (InvalidArgument(option, "is X but FILE was trained with Y; ...")) a resume whose
 // options differ from the record in `archive`, option by option (options the record lacks
-// count as null), and (InvalidArgument("device")) one on another kind of device (cpu, cuda)
+// count as null; the input files' contents as require_same_inputs says), and (InvalidArgument("device")) one on another kind of device (cpu, cuda)
 // than the record's unless device_explicit. A checkpoint without a record is refused too (it
 // cannot be checked); one whose record has no device (written before devices were recorded)
 // is not checked for it. A resume with another number of data-parallel ranks is refused too
@@ -51,6 +56,14 @@ void write_options_record(torch::serialize::OutputArchive& archive, const std::s
 // device decide how a run goes on, and it does not (its weights are read, e.g. to be measured).
 void require_same_options(torch::serialize::InputArchive& archive, const std::string& options, const c10::Device& device,
                           bool device_explicit, const std::string& path, int world_size = 1, bool finished = false);
+// Refuses (InvalidArgument(option, "holds other contents than those FILE was trained on (...)"))
+// a resume whose input files differ from those the checkpoint's run read, option by option:
+// `stored` and `current` are the two runs' records or descriptions (JSON objects), compared on
+// their kInputContentsKey objects. A record without one (written before contents were recorded)
+// is not checked; an option the record lacks counts as other contents. require_same_options and
+// the robustness stages' description check call it; the paths themselves are options like any other.
+void require_same_inputs(const nlohmann::json& stored, const nlohmann::json& current, const std::string& path);
+
 // Whether the run checkpointed in `archive` has all `epochs` epochs in its history.
 bool finished_run(torch::serialize::InputArchive& archive, int64_t epochs);
 

@@ -36,7 +36,8 @@
 namespace geomsim::train {
 
 struct DistributedOptions {
-  // Seconds the rendezvous and each collective may take before the ranks give up (> 0).
+  // Seconds the rendezvous and each collective may take before the ranks give up: in (0, a day]
+  // (kMaxDistributedTimeoutSeconds, launch_environment.hpp).
   // torch.distributed's default is 30 minutes; ours is shorter, since a training step on this
   // tool's models takes seconds and a hung rank should not hold a Slurm allocation for long.
   double timeout_seconds = 300.0;
@@ -65,7 +66,7 @@ class DistributedContext {
   // One process: world size 1, no process group.
   DistributedContext();
   // Forms the process group for `environment` (nothing when its world size is 1). Throws
-  // InvalidArgument for bad options (timeout_seconds, a CUDA device without NCCL in this
+  // InvalidArgument for bad options (timeout_seconds outside (0, a day], a CUDA device without NCCL in this
   // libtorch when world size > 1), InvalidEnvironment for a world size beyond
   // world_size_limit() (launch_environment.hpp), and DistributedFailure when the rendezvous fails
   // (rank 0 unreachable or not answering, MASTER_PORT in use, a rank missing after the timeout).

@@ -77,4 +77,16 @@ RankLimit local_ranks_limit();
 inline constexpr int kReservedFiles = 64;
 inline constexpr double kRankMemoryBytes = 60e6;
 
+// The longest a rank waits for the others (--distributed-timeout, DistributedOptions): a day. No
+// rendezvous or collective of a real run waits that long (a step takes seconds; torch.distributed's
+// default is 30 minutes), and c10d turns the timeout into milliseconds and adds it to clock
+// readings in nanoseconds: 1e10 s made every rank fail its rendezvous at once ("The client socket
+// has timed out after 10000000000s"), 1e16 s with "Numerical argument out of domain", 1e300 s
+// after a negative timeout (a double cast to an integer it does not fit).
+inline constexpr double kMaxDistributedTimeoutSeconds = 86400.0;
+
+// The one check of that timeout, wherever it is given: InvalidArgument(argument) unless it is a
+// number of seconds in (0, kMaxDistributedTimeoutSeconds].
+void require_distributed_timeout(double seconds, const char* argument = "distributed-timeout");
+
 }  // namespace geomsim::train

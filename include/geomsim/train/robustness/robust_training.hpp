@@ -129,7 +129,8 @@ EndModelResult train_end_model(Classifier& model, int64_t num_classes, const End
                                const std::function<void(const std::string&)>& progress = {});
 
 // Throws InvalidArgument("checkpoint") naming the options that differ when `stored` (the JSON
-// object a checkpoint holds) is not `current`: a resume must use the same options.
+// object a checkpoint holds) is not `current`: a resume must use the same options. Their input
+// files' contents are compared by require_same_inputs (run_checkpoint.hpp), which names the option.
 void require_same_run(const std::string& stored, const std::string& current, const std::string& path);
 
 }  // namespace geomsim::train
