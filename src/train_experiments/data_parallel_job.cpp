@@ -1,5 +1,8 @@
 #include "geomsim/train_experiments/data_parallel_job.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <iostream>
 
@@ -29,8 +32,16 @@ void set_rank_threads(int threads) {
   train::set_torch_threads(threads == 0 && ranks_here > 1 ? std::max(1, train::available_cores() / ranks_here) : threads);
 }
 
+namespace {
+// Whether stderr is a terminal or a regular file (a log a user or Slurm keeps), not a pipe.
+bool stderr_is_kept() {
+  struct stat info {};
+  return ::isatty(STDERR_FILENO) == 1 || (::fstat(STDERR_FILENO, &info) == 0 && S_ISREG(info.st_mode));
+}
+}  // namespace
+
 std::function<void(const std::string&)> progress_lines(const std::string& command, bool quiet, const train::DistributedContext& job) {
-  if (quiet || !job.is_main()) return {};  // no call: the trainers then build no line
+  if (quiet || !job.is_main() || !stderr_is_kept()) return {};  // no call: the trainers then build no line
   return [command](const std::string& line) { std::cerr << command + ": " + line + "\n" << std::flush; };
 }
 

@@ -29,7 +29,8 @@ void set_rank_threads(int threads);
 
 // The progress of a training command (`command`: "geomsim train"): a call that writes each line
 // it is given as "COMMAND: LINE" on stderr, on rank 0 unless `quiet` (elsewhere none: an empty
-// std::function), whether stderr is a terminal or a file. Each line is written whole as it comes (stderr is
+// std::function), when stderr is a terminal or a regular file, and none into a pipe (CI's logs stay
+// quiet, as DESIGN.md asks of progress). Each line is written whole as it comes (stderr is
 // unbuffered), so a redirected log (Slurm's output file) holds every epoch finished before a
 // failure: a rank that dies makes rank 0 end with exit 3, and nothing it had to say is left in a buffer.
 std::function<void(const std::string&)> progress_lines(const std::string& command, bool quiet, const train::DistributedContext& job);
