@@ -280,160 +280,27 @@ TEST_CASE("Identities between the losses", "[train][losses]") {
 TEST_CASE("The losses reject bad batches by name", "[train][losses][errors]") {
   const Views v = views({0, 1, 0}, 3, 1);
   CHECK_THROWS_WITH(spread_sup_loss(v.z, v.labels, 0.0), Catch::Contains("tau must be a finite number > 0"));
-  CHECK_THROWS_WITH(spread_sup_loss(v.z, v.labels.slice(0, 0, 3), 0.5), Catch::Contains("labels must hold one label per row"));
+  CHECK_THROWS_WITH(spread_sup_loss(v.z, v.labels.slice(0, 0, 3), 0.5), Catch::Contains("labels must hold one value per row of z (6)"));
   CHECK_THROWS_WITH(info_nce_loss(v.z, torch::arange(6, torch::kLong), 0.5), Catch::Contains("own partner"));
   auto wrong = v.partner.clone();
   wrong[0] = 1;  // sample 0 (label 0) paired with a label-1 row
   CHECK_THROWS_WITH(spread_cnce_loss(v.z, v.labels, wrong, 0.5), Catch::Contains("partner must have the label of its row"));
   CHECK_THROWS_WITH(spread_loss(v.z, v.labels, v.partner, 0.5, 1.5), Catch::Contains("alpha must be in [0, 1]"));
-  // L_spread checks the same on its CPU kernel's path.
   CHECK_THROWS_WITH(spread_loss(v.z, v.labels, wrong, 0.5, 0.5), Catch::Contains("partner must have the label of its row"));
   CHECK_THROWS_WITH(spread_loss(v.z, v.labels, torch::arange(6, torch::kLong), 0.5, 0.5), Catch::Contains("own partner"));
   CHECK_THROWS_WITH(spread_loss(v.z, v.labels, torch::full({6}, 6, torch::kLong), 0.5, 0.5),
                     Catch::Contains("partner indices must be in [0, N)"));
   CHECK_THROWS_WITH(spread_loss(v.z, v.labels, v.partner.slice(0, 0, 5), 0.5, 0.5),
-                    Catch::Contains("partner must hold one index per row (6)"));
+                    Catch::Contains("partner must hold one value per row of z (6)"));
   CHECK_THROWS_WITH(spread_loss(v.z, v.labels, v.partner, -1.0, 0.5), Catch::Contains("tau must be a finite number > 0"));
   CHECK_THROWS_WITH(spread_loss(v.z, v.labels.slice(0, 0, 3), v.partner, 0.5, 0.5),
-                    Catch::Contains("labels must hold one label per row"));
-  const auto one = torch::randn({2, 3}, torch::kDouble);
-  CHECK_THROWS_WITH(supcon_out_loss(one, torch::tensor({0, 1}, torch::kLong), 0.5), Catch::Contains("no anchor with a positive"));
+                    Catch::Contains("labels must hold one value per row of z (6)"));
+  auto unpaired = v.partner.clone();
+  unpaired[0] = 2;  // row 0's partner is row 2, whose partner is row 5
+  CHECK_THROWS_WITH(info_nce_loss(v.z, unpaired, 0.5), Catch::Contains("partner must pair the rows"));
 }
 
-// spread_loss runs as one kernel on the CPU (fused_spread_loss.hpp) and as the composition
-// (1 - alpha) spread_sup_loss + alpha spread_cnce_loss elsewhere; the composition is the
-// reference here, in value and in its autograd gradient.
-namespace {
-struct Compared {
-  double value_error, gradient_error;  // relative to max(1, |value|), max(1, max |gradient|)
-};
-Compared against_composition(const torch::Tensor& z0, const torch::Tensor& labels, const torch::Tensor& partner,
-                             double tau, double alpha, bool include_partner) {
-  auto z = z0.clone().requires_grad_(true);
-  const auto fused = spread_loss(z, labels, partner, tau, alpha, include_partner);
-  fused.backward();
-  const auto fused_gradient = z.grad().clone();
-  z.mutable_grad() = torch::Tensor();
-  const auto composed = (1.0 - alpha) * spread_sup_loss(z, labels, tau) +
-                        alpha * spread_cnce_loss(z, labels, partner, tau, include_partner);
-  composed.backward();
-  const double value = composed.item<double>(), scale = std::max(1.0, z.grad().abs().max().item<double>());
-  return {std::abs(fused.item<double>() - value) / std::max(1.0, std::abs(value)),
-          (fused_gradient - z.grad()).abs().max().item<double>() / scale};
-}
-}  // namespace
-
-TEST_CASE("The CPU kernel of L_spread has the composed loss's value and gradient", "[train][losses]") {
-  // Unsorted, unbalanced classes with arbitrary label values (negative, large), singleton-free
-  // because every sample has its second view; B = 40 spans several of the kernel's row chunks.
-  const int64_t B = GENERATE(5, 40);
-  const double tau = GENERATE(0.1, 1.0);
-  const double alpha = GENERATE(0.0, 0.35, 1.0);
-  const bool include_partner = GENERATE(true, false);
-  CAPTURE(B, tau, alpha, include_partner);
-  torch::manual_seed(static_cast<uint64_t>(B));
-  const auto classes = torch::tensor(std::vector<int64_t>{-3, 7, 1000000007, 7, -3, 7, 2}, torch::kLong);
-  const auto sample_labels = classes.index_select(0, torch::randint(0, classes.size(0), {B}, torch::kLong));
-  const auto labels = torch::cat({sample_labels, sample_labels});
-  const auto z = torch::nn::functional::normalize(torch::randn({2 * B, 6}, torch::kDouble),
-                                                  torch::nn::functional::NormalizeFuncOptions().dim(1));
-  // Double precision: both sides sum at most 2B terms of size O(1/tau) per entry, so they agree
-  // to a few hundred ulps of the largest term.
-  const Compared e = against_composition(z, labels, two_view_partners(B), tau, alpha, include_partner);
-  CHECK(e.value_error < 1e-12);
-  CHECK(e.gradient_error < 1e-12);
-  // int32 labels take the kernel too.
-  const Compared narrow = against_composition(z, labels.to(torch::kInt), two_view_partners(B), tau, alpha, include_partner);
-  CHECK(narrow.value_error < 1e-12);
-  CHECK(narrow.gradient_error < 1e-12);
-}
-
-TEST_CASE("The CPU kernel of L_spread and its composed form agree in float32", "[train][losses]") {
-  // Both sides in float32 (eps = 2^-23 ~ 1.2e-7) on the same batch: the similarities are rounded
-  // to eps/tau (|s| <= 1/tau), and each side then sums at most 2B such terms per row and per
-  // mean in its own order (the kernel accumulates the means in double, the composition in
-  // float). The rounding grows at worst linearly with the terms, so the two agree to
-  // 2B eps max(1, 1/tau), relative to max(1, |L|) for the value and to max(1, max |grad|) for
-  // the gradient: 9.6e-5 at B = 40, tau = 0.1. float64 is held to 1e-12 above.
-  const int64_t B = GENERATE(5, 40);
-  const double tau = GENERATE(0.1, 1.0);
-  const double alpha = GENERATE(0.0, 0.35, 1.0);
-  const bool include_partner = GENERATE(true, false);
-  CAPTURE(B, tau, alpha, include_partner);
-  torch::manual_seed(static_cast<uint64_t>(B) + 1);
-  const auto sample_labels = torch::randint(0, 3, {B}, torch::kLong);
-  const auto labels = torch::cat({sample_labels, sample_labels});
-  const auto z = torch::nn::functional::normalize(torch::randn({2 * B, 6}), torch::nn::functional::NormalizeFuncOptions().dim(1));
-  REQUIRE(z.scalar_type() == torch::kFloat);
-  const double tolerance = 2.0 * static_cast<double>(B) * 1.2e-7 * std::max(1.0, 1.0 / tau);
-  const Compared e = against_composition(z, labels, two_view_partners(B), tau, alpha, include_partner);
-  CHECK(e.value_error < tolerance);
-  CHECK(e.gradient_error < tolerance);
-}
-
-TEST_CASE("The CPU kernel of L_spread on batches without negatives or other positives", "[train][losses]") {
-  SECTION("one class: no negatives, so L_sup and its gradient are 0") {
-    const Views v = views({4, 4, 4}, 3, 2);
-    CHECK(spread_loss(v.z, v.labels, v.partner, 0.5, 0.0).item<double>() == 0.0);
-    const Compared e = against_composition(v.z, v.labels, v.partner, 0.5, 0.4, true);
-    CHECK(e.value_error < 1e-13);
-    CHECK(e.gradient_error < 1e-13);
-  }
-  SECTION("classes of one sample (two views): without a(x), their anchors leave L_cNCE") {
-    const Views v = views({0, 1, 1, 2}, 3, 4);
-    const Compared e = against_composition(v.z, v.labels, v.partner, 0.5, 0.6, false);
-    CHECK(e.value_error < 1e-13);
-    CHECK(e.gradient_error < 1e-13);
-    CHECK(spread_loss(v.z, v.labels, v.partner, 0.5, 0.6, false).item<double>() ==
-          Approx(0.4 * loop_sup(v, 0.5) + 0.6 * loop_cnce(v, 0.5, false)).epsilon(1e-12));
-    const Views singles = views({0, 1, 2}, 3, 4);  // no class has a positive besides a(x)
-    CHECK_THROWS_WITH(spread_loss(singles.z, singles.labels, singles.partner, 0.5, 0.6, false),
-                      Catch::Contains("labels give no anchor with a positive for L_cNCE"));
-  }
-}
-
-TEST_CASE("The CPU kernel of L_spread in float32 at a small temperature", "[train][losses]") {
-  // tau = 0.01 puts similarities 200 apart, beyond float's exp range: the kernel works relative
-  // to each set's maximum. Float32 rounding of s = z.z / tau (|s| <= 100, eps 6e-8) bounds
-  // the agreement with double to about 1e-5 of the largest term.
-  const Views v = views({0, 1, 0, 2, 1, 0, 3, 3}, 5, 8);
-  for (double tau : {0.01, 0.5}) {
-    CAPTURE(tau);
-    auto z32 = v.z.to(torch::kFloat).requires_grad_(true);
-    auto z64 = v.z.clone().requires_grad_(true);
-    const auto f32 = spread_loss(z32, v.labels, v.partner, tau, 0.5);
-    const auto f64 = spread_loss(z64, v.labels, v.partner, tau, 0.5);
-    f32.backward();
-    f64.backward();
-    REQUIRE(std::isfinite(f32.item<double>()));
-    CHECK(f32.item<double>() == Approx(f64.item<double>()).epsilon(1e-5).margin(1e-5 / tau));
-    const double scale = std::max(1.0, z64.grad().abs().max().item<double>());
-    CHECK((z32.grad().to(torch::kDouble) - z64.grad()).abs().max().item<double>() < 1e-5 * scale);
-  }
-}
-
-TEST_CASE("The CPU kernel of L_spread gives the same bits on 1 and 2 threads, with or without autograd", "[train][losses][determinism]") {
-  torch::manual_seed(21);
-  const int64_t B = 256;
-  const auto sample_labels = torch::randint(0, 3, {B}, torch::kLong);
-  const auto labels = torch::cat({sample_labels, sample_labels});
-  const auto z0 = torch::nn::functional::normalize(torch::randn({2 * B, 16}), torch::nn::functional::NormalizeFuncOptions().dim(1));
-  const auto run = [&](int threads) {
-    const train::testing::ScopedTorchThreads scoped(threads);
-    auto z = z0.clone().requires_grad_(true);
-    const auto loss = spread_loss(z, labels, two_view_partners(B), 0.5, 0.5);
-    loss.backward();
-    return std::make_pair(loss.item<float>(), z.grad());
-  };
-  const auto [one_value, one_gradient] = run(1);
-  const auto [two_value, two_gradient] = run(2);
-  CHECK(one_value == two_value);
-  CHECK(torch::equal(one_gradient, two_gradient));
-  torch::NoGradGuard no_grad;
-  CHECK(spread_loss(z0, labels, two_view_partners(B), 0.5, 0.5).item<float>() == one_value);
-}
-
-TEST_CASE("The CPU kernel of L_spread refuses a second derivative", "[train][losses]") {
+TEST_CASE("The streamed losses refuse a second derivative", "[train][losses]") {
   const Views v = views({0, 1, 0}, 3, 1);
   auto z = v.z.clone().requires_grad_(true);
   const auto loss = spread_loss(z, v.labels, v.partner, 0.5, 0.5);

@@ -16,7 +16,6 @@
 #include "geomsim/train/losses/contrastive_losses.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
 #include "train/losses/device_ops.hpp"         // src/: the losses' internal helpers
-#include "train/losses/fused_spread_loss.hpp"  // src/
 #include "train/losses/loss_inputs.hpp"
 
 using namespace geomsim::train;
@@ -98,15 +97,6 @@ TEST_CASE("The conditioned losses run on the meta device with every conditioning
     CHECK(z.grad().device().is_meta());
     CHECK(z.grad().sizes() == z.sizes());
   }
-}
-
-TEST_CASE("L_spread takes its composed path on any device but the CPU", "[train][losses][meta]") {
-  // The CPU kernel reads its inputs' memory; every other device runs the composition
-  // (1 - alpha) spread_sup_loss + alpha spread_cnce_loss, which the meta test above runs.
-  const auto labels = torch::empty({6}, on_meta(torch::kLong));
-  CHECK_FALSE(gt::detail::fused_spread_loss_applies(torch::empty({6, 3}, on_meta(torch::kFloat)), labels));
-  CHECK(gt::detail::fused_spread_loss_applies(torch::zeros({6, 3}), torch::zeros({6}, torch::kLong)));
-  CHECK_FALSE(gt::detail::fused_spread_loss_applies(torch::zeros({6, 3}, torch::kHalf), torch::zeros({6}, torch::kLong)));
 }
 
 TEST_CASE("The losses' meta-capable operations give torch's own bits on the CPU", "[train][losses][meta][determinism]") {

@@ -34,17 +34,14 @@
 //     spread_loss_thanos_code below is that released l_spread (the loss spread-thanos-code).
 // With include_partner = false, D(i) = P(i) minus a(x_i) (eq. (3) read with a(x_i) outside
 // the batch); anchors with no other positive are then skipped.
-// On the CPU (float or double z, integer labels, partner in host memory) L_spread runs as one
-// kernel with its own gradient (src/train/losses/fused_spread_loss.hpp), differentiable once.
-// On any other device (CUDA, meta, ...) and for other dtypes it is the composition
-// (1 - alpha) spread_sup_loss + alpha spread_cnce_loss, the only path there. The tests hold the
-// two together on the CPU: to 1e-12 in float64, to 2B eps max(1, 1/tau) in float32.
+// SupCon L_out and L_in, InfoNCE and L_spread (each term and both) are geomsim's streaming engine's
+// (streamed_contrastive_loss.hpp): no N x N matrix, on every device, the statistics of its rows
+// kept and the tiles recomputed for the gradient. Anchors without the terms' positives are
+// skipped; a batch with none gives 0 with a zero gradient.
 //
 // Device. Every loss computes on its inputs' device and reads no value back from it. Values are
 // checked only where that costs no synchronisation, i.e. for tensors in host memory: partner
-// indices (range, not the row itself, same label) and a batch without any valid anchor (an
-// InvalidArgument). On a device such a batch gives a NaN loss (0/0), which the trainer's finite
-// check reports.
+// indices (range, not the row itself, same label; for InfoNCE, that partners pair the rows).
 #include <torch/torch.h>
 
 namespace geomsim::train {

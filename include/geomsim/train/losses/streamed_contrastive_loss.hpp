@@ -29,6 +29,8 @@
 
 #include <string>
 
+#include "geomsim/objectives/contrastive_tiles.hpp"
+
 namespace geomsim::train {
 
 enum class ContrastiveKind {
@@ -37,12 +39,18 @@ enum class ContrastiveKind {
   spread,      // seed 004 eqs. 2-3, 10: (1 - alpha) L_sup + alpha L_cNCE
 };
 
+// Which implementation runs the two passes: the engine where it applies (the CPU, float or
+// double), the ATen row blocks elsewhere; or the ATen row blocks everywhere (the tests' and the
+// GPU check's second computation).
+enum class ContrastivePath { automatic, aten_blocks };
+
 struct ContrastiveLossSpec {
   ContrastiveKind kind = ContrastiveKind::supcon_out;
   double tau = 0.1;
   double alpha = 0.5;           // spread only
   bool include_partner = true;  // spread only: D(i) = P(i) (eq. 10); false: P(i) minus a(x_i) (eq. 3)
   double scale = 1.0;           // the loss is multiplied by it (SupContrast's tau / base_temperature)
+  ContrastivePath path = ContrastivePath::automatic;
 };
 
 // "supcon", "supcon-in", "spread": the kind's name as the error messages and ops give it.
@@ -51,9 +59,11 @@ const char* contrastive_kind_name(ContrastiveKind kind);
 ContrastiveKind contrastive_kind(const std::string& name);
 
 // Per-row statistics of the forward pass, N x kContrastiveStatistics float64 in z's row order, on
-// z's device: the log-sum-exps of s_ij = z_i.z_j / tau over N(i), P(i) and D(i) (-inf when empty),
-// L_sup's sum over P(i) of softplus(lse_N(i) - s_ij), and its sum of sigmoid(lse_N(i) - s_ij).
-inline constexpr int64_t kContrastiveStatistics = 5;
+// z's device, the columns of geomsim/objectives/contrastive_tiles.hpp's ContrastiveStatistic: the
+// log-sum-exps of s_ij = z_i.z_j / tau over N(i), P(i) and D(i) (-inf when empty), the sum of
+// s_ij over P(i), s_i,a(i), L_sup's sums over P(i) of softplus and sigmoid of lse_N(i) - s_ij,
+// and |P(i)|. Rows that are not anchors have no meaningful statistics.
+inline constexpr int64_t kContrastiveStatistics = kRowStatistics;
 
 struct ContrastiveForward {
   torch::Tensor loss;        // 0-dimensional, z's dtype
