@@ -2,7 +2,8 @@
 //
 //   geomsim::loss_catalog() -> str
 //       the loss registry as JSON: each loss's name, help line, the parameters it reads and what
-//       it needs on a batch; each parameter's name, meaning, range, default and whether it is a flag.
+//       it needs on a batch; each parameter's name, meaning, range, default and whether it is a flag;
+//       and the columns of the streaming engine's statistics that geomsim.torch's gather reads.
 //   geomsim::check_loss_options(str loss, str given, float[] options, str cond_kernel) -> str
 //       "" when `loss` has a loss on a batch, reads every parameter named in `given` (comma-
 //       separated) and `cond_kernel` unless it is "", and `options` (every parameter, in the
@@ -20,7 +21,7 @@
 //                                 Tensor statistics, str kind, float tau, float alpha, bool include_partner,
 //                                 float scale) -> Tensor
 //       the streaming engine's two passes (geomsim/train/losses/streamed_contrastive_loss.hpp) on
-//       the rows z [N, d]: the loss and the per-row statistics [N, 5] (float64), then dL/dz for
+//       the rows z [N, d]: the loss and the per-row statistics [N, S] (float64), then dL/dz for
 //       an upstream gradient of the loss; kind "supcon", "supcon-in" or "spread".
 //   geomsim::supcon_mask_loss(Tensor z, Tensor mask, int anchors, float tau, float scale) -> Tensor
 //       SupContrast's SupConLoss with its [bsz, bsz] mask (contrastive_losses.hpp's
@@ -76,7 +77,12 @@ std::string loss_catalog() {
                           {"flag", p.flag},
                           {"default", p.default_value}});
   }
-  return nlohmann::json{{"losses", losses}, {"parameters", parameters}}.dump();
+  // The columns of the engine's statistics that say which anchors have the terms of L_out, L_in
+  // and L_sup (a positive: lse over P(i) > -inf) and of L_cNCE (lse over D(i) > -inf).
+  const nlohmann::json statistics = {{"columns", train::kContrastiveStatistics},
+                                     {"lse_positives", geomsim::kLsePositives},
+                                     {"lse_denominator", geomsim::kLseDenominator}};
+  return nlohmann::json{{"losses", losses}, {"parameters", parameters}, {"contrastive_statistics", statistics}}.dump();
 }
 
 std::string text(c10::string_view view) { return std::string(view.data(), view.size()); }
@@ -188,7 +194,7 @@ at::Tensor contrastive_backward_operator(const at::Tensor& grad, const at::Tenso
 }
 
 // The shapes alone, in sizes that may be symbolic (torch.compile's dynamic shapes): a 0-dimensional
-// loss in z's dtype, statistics [N, 5] in float64, and dL/dz like z.
+// loss in z's dtype, statistics [N, kContrastiveStatistics] in float64, and dL/dz like z.
 std::tuple<at::Tensor, at::Tensor> contrastive_forward_meta(const at::Tensor& z, const at::Tensor&,
                                                             const c10::optional<at::Tensor>&,
                                                             const c10::optional<at::Tensor>&, c10::string_view, double,

@@ -85,9 +85,10 @@ _entries = {entry["name"]: entry for entry in _catalog["losses"]}
 # sample its own class (its other views its positives).
 _engine_kinds = {"supcon": "supcon", "supcon-in": "supcon-in", "simclr": "supcon", "spread": "spread"}
 _engine_names = ", ".join(_engine_kinds)
-# Statistics columns of the engine (streamed_contrastive_loss.hpp): the log-sum-exps over P(i) and
+# Columns of the engine's statistics (streamed_contrastive_loss.hpp): the log-sum-exps over P(i) and
 # D(i), -inf where the set is empty, i.e. where the anchor has no term of L_out/L_in/L_sup, of L_cNCE.
-_POSITIVES, _DENOMINATOR = 1, 2
+_POSITIVES = _catalog["contrastive_statistics"]["lse_positives"]
+_DENOMINATOR = _catalog["contrastive_statistics"]["lse_denominator"]
 
 
 def _keyword(parameter):
@@ -111,7 +112,7 @@ def _raise_if_invalid(loss, given, values, cond_kernel):
 
 class _StreamedContrastive(_torch.autograd.Function):
     """The engine's forward operator, differentiated by its backward operator (from the statistics
-    the forward pass kept, recomputing the tiles). Returns (loss, statistics [N, 5] float64)."""
+    the forward pass kept, recomputing the tiles). Returns (loss, statistics [N, S] float64)."""
 
     @staticmethod
     def forward(ctx, z, labels, partner, anchors, kind, tau, alpha, include_partner, scale):
@@ -136,10 +137,8 @@ class _GatherWithGradient(_torch.autograd.Function):
     @staticmethod
     def forward(ctx, tensor):
         import torch.distributed as dist
-        parts = [_torch.empty_like(tensor) for _ in range(dist.get_world_size())]
-        dist.all_gather(parts, tensor.contiguous())
         ctx.rank, ctx.rows = dist.get_rank(), tensor.shape[0]
-        return _torch.cat(parts)
+        return _gather(tensor)
 
     @staticmethod
     def backward(ctx, grad):
@@ -158,6 +157,7 @@ def _world():
 
 
 def _gather(tensor):
+    """all_gather along dim 0, rank-major, without a gradient."""
     import torch.distributed as dist
     parts = [_torch.empty_like(tensor) for _ in range(dist.get_world_size())]
     dist.all_gather(parts, tensor.contiguous())
@@ -335,10 +335,11 @@ class Loss(_torch.nn.Module):
                              f"its own class leaves no row a positive; give labels" +
                              (" (or mask)" if self.loss == "supcon" else ""))
         world, rank = _world() if self.gather else (1, 0)
-        sample_labels = self._sample_labels(labels, features)
         if world > 1:
             features = _GatherWithGradient.apply(features)
-            sample_labels = _gather(sample_labels)
+            labels = None if labels is None else _gather(labels)
+        # On the global batch: its samples' indices and positives' groups are those of one process.
+        sample_labels = self._sample_labels(labels, features)
         samples = features.shape[0]
         z = features.transpose(0, 1).reshape(views * samples, features.shape[2])  # view-major rows
         row_labels = sample_labels.repeat(views)
@@ -497,12 +498,11 @@ class SupConLoss(Loss):
         self.temperature = temperature
         self.base_temperature = temperature if base_temperature is None else base_temperature
         self.positives = positives
+        self._labels_default_to_samples = True
 
     def extra_repr(self):
         text = f"temperature={self.temperature:g}, base_temperature={self.base_temperature:g}"
         return ", ".join([text + (f", positives={self.positives:g}" if self.positives else "")] + self._convention_repr())
-
-        self._labels_default_to_samples = True
 
     def forward(self, features, labels=None, mask=None):
         return super().forward(features, labels, mask=mask)

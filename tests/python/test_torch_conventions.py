@@ -262,16 +262,14 @@ def test_autocast_leaves_the_losses_in_float32():
 # --- torch.compile, the meta device -----------------------------------------------------------
 
 @pytest.mark.skipif(TORCH_VERSION < (2, 4), reason="torch.compile of custom operators' autograd needs torch >= 2.4")
-@pytest.mark.parametrize("make", [lambda: gt.SupConLoss(temperature=0.1), lambda: gt.SpreadLoss(alpha=0.5),
-                                  lambda: gt.SupConLoss(temperature=0.1, contrast_mode="one")])
-def test_torch_compile_without_a_graph_break(make):
+def test_torch_compile_without_a_graph_break():
     torch._dynamo.reset()
     model = torch.nn.Linear(6, 4).double()
-    loss = make()
+    supcon, spread = gt.SupConLoss(temperature=0.1, contrast_mode="one"), gt.SpreadLoss(alpha=0.5)
 
     def step(x, labels):
         z = torch.nn.functional.normalize(model(x), dim=-1).view(x.shape[0] // 2, 2, 4)
-        return loss(z, labels)
+        return supcon(z, labels) + spread(z, labels)
 
     generator = torch.Generator().manual_seed(10)
     # aot_eager: dynamo's graph capture (fullgraph: a graph break is an error) and AOTAutograd's
@@ -288,7 +286,7 @@ def test_torch_compile_without_a_graph_break(make):
         expected = step(x, labels)
         expected.backward()
         assert close(value.item(), expected.item()) and torch.allclose(grad, model.weight.grad, rtol=0, atol=1e-12)
-    explanation = torch._dynamo.explain(lambda x, y: loss(x.view(-1, 2, 6), y))(x, labels)
+    explanation = torch._dynamo.explain(step)(x, labels)
     assert explanation.graph_break_count == 0 and explanation.graph_count == 1
 
 
@@ -315,6 +313,9 @@ GATHER_CASES = [
     {"loss": "spread", "parameters": {"alpha": 0.6, "tau": 0.5, "exclude_partner": True}, "views": 2, "gather": True},
     {"loss": "spread", "parameters": {"alpha": 0.5, "tau": 0.5}, "views": 2, "gather": "local"},
     {"loss": "supcon", "parameters": {"tau": 0.2}, "views": 1, "gather": "local"},
+    # Labels made on the global batch: each sample its own class, the groups of `positives`.
+    {"loss": "simclr", "parameters": {"tau": 0.3}, "views": 2, "gather": True},
+    {"loss": "supcon", "parameters": {"tau": 0.3, "positives": 2}, "views": 2, "gather": True},
 ]
 # Labels of the global batch of 2 x 5 samples: rank 0's has more anchors without a positive
 # (labels 3, 4, 5 once with one view), so the ranks' shares are not halves.
@@ -325,7 +326,12 @@ def one_process_expectation(case, features, labels, world):
     """(value, gradient) each rank must get: gather=True, the global batch's loss and world x its
     gradient rows; 'local', the rank's anchors' mean and the gradient of the sum of those means."""
     p = case["parameters"]
-    kind = case["loss"]
+    kind = "supcon" if case["loss"] == "simclr" else case["loss"]
+    if case["loss"] == "simclr":
+        labels = torch.arange(labels.shape[0])
+    elif p.get("positives"):  # each label's samples in batch order, in groups of `positives`
+        rank = [sum(1 for t in range(i) if labels[t] == labels[i]) for i in range(labels.shape[0])]
+        labels = torch.tensor([int(labels[i]) * 100 + rank[i] // p["positives"] for i in range(labels.shape[0])])
     spec = dict(kind=kind, tau=p["tau"], alpha=p.get("alpha", 0.0), include_partner=not p.get("exclude_partner", False),
                 scale=p["tau"] / p["base_temperature"] if "base_temperature" in p else 1.0)
     total = features.shape[0]
