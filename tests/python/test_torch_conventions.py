@@ -189,6 +189,15 @@ def test_mask_without_positives_is_zero_with_a_zero_gradient():
     assert value.item() == 0.0 and one.grad.abs().max().item() == 0.0
 
 
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_non_finite_features_give_a_nan_loss_not_an_error(bad):
+    features, labels = batch(bsz=6, views=2)
+    features[1, 0, 2] = bad  # no value is read back to check it (no host synchronisation): PyTorch's losses' way
+    for loss, kwargs in ((gt.SupConLoss(), {"labels": labels}), (gt.SpreadLoss(), {"labels": labels}),
+                         (gt.SupConLoss(), {"mask": labels.view(-1, 1).eq(labels.view(1, -1))})):
+        assert math.isnan(loss(features, **kwargs).item())
+
+
 def test_trailing_dimensions_are_flattened_as_supcontrast_does():
     features, labels = batch(bsz=4, views=2, dim=6)
     loss = gt.SupConLoss(temperature=0.5)
@@ -288,6 +297,21 @@ def test_torch_compile_without_a_graph_break():
         assert close(value.item(), expected.item()) and torch.allclose(grad, model.weight.grad, rtol=0, atol=1e-12)
     explanation = torch._dynamo.explain(step)(x, labels)
     assert explanation.graph_break_count == 0 and explanation.graph_count == 1
+
+
+@pytest.mark.skipif(TORCH_VERSION < (2, 4), reason="torch.library.opcheck needs torch >= 2.4")
+def test_operators_pass_torch_library_opcheck():
+    # The operators are differentiated by geomsim.torch's autograd.Function, not by themselves:
+    # opcheck checks their schema, fake tensors and AOT dispatch (dynamic shapes) without a gradient.
+    features, labels = batch(bsz=5, views=2, dim=4)
+    z = torch.cat(torch.unbind(features, dim=1), dim=0)
+    labels = labels.repeat(2)
+    partner = torch.arange(10).add(5).remainder(10)
+    for spec in ((None, None, "supcon", 0.5, 0.0, True, 1.0), (partner, labels.lt(2), "spread", 0.5, 0.4, False, 2.0)):
+        torch.library.opcheck(torch.ops.geomsim.contrastive_forward.default, (z, labels) + spec)
+        loss, statistics = torch.ops.geomsim.contrastive_forward(z, labels, *spec)
+        torch.library.opcheck(torch.ops.geomsim.contrastive_backward.default,
+                              (torch.ones((), dtype=z.dtype), z, labels) + spec[:2] + (statistics,) + spec[2:])
 
 
 @pytest.mark.parametrize("make,use_mask", [(lambda: gt.SupConLoss(contrast_mode="one"), False),
