@@ -36,9 +36,9 @@
 // picks its CPU kernel or its ATen path by z's device) with a Meta kernel that gives the shapes
 // only, so that the meta device and torch.compile's fake tensors (symbolic sizes included) see
 // them without running them; geomsim.torch differentiates them with a torch.autograd.Function
-// that calls the backward operator. No operator reads a value back from the device, and each
-// computes in the dtype it is given, whatever torch.autocast says (geomsim.torch gives float32
-// for float16 and bfloat16).
+// that calls the backward operator (their Autograd kernel is a fallthrough). No operator reads a
+// value back from the device, and each computes in the dtype it is given, whatever
+// torch.autocast says (geomsim.torch gives float32 for float16 and bfloat16).
 #include <torch/library.h>
 #include <torch/torch.h>
 
@@ -247,4 +247,13 @@ TORCH_LIBRARY_IMPL(geomsim, CompositeExplicitAutograd, m) {
 TORCH_LIBRARY_IMPL(geomsim, Meta, m) {
   m.impl("contrastive_forward", &contrastive_forward_meta);
   m.impl("contrastive_backward", &contrastive_backward_meta);
+}
+
+// The two passes are not differentiable one by one (geomsim.torch's autograd.Function pairs them):
+// autograd passes through them to the backend's kernel, their outputs need no gradient. Without
+// this libtorch 1.13 has no kernel for them on meta tensors (no fallback for AutogradMeta), and
+// later versions warn when a gradient is asked of them.
+TORCH_LIBRARY_IMPL(geomsim, Autograd, m) {
+  m.impl("contrastive_forward", torch::CppFunction::makeFallthrough());
+  m.impl("contrastive_backward", torch::CppFunction::makeFallthrough());
 }
