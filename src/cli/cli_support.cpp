@@ -9,6 +9,7 @@
 
 #include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
+#include "geomsim/support/cpu_level.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/plain_text.hpp"
 
@@ -128,6 +129,16 @@ int report_invalid_argument(const std::string& argument, const std::string& requ
   write_stderr("geomsim: error: --" + argument + " " + requirement + "\n" +
                (command.empty() ? std::string() : "Run '" + command + " --help' for the allowed arguments.\n"));
   return 2;
+}
+
+std::string version_text() {
+  std::string kernels;
+  try {
+    kernels = cpu_level_description();
+  } catch (const InvalidArgument& e) {
+    kernels = std::string("none: ") + e.what();
+  }
+  return "geomsim 0.1.0\nkernels: " + kernels;
 }
 
 int report_refusal(const InvalidArgument& error, const std::string& command) {

@@ -17,6 +17,10 @@ namespace geomsim::cli {
 // non-finite value throws std::logic_error, because printing it would be a bug.
 std::string fixed(double value, int digits = 10);
 
+// What --version prints: the version and the CPU level of the run-time dispatched kernels
+// (support/cpu_level.hpp), or why GEOMSIM_CPU is refused.
+std::string version_text();
+
 // Writes `text` to standard error in one write(2) call, so that the messages of several processes
 // sharing one stderr (the ranks of --nproc-per-node) never interleave within a line (a pipe keeps
 // writes of up to PIPE_BUF bytes whole; std::cerr is unbuffered and writes piece by piece).

@@ -9,6 +9,7 @@
 #include "cli_support.hpp"
 #include "plot_command.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/cpu_level.hpp"
 #include "geomsim/support/interrupt_cleanup.hpp"
 #include "measure_embeddings.hpp"
 #include "report_command.hpp"
@@ -29,7 +30,7 @@ int main(int argc, char** argv) {
       "paper names it, with NLopt's SLSQP and tolerances of our choosing), and reports the loss,\n"
       "its components, the spread and the geometry.",
       "geomsim"};
-  app.set_version_flag("--version", "geomsim 0.1.0");
+  app.set_version_flag("--version", geomsim::cli::version_text());
   geomsim::cli::SolveOptions solve;
   geomsim::cli::add_solve_options(app, solve);
   CLI::App* theory = app.add_subcommand(
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
     return geomsim::cli::report_parse_error(app, error);
   }
   try {
+    geomsim::cpu_level();  // GEOMSIM_CPU, refused by name before any work
     if (theory->parsed()) return geomsim::cli::run_theory(theory_options);
     if (sweep->parsed()) return geomsim::cli::run_sweep_command(sweep_options);
     if (merge->parsed()) return geomsim::cli::run_merge_command(merge_options);

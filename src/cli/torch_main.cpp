@@ -14,6 +14,7 @@
 #include "experiment_command.hpp"
 #include "local_ranks.hpp"
 #include "robustness_command.hpp"
+#include "geomsim/support/cpu_level.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/interrupt_cleanup.hpp"
 #include "geomsim/train/training/allocator_settings.hpp"
@@ -56,7 +57,7 @@ int main(int argc, char** argv) {
   geomsim::cli::remember_command_line(argc, argv);  // --nproc-per-node starts ranks with it
   CLI::App app{"geomsim's training commands (libtorch). Run them as 'geomsim COMMAND'; 'geomsim --help' lists the rest.",
                "geomsim"};
-  app.set_version_flag("--version", "geomsim 0.1.0");
+  app.set_version_flag("--version", geomsim::cli::version_text());
   // One subcommand per entry of the command table geomsim shares (training_commands(): names and
   // descriptions), each with its options and the call that runs it.
   std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
@@ -80,6 +81,7 @@ int main(int argc, char** argv) {
     return geomsim::cli::report_refusal(error, geomsim::cli::help_command(app));
   }
   try {
+    geomsim::cpu_level();  // GEOMSIM_CPU, refused by name before any work
     for (const auto& [command, run] : commands) {
       if (command->parsed()) return run();
     }

@@ -12,6 +12,7 @@
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/fnv1a_hash.hpp"
 #include "geomsim/support/memory_budget.hpp"
+#include "geomsim/train/data/device_memory.hpp"
 #include "geomsim/train/data/image_attributes.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
 #include "geomsim/train/data/label_noise.hpp"
@@ -183,6 +184,16 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   require_memory(o.embedding_dim > o.width ? "embedding-dim" : "width",
                  train::training_memory_bytes(model, std::max<int64_t>(o.batch_size, 1024)),
                  "training the " + o.model + " encoder (weights, gradients, AdamW's state and a batch's activations)");
+  // The loss of one batch: the streaming engine's O(N d), or a dense loss's N x N matrices.
+  const train::LossEntry& loss = train::loss_entry(t.loss);
+  if (loss.batch != nullptr) {
+    const int64_t rows = (loss.needs.two_views ? 2 : 1) * o.batch_size;
+    train::require_device_memory(t.device,
+                                 train::loss_memory_bytes(loss, t.loss_options, rows, o.embedding_dim,
+                                                          t.precision == "float64" ? 8 : 4),
+                                 "the " + t.loss + " loss of a batch of " + std::to_string(o.batch_size) + " samples",
+                                 "batch-size");
+  }
 
   torch::manual_seed(o.seed);
   run.encoder = train::Encoder(model);

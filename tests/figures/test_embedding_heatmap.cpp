@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 using geomsim::testing::file_bytes;
-void write(const fs::path& path, const std::string& text) {
+void write_csv_text(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 }  // namespace
@@ -46,7 +46,7 @@ TEST_CASE("A heatmap CSV that is not one is refused, naming the file and the lin
   geomsim::testing::ScratchFolder dir("heatmap-bad");
   const std::string stem = (dir.root / "h").string();
   const auto refused = [&](const std::string& text, const std::string& message) {
-    write(stem + ".csv", text);
+    write_csv_text(stem + ".csv", text);
     CHECK_THROWS_WITH(geomsim::redraw_embedding_heatmap("t", stem), Catch::Contains("out holds " + stem + ".csv") && Catch::Contains(message));
     CHECK_FALSE(fs::exists(stem + ".png"));
   };

@@ -6,16 +6,16 @@
 
 namespace geomsim::train {
 
-void require_device_memory(const c10::Device& device, double bytes, const std::string& what) {
+void require_device_memory(const c10::Device& device, double bytes, const std::string& what, const std::string& argument) {
   if (const auto memory = cuda_memory(device)) {
     if (bytes > memory->free_bytes) {
-      throw InvalidArgument("points", what + " needs " + format_bytes(bytes) + " on " + device.str() + ", which has " +
+      throw InvalidArgument(argument, what + " needs " + format_bytes(bytes) + " on " + device.str() + ", which has " +
                                           format_bytes(memory->free_bytes) + " free of " +
                                           format_bytes(memory->total_bytes));
     }
     return;
   }
-  if (device.is_cpu()) require_memory("points", bytes, what);
+  if (device.is_cpu()) require_memory(argument, bytes, what);
 }
 
 }  // namespace geomsim::train

@@ -117,6 +117,10 @@ LossNeeds contrastive(bool labels = true) {
   n.two_views = true;
   return n;
 }
+LossNeeds streamed(LossNeeds n) {
+  n.streamed = true;
+  return n;
+}
 LossNeeds conditioned(LossNeeds n) {
   n.condition = true;
   return n;
@@ -310,17 +314,27 @@ void set_loss_parameter(LossOptions& options, const std::string& name, double va
 
 double loss_parameter_value(const LossOptions& options, const std::string& name) { return loss_parameter(name).get(options); }
 
+double loss_memory_bytes(const LossEntry& entry, const LossOptions& options, int64_t rows, int64_t dim,
+                         int64_t element_bytes) {
+  const double n = static_cast<double>(rows), d = static_cast<double>(dim), e = static_cast<double>(element_bytes);
+  const double tiles = 4.0 * static_cast<double>(torch::get_num_threads()) * 256.0 * 256.0 * e;
+  const double linear = 6.0 * n * d * e + 2.0 * n * 16.0 * 8.0 + tiles;  // copies, gradient; statistics, weights
+  const bool dense_labels = options.noise_correction > 0.0;  // its label correction holds N x N
+  if (entry.needs.streamed && !dense_labels) return linear;
+  return linear + 8.0 * n * n * e + 4.0 * n * n;
+}
+
 const std::vector<LossEntry>& loss_registry() {
   static const std::vector<LossEntry> entries = {
       {"spread", "seed 004's L_spread = (1 - alpha) L_sup + alpha L_cNCE (eqs. 2-3, 10)", {"tau", "alpha", "exclude-partner", "noise-correction"},
-       contrastive(), spread},
+       streamed(contrastive()), spread},
       {"supcon", "SupCon's L_out (seed 001 eq. 2); --base-temperature: SupContrast's scaling tau / base; --positives: Table 3's N",
        {"tau", "base-temperature", "positives", "noise-correction"},
-       contrastive(), supcon},
-      {"supcon-in", "SupCon's L_in, the mean inside the log (seed 001 eq. 3)", {"tau"}, contrastive(), supcon_in},
-      {"simclr", "InfoNCE on the two views, no labels (SimCLR; seed 001 eq. 1)", {"tau"}, contrastive(false), simclr},
-      {"supcon+simclr", "SupCon L_out + InfoNCE (seed 004's \"SupCon + InfoNCE\" baseline)", {"tau"}, contrastive(),
-       supcon_simclr},
+       streamed(contrastive()), supcon},
+      {"supcon-in", "SupCon's L_in, the mean inside the log (seed 001 eq. 3)", {"tau"}, streamed(contrastive()), supcon_in},
+      {"simclr", "InfoNCE on the two views, no labels (SimCLR; seed 001 eq. 1)", {"tau"}, streamed(contrastive(false)), simclr},
+      {"supcon+simclr", "SupCon L_out + InfoNCE (seed 004's \"SupCon + InfoNCE\" baseline)", {"tau"},
+       streamed(contrastive()), supcon_simclr},
       {"attract-repel", "seed 000's L_spread = alpha L_attract + (1 - alpha) L_repel (alpha weights attraction)",
        {"tau", "alpha"}, contrastive(), attract_repel},
       {"cclk-weak", "seed 002's WeaklySup CCL-K (eq. 7), W's negative entries dropped: --cond-kernel on the labels (cosine: their delta kernel) or --condition-on",

@@ -7,8 +7,9 @@
 
 namespace geomsim::train {
 
-// Throws InvalidArgument (naming the argument that sets the size, "points", and what needs the
+// Throws InvalidArgument (naming `argument`, the option that sets the size, and what needs the
 // bytes) when `bytes` exceed what `device` has available.
-void require_device_memory(const c10::Device& device, double bytes, const std::string& what);
+void require_device_memory(const c10::Device& device, double bytes, const std::string& what,
+                           const std::string& argument = "points");
 
 }  // namespace geomsim::train

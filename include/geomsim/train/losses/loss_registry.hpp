@@ -87,6 +87,9 @@ struct LossNeeds {
   // reads a conditioning variable through a kernel (--cond-kernel): LossBatch::condition when
   // given (--condition-on attributes:...), else the labels' one-hot vectors (cclk-weak, cclk-fair)
   bool condition = false;
+  // computed by the streaming engine (streamed_contrastive_loss.hpp): memory O(N d), no N x N
+  // matrix (with --noise-correction, its label correction is dense)
+  bool streamed = false;
 };
 
 // A two-view batch of B samples: z (2B x d, rows [0, B) the first views, [B, 2B) the second,
@@ -113,6 +116,12 @@ struct LossEntry {
 
   bool reads(const std::string& parameter) const;
 };
+
+// Bytes a batch loss holds at its peak for `rows` embeddings of dimension `dim` whose elements
+// take `element_bytes` (its matrices, masks and autograd's saved tensors; an estimate from above
+// for the dense losses: eight N x N matrices of the embeddings' dtype and four boolean masks).
+double loss_memory_bytes(const LossEntry& entry, const LossOptions& options, int64_t rows, int64_t dim,
+                         int64_t element_bytes);
 
 // Every loss, in the order of the CLI's help.
 const std::vector<LossEntry>& loss_registry();
