@@ -164,13 +164,7 @@ at::Tensor or_undefined(const c10::optional<at::Tensor>& tensor) { return tensor
 
 train::ContrastiveLossSpec contrastive_spec(c10::string_view kind, double tau, double alpha, bool include_partner,
                                             double scale) {
-  train::ContrastiveLossSpec spec;
-  spec.kind = train::contrastive_kind(text(kind));
-  spec.tau = tau;
-  spec.alpha = alpha;
-  spec.include_partner = include_partner;
-  spec.scale = scale;
-  return spec;
+  return {train::contrastive_kind(text(kind)), tau, alpha, include_partner, scale};
 }
 
 std::tuple<at::Tensor, at::Tensor> contrastive_forward_operator(const at::Tensor& z, const at::Tensor& labels,
