@@ -32,23 +32,30 @@ def two_views(bsz=10, dim=6, classes=3, seed=0, dtype=torch.float64):
     return torch.nn.functional.normalize(features, dim=-1), labels
 
 
-def supcontrast_supcon(features, labels, temperature, base_temperature):
-    """SupContrast's SupConLoss.forward (contrast_mode='all'), line for line."""
+def supcontrast_supcon(features, labels, temperature, base_temperature, mask=None, contrast_mode="all"):
+    """SupContrast's SupConLoss.forward, line for line (labels or mask, either contrast_mode)."""
     batch_size, contrast_count = features.shape[0], features.shape[1]
-    labels = labels.contiguous().view(-1, 1)
-    mask = torch.eq(labels, labels.T).to(features.dtype)
+    if mask is None:
+        labels = labels.contiguous().view(-1, 1)
+        mask = torch.eq(labels, labels.T).to(features.dtype)
+    else:
+        mask = mask.to(features.dtype)
     contrast_feature = torch.cat(torch.unbind(features, dim=1), dim=0)
-    anchor_dot_contrast = torch.div(torch.matmul(contrast_feature, contrast_feature.T), temperature)
+    if contrast_mode == "one":
+        anchor_feature, anchor_count = features[:, 0], 1
+    else:
+        anchor_feature, anchor_count = contrast_feature, contrast_count
+    anchor_dot_contrast = torch.div(torch.matmul(anchor_feature, contrast_feature.T), temperature)
     logits_max, _ = torch.max(anchor_dot_contrast, dim=1, keepdim=True)
     logits = anchor_dot_contrast - logits_max.detach()
-    mask = mask.repeat(contrast_count, contrast_count)
-    logits_mask = torch.scatter(torch.ones_like(mask), 1, torch.arange(batch_size * contrast_count).view(-1, 1), 0)
+    mask = mask.repeat(anchor_count, contrast_count)
+    logits_mask = torch.scatter(torch.ones_like(mask), 1, torch.arange(batch_size * anchor_count).view(-1, 1), 0)
     mask = mask * logits_mask
     exp_logits = torch.exp(logits) * logits_mask
     log_prob = logits - torch.log(exp_logits.sum(1, keepdim=True))
     mean_log_prob_pos = (mask * log_prob).sum(1) / mask.sum(1)
     loss = -(temperature / base_temperature) * mean_log_prob_pos
-    return loss.view(contrast_count, batch_size).mean()
+    return loss.view(anchor_count, batch_size).mean()
 
 
 def spread_by_loops(features, labels, alpha, tau, include_partner=True):
@@ -89,6 +96,23 @@ def test_supcon_is_supcontrast_supconloss(temperature, base_temperature):
     base = temperature if base_temperature is None else base_temperature
     value, expected, grad, expected_grad = values_and_gradients(
         loss, lambda f, y: supcontrast_supcon(f, y, temperature, base), features, labels)
+    assert abs(value.item() - expected.item()) <= 1e-12 * max(1.0, abs(expected.item()))
+    assert torch.max(torch.abs(grad - expected_grad)).item() <= 1e-12
+
+
+@pytest.mark.parametrize("views", [1, 2, 3, 4])
+@pytest.mark.parametrize("contrast_mode", ["all", "one"])
+@pytest.mark.parametrize("by_mask", [False, True])
+def test_supcon_is_supcontrast_supconloss_with_views_modes_and_masks(views, contrast_mode, by_mask):
+    generator = torch.Generator().manual_seed(views)
+    features = torch.nn.functional.normalize(torch.randn(9, views, 5, generator=generator, dtype=torch.float64), dim=-1)
+    labels = torch.tensor([0, 1, 0, 2, 1, 2, 0, 1, 2])  # every anchor has a positive (SupContrast's 0/0 otherwise)
+    # An asymmetric mask: sample j is a positive of sample i when j's label is i's or the next.
+    mask = torch.remainder(labels.view(1, -1) - labels.view(-1, 1), 3).le(1).to(torch.float64) if by_mask else None
+    loss = gt.SupConLoss(temperature=0.2, contrast_mode=contrast_mode, base_temperature=0.07)
+    value, expected, grad, expected_grad = values_and_gradients(
+        lambda f, y: loss(f, mask=mask) if by_mask else loss(f, y),
+        lambda f, y: supcontrast_supcon(f, y, 0.2, 0.07, mask, contrast_mode), features, labels)
     assert abs(value.item() - expected.item()) <= 1e-12 * max(1.0, abs(expected.item()))
     assert torch.max(torch.abs(grad - expected_grad)).item() <= 1e-12
 
@@ -233,9 +257,10 @@ def test_cclk_conditions_on_the_values_given():
 def test_invalid_inputs_in_python_words():
     features, labels = two_views(bsz=4)
     loss = gt.SpreadLoss()
-    with pytest.raises(ValueError, match=r"^features must have the shape \[bsz, 2, dim\].*got \[8, 6\]"):
-        loss(features.reshape(8, 6), labels)
-    with pytest.raises(ValueError, match=r"got \[4, 3, 6\]"):
+    # L_cNCE's partner is the other view: SpreadLoss with alpha > 0 takes two views only.
+    with pytest.raises(ValueError, match=r"^features: SpreadLoss with alpha > 0 needs two views.*got n_views = 1"):
+        loss(features.reshape(8, 6), torch.arange(8))
+    with pytest.raises(ValueError, match=r"^features: SpreadLoss with alpha > 0 needs two views.*got n_views = 3"):
         loss(torch.cat([features, features[:, :1]], 1), labels)
     with pytest.raises(TypeError, match=r"^features must be a torch.Tensor.*got ndarray"):
         loss(features.numpy(), labels)

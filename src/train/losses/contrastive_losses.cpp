@@ -128,4 +128,25 @@ torch::Tensor spread_loss_thanos_code(const torch::Tensor& first, const torch::T
   return ((1.0 - alpha) * sup + alpha * cnce).mean();
 }
 
+torch::Tensor supcon_out_loss_masked(const torch::Tensor& z, const torch::Tensor& mask, int64_t anchors, double tau) {
+  require_positive("tau", tau);
+  if (z.dim() != 2 || !z.is_floating_point() || z.size(0) < 1) {
+    throw InvalidArgument("embeddings", "must be a floating-point N x d matrix with N >= 1");
+  }
+  const int64_t n = z.size(0);
+  if (mask.dim() != 2 || mask.size(0) != mask.size(1) || mask.size(0) < 1 || n % mask.size(0) != 0) {
+    throw InvalidArgument("mask", "must be B x B with N = " + std::to_string(n) + " rows a multiple of B (the views)");
+  }
+  const int64_t b = mask.size(0);
+  if (anchors != b && anchors != n) throw InvalidArgument("anchors", "must be B (view 0) or N (every row)");
+  const auto s = torch::matmul(z.narrow(0, 0, anchors), z.t()) / tau;  // anchors x N
+  const auto not_self = mask_not(torch::eye(anchors, n, torch::TensorOptions().dtype(torch::kBool).device(z.device())));
+  const auto weights = mask.to(z.device(), z.scalar_type()).repeat({anchors / b, n / b}).masked_fill(mask_not(not_self), 0.0);
+  const auto log_prob = s - masked_logsumexp(s, not_self).unsqueeze(1);  // finite where not_self (N >= 2)
+  const auto total = weights.sum(1);
+  const auto valid = total.gt(0);
+  const auto per_anchor = -keep(log_prob, weights.ne(0), 0.0).mul(weights).sum(1) / keep(total, valid, 1.0);
+  return keep(per_anchor, valid, 0.0).sum() / valid.sum().clamp_min(1).to(z.scalar_type());
+}
+
 }  // namespace geomsim::train

@@ -8,10 +8,12 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "geomsim/train/losses/contrastive_losses.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
+#include "geomsim/train/losses/streamed_contrastive_loss.hpp"
 
 using namespace geomsim::train;
 
@@ -100,6 +102,47 @@ TEST_CASE("geomsim::batch_loss passes CCL-K its conditioning kernel and values",
     CHECK_FALSE(torch::equal(via_operator, batch_loss_operator().call(loss, features, labels, 0, option_values(options),
                                                                       "rbf", c10::nullopt)));
   }
+}
+
+TEST_CASE("geomsim::contrastive_forward and contrastive_backward are the streaming engine's two passes, and give their "
+          "shapes alone on the meta device", "[torch_operators]") {
+  using Forward = std::tuple<at::Tensor, at::Tensor>(const at::Tensor&, const at::Tensor&, const c10::optional<at::Tensor>&,
+                                                     const c10::optional<at::Tensor>&, c10::string_view, double, double,
+                                                     bool, double);
+  using Backward = at::Tensor(const at::Tensor&, const at::Tensor&, const at::Tensor&, const c10::optional<at::Tensor>&,
+                              const c10::optional<at::Tensor>&, const at::Tensor&, c10::string_view, double, double, bool,
+                              double);
+  const auto forward = c10::Dispatcher::singleton().findSchemaOrThrow("geomsim::contrastive_forward", "").typed<Forward>();
+  const auto backward = c10::Dispatcher::singleton().findSchemaOrThrow("geomsim::contrastive_backward", "").typed<Backward>();
+  const int64_t B = 6, d = 4;
+  torch::manual_seed(5);
+  const auto z = torch::randn({2 * B, d}, torch::kDouble);
+  const auto labels = torch::arange(B, torch::kLong).remainder(3).repeat({2});
+  const auto partner = two_view_partners(B);
+  const auto anchors = torch::arange(2 * B).lt(B);  // contrast_mode 'one'
+  ContrastiveLossSpec spec;
+  spec.kind = ContrastiveKind::spread;
+  spec.tau = 0.4;
+  spec.alpha = 0.3;
+  spec.include_partner = false;
+  spec.scale = 2.0;
+  const auto [loss, statistics] = forward.call(z, labels, partner, anchors, "spread", 0.4, 0.3, false, 2.0);
+  const ContrastiveForward direct = contrastive_forward(z, labels, partner, anchors, spec);
+  CHECK(torch::equal(loss, direct.loss));
+  CHECK(torch::equal(statistics, direct.statistics));
+  const auto grad = torch::full({}, 0.7, torch::kDouble);
+  CHECK(torch::equal(backward.call(grad, z, labels, partner, anchors, statistics, "spread", 0.4, 0.3, false, 2.0),
+                     contrastive_backward(grad, z, labels, partner, anchors, statistics, spec)));
+
+  const auto meta = z.to(torch::kMeta);
+  const auto [meta_loss, meta_statistics] =
+      forward.call(meta, labels.to(torch::kMeta), c10::nullopt, c10::nullopt, "supcon", 0.4, 0.0, true, 1.0);
+  CHECK((meta_loss.is_meta() && meta_loss.dim() == 0 && meta_loss.scalar_type() == torch::kDouble));
+  CHECK((meta_statistics.is_meta() && meta_statistics.sizes() == torch::IntArrayRef{2 * B, kContrastiveStatistics} &&
+         meta_statistics.scalar_type() == torch::kDouble));
+  const auto meta_grad = backward.call(grad.to(torch::kMeta), meta, labels.to(torch::kMeta), c10::nullopt, c10::nullopt,
+                                       meta_statistics, "supcon", 0.4, 0.0, true, 1.0);
+  CHECK((meta_grad.is_meta() && meta_grad.sizes() == meta.sizes()));
 }
 
 TEST_CASE("geomsim::check_loss_options names the argument and its range, and refuses losses without a batch function",

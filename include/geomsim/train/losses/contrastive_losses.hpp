@@ -66,6 +66,19 @@ torch::Tensor positive_groups(const torch::Tensor& labels, int64_t group_size);
 // tau's range).
 torch::Tensor supcon_out_loss_scaled(const torch::Tensor& z, const torch::Tensor& labels, double tau,
                                      double base_temperature);
+// SupContrast's SupConLoss given its `mask` instead of labels (66a8fe5, losses.py, SupConLoss.forward), for
+// the positives that are no label structure (geomsim.torch's SupConLoss(features, mask=...)):
+// z the V B rows of torch.cat(torch.unbind(features, 1)) (view-major: row v B + i is view v of
+// sample i), mask B x B with mask[i][j] the weight (1: a positive) of sample j's views as
+// positives of sample i's rows, not necessarily symmetric, any real dtype; the first
+// `anchors` rows are the anchors (V B: contrast_mode 'all'; B: 'one', view 0 only) against
+// every row. As SupContrast: the mask repeated over the views, the anchor's own row removed, so
+//   L(i) = -1/W(i) sum_j w_ij log( e^{s_ij} / sum_{a != i} e^{s_ia} ),  W(i) = sum_j w_ij.
+// The mean is over the anchors with W(i) > 0, and 0 with a zero gradient when there is none (the
+// streaming engine's rule, streamed_contrastive_loss.hpp; SupContrast counts such an anchor as 0
+// in its mean: the same wherever every anchor has a positive), on any device without a host read. It holds the anchors x rows matrices (no streaming: a mask is not a
+// label structure). Throws InvalidArgument naming "embeddings", "mask" or "anchors".
+torch::Tensor supcon_out_loss_masked(const torch::Tensor& z, const torch::Tensor& mask, int64_t anchors, double tau);
 torch::Tensor supcon_in_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau);
 torch::Tensor info_nce_loss(const torch::Tensor& z, const torch::Tensor& partner, double tau);
 torch::Tensor spread_sup_loss(const torch::Tensor& z, const torch::Tensor& labels, double tau);
