@@ -81,6 +81,11 @@ torch::Tensor batch_clusters(const torch::Tensor& x, int64_t clusters) {
 }
 
 torch::Tensor hard_negative_info_nce_loss(const torch::Tensor& x, const torch::Tensor& y, int64_t clusters, double tau) {
+  // k-means runs `clusters` seeding rounds on the batch: more clusters than rows cannot be seeded.
+  if (x.dim() == 2 && clusters > x.size(0)) {
+    throw InvalidArgument("num_classes", "(the k-means clusters of the batch's embeddings) must be at most the batch's " +
+                                             std::to_string(x.size(0)) + " rows, got " + std::to_string(clusters));
+  }
   return fair_info_nce_loss(x, y, batch_clusters(x, clusters).to(x.device()), tau);
 }
 

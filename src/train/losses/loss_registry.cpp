@@ -5,6 +5,7 @@
 
 #include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/support/memory_budget.hpp"
 #include "geomsim/train/losses/baseline_losses.hpp"
 #include "geomsim/train/losses/contrastive_losses.hpp"
 #include "geomsim/train/losses/kernel_contrastive_losses.hpp"
@@ -421,6 +422,17 @@ torch::Tensor batch_loss(const std::string& loss, const LossBatch& batch, const 
   if (entry.batch == nullptr) {
     throw InvalidArgument("loss", loss + " has no loss on a batch of embeddings (the trainer computes it from " +
                                       (entry.needs.linear_head ? "a linear head" : "the autoencoder") + ")");
+  }
+  // A batch in host memory large enough that a dense loss's N x N matrices matter is checked
+  // against the machine's memory first: a refusal naming the features, not the OOM killer (issue
+  // 53). On a GPU an allocation that does not fit raises torch's OutOfMemoryError instead.
+  constexpr double kCheckedBytes = 2.56e8;
+  if (batch.z.defined() && batch.z.dim() == 2 && batch.z.device().is_cpu()) {
+    const double bytes = loss_memory_bytes(entry, options, batch.z.size(0), batch.z.size(1),
+                                           static_cast<int64_t>(batch.z.element_size()));
+    if (bytes > kCheckedBytes) {
+      require_memory("features", bytes, "the " + loss + " loss of " + std::to_string(batch.z.size(0)) + " embeddings");
+    }
   }
   return entry.batch(batch, options);
 }

@@ -194,3 +194,25 @@ TEST_CASE("Each registered batch loss is the trainer's former direct call, bit f
   CHECK(torch::equal(registry_value, direct_value));
   CHECK(torch::equal(registry_gradient, direct_gradient));
 }
+
+TEST_CASE("A dense loss too large for memory and more k-means clusters than rows are refused by name",
+          "[train][losses][registry][errors]") {
+  // 60000 samples, two views: cclk-weak's N x N matrices would need about 0.5 TB; the engine's
+  // losses hold O(N d) and are not refused. Nothing is computed before the refusal.
+  LossBatch big;
+  big.labels = torch::arange(60000, torch::kLong).remainder(5);
+  big.z = torch::zeros({120000, 2});
+  big.partner = two_view_partners(60000);
+  CHECK_THROWS_WITH(batch_loss("cclk-weak", big, LossOptions{}), Catch::StartsWith("features would need"));
+  const LossEntry& supcon = loss_entry("supcon");
+  CHECK(loss_memory_bytes(supcon, LossOptions{}, 120000, 2, 4) < 1e9);
+  CHECK(loss_memory_bytes(loss_entry("cclk-weak"), LossOptions{}, 120000, 2, 4) > 4e11);
+  // hardneg-infonce's clusters: at most one per row of the batch.
+  LossBatch small;
+  small.labels = torch::arange(4, torch::kLong);
+  small.z = torch::nn::functional::normalize(torch::randn({8, 3}), torch::nn::functional::NormalizeFuncOptions().dim(1));
+  small.partner = two_view_partners(4);
+  small.num_classes = 5;
+  CHECK_THROWS_WITH(batch_loss("hardneg-infonce", small, LossOptions{}),
+                    Catch::StartsWith("num_classes (the k-means clusters of the batch's embeddings) must be at most the batch's 4 rows"));
+}
