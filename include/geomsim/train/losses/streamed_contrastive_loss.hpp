@@ -3,11 +3,12 @@
 // computed without any N x N matrix: SupCon L_out and L_in (seed 001), SimCLR's InfoNCE (L_out
 // with each sample its own class), and seed 004's L_spread = (1 - alpha) L_sup + alpha L_cNCE with
 // either partner convention. One engine (geomsim/objectives/contrastive_tiles.hpp) visits the
-// anchors x candidates tiles twice, as flash attention does: the forward pass keeps five numbers
-// per row (online log-sum-exps over the row's negatives, positives and positives without its
-// partner, and L_sup's sums over positives), the backward pass recomputes each tile and multiplies
-// its coefficients into the embeddings at once. Memory beyond the inputs and the gradient: O(N)
-// and one tile per thread.
+// anchors x candidates tiles twice, as flash attention does: the forward pass keeps
+// kContrastiveStatistics numbers per row (online log-sum-exps over the row's negatives, positives
+// and positives without its partner, the sum of its positives' similarities, its partner's, L_sup's
+// sums over positives and |P(i)|), the backward pass recomputes each tile and multiplies its
+// coefficients into the embeddings at once. Memory beyond the inputs and the gradient: O(N) and
+// four tiles per thread.
 //
 // Inputs (any row order):
 //   z        N x d embeddings (the losses do not normalise them);
