@@ -67,7 +67,8 @@ std::string loss_catalog() {
                       {"labels", entry.needs.labels},
                       {"num_classes", entry.needs.num_classes},
                       {"random", entry.needs.random},
-                      {"condition", entry.needs.condition}});
+                      {"condition", entry.needs.condition},
+                      {"engine", entry.needs.engine != nullptr ? nlohmann::json(entry.needs.engine) : nlohmann::json()}});
   }
   nlohmann::json parameters = nlohmann::json::array();
   for (const train::LossParameter& p : train::loss_parameters()) {

@@ -83,7 +83,7 @@ _flags = {p["name"] for p in _catalog["parameters"] if p["flag"]}
 _entries = {entry["name"]: entry for entry in _catalog["losses"]}
 # The losses the streaming engine computes, with the engine's kind: simclr is L_out with each
 # sample its own class (its other views its positives).
-_engine_kinds = {"supcon": "supcon", "supcon-in": "supcon-in", "simclr": "supcon", "spread": "spread"}
+_engine_kinds = {name: entry["engine"] for name, entry in _entries.items() if entry["engine"]}
 _engine_names = ", ".join(_engine_kinds)
 # Columns of the engine's statistics (streamed_contrastive_loss.hpp): the log-sum-exps over P(i) and
 # D(i), -inf where the set is empty, i.e. where the anchor has no term of L_out/L_in/L_sup, of L_cNCE.
@@ -248,6 +248,10 @@ class Loss(_torch.nn.Module):
         # SupConLoss: labels=None is SupContrast's unsupervised case, each sample its own class.
         self._labels_default_to_samples = False
 
+    def _reads_mask(self):
+        """SupContrast's mask replaces the labels of L_out (the engine's supcon kind with labels)."""
+        return _engine_kinds.get(self.loss) == "supcon" and self.needs_labels
+
     def _why_not_engine(self):
         return " with noise_correction" if self.loss in _engine_kinds else ""
 
@@ -298,10 +302,11 @@ class Loss(_torch.nn.Module):
     def _spec(self):
         """(kind, tau, alpha, include_partner, scale) of the engine for this loss."""
         tau = self._value("tau")
-        if self.loss == "spread":
-            return ("spread", tau, self._value("alpha"), not self._given["exclude_partner"], 1.0)
-        base = self._value("base_temperature") if self.loss == "supcon" else 0.0
-        return (_engine_kinds[self.loss], tau, 0.0, True, tau / base if base > 0 else 1.0)
+        kind = _engine_kinds[self.loss]
+        if kind == "spread":
+            return (kind, tau, self._value("alpha"), not self._given["exclude_partner"], 1.0)
+        base = self._given.get("base_temperature", 0.0)
+        return (kind, tau, 0.0, True, tau / base if base > 0 else 1.0)
 
     def _terms(self):
         """[(weight, spec, statistics column of its anchors' validity)]: the loss as a weighted sum
@@ -317,9 +322,9 @@ class Loss(_torch.nn.Module):
                 (alpha, (kind, tau, 1.0, include_partner, scale), _DENOMINATOR)]
 
     def _sample_labels(self, labels, features):
-        if self.loss == "simclr" or labels is None:  # each sample its own class (SupContrast's labels=None)
+        if not self.needs_labels or labels is None:  # each sample its own class (SupContrast's labels=None)
             return _torch.arange(features.shape[0], device=features.device)
-        if self.loss == "supcon" and self._given["positives"] > 0:
+        if self._given.get("positives", 0) > 0:
             return _ops.positive_groups(labels, int(self._given["positives"]))
         return labels
 
@@ -330,10 +335,10 @@ class Loss(_torch.nn.Module):
             raise ValueError(f"features: SpreadLoss with alpha > 0 needs two views, [bsz, 2, dim] (L_cNCE's partner "
                              f"a(x) is the other view of its sample), got n_views = {views}; alpha = 0 (L_sup) "
                              f"takes any n_views")
-        if views == 1 and (labels is None or self.loss == "simclr"):
+        if views == 1 and (labels is None or not self.needs_labels):
             raise ValueError(f"labels: with one view per sample (features {list(features.shape[::2])}) each sample "
                              f"its own class leaves no row a positive; give labels" +
-                             (" (or mask)" if self.loss == "supcon" else ""))
+                             (" (or mask)" if self._reads_mask() else ""))
         world, rank = _world() if self.gather else (1, 0)
         if world > 1:
             features = _GatherWithGradient.apply(features)
@@ -384,10 +389,10 @@ class Loss(_torch.nn.Module):
         bsz = features.shape[0]
         if labels is not None:
             raise ValueError("mask: give labels or mask, not both (SupContrast's rule)")
-        if self.loss != "supcon" or not self._engine or self._given["positives"] > 0:
+        if not self._reads_mask() or not self._engine or self._given["positives"] > 0:
             raise ValueError(f"mask: SupContrast's mask is read by SupConLoss (loss supcon, without positives and "
                              f"noise_correction) only, not by loss {self.loss}" +
-                             (" with those" if self.loss == "supcon" else ""))
+                             (" with those" if self._reads_mask() else ""))
         if self.gather is not False:
             raise ValueError("mask: a mask cannot be gathered across ranks (it relates this rank's samples only); "
                              "give labels with gather, or gather=False")

@@ -485,7 +485,7 @@ REFUSALS = [
     ("base_temperature in contrast_mode's place", lambda: gt.SupConLoss(0.1, 0.07), geomsim.InvalidArgument,
      r"^contrast_mode must be 'all' or 'one' \(SupContrast's\), got 0.07$"),
     ("contrast_mode of a two-view loss", lambda: gt.Loss("triplet", contrast_mode="one"), geomsim.InvalidArgument,
-     r"^contrast_mode is read by the streaming engine's losses only \(supcon, supcon-in, simclr, spread\), not by loss "
+     r"^contrast_mode is read by the streaming engine's losses only \(spread, supcon, supcon-in, simclr\), not by loss "
      r"triplet$"),
     ("gather", lambda: gt.SpreadLoss(gather="global"), geomsim.InvalidArgument,
      r"^gather must be False, True or 'local', got 'global'$"),

@@ -118,8 +118,9 @@ LossNeeds contrastive(bool labels = true) {
   n.two_views = true;
   return n;
 }
-LossNeeds streamed(LossNeeds n) {
+LossNeeds streamed(LossNeeds n, const char* engine = nullptr) {
   n.streamed = true;
+  n.engine = engine;
   return n;
 }
 LossNeeds conditioned(LossNeeds n) {
@@ -328,12 +329,12 @@ double loss_memory_bytes(const LossEntry& entry, const LossOptions& options, int
 const std::vector<LossEntry>& loss_registry() {
   static const std::vector<LossEntry> entries = {
       {"spread", "seed 004's L_spread = (1 - alpha) L_sup + alpha L_cNCE (eqs. 2-3, 10)", {"tau", "alpha", "exclude-partner", "noise-correction"},
-       streamed(contrastive()), spread},
+       streamed(contrastive(), "spread"), spread},
       {"supcon", "SupCon's L_out (seed 001 eq. 2); --base-temperature: SupContrast's scaling tau / base; --positives: Table 3's N",
        {"tau", "base-temperature", "positives", "noise-correction"},
-       streamed(contrastive()), supcon},
-      {"supcon-in", "SupCon's L_in, the mean inside the log (seed 001 eq. 3)", {"tau"}, streamed(contrastive()), supcon_in},
-      {"simclr", "InfoNCE on the two views, no labels (SimCLR; seed 001 eq. 1)", {"tau"}, streamed(contrastive(false)), simclr},
+       streamed(contrastive(), "supcon"), supcon},
+      {"supcon-in", "SupCon's L_in, the mean inside the log (seed 001 eq. 3)", {"tau"}, streamed(contrastive(), "supcon-in"), supcon_in},
+      {"simclr", "InfoNCE on the two views, no labels (SimCLR; seed 001 eq. 1)", {"tau"}, streamed(contrastive(false), "supcon"), simclr},
       {"supcon+simclr", "SupCon L_out + InfoNCE (seed 004's \"SupCon + InfoNCE\" baseline)", {"tau"},
        streamed(contrastive()), supcon_simclr},
       {"attract-repel", "seed 000's L_spread = alpha L_attract + (1 - alpha) L_repel (alpha weights attraction)",

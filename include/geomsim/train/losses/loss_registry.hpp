@@ -90,6 +90,11 @@ struct LossNeeds {
   // computed by the streaming engine (streamed_contrastive_loss.hpp): memory O(N d), no N x N
   // matrix (with --noise-correction, its label correction is dense)
   bool streamed = false;
+  // the streaming engine's kind (contrastive_kind_name: "supcon", "supcon-in", "spread") when the
+  // loss is one engine loss, which geomsim.torch then takes with the drop-in conventions (any
+  // n_views, contrast_mode, gather); a loss without labels (simclr) is that kind with each sample
+  // its own class. nullptr otherwise (supcon+simclr is two engine losses).
+  const char* engine = nullptr;
 };
 
 // A two-view batch of B samples: z (2B x d, rows [0, B) the first views, [B, 2B) the second,
