@@ -410,7 +410,7 @@ torch::Tensor contrastive_backward(const torch::Tensor& grad, const torch::Tenso
 
 torch::Tensor streamed_contrastive_loss(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
                                         const torch::Tensor& anchors, const ContrastiveLossSpec& spec) {
-  check_contrastive_batch(z, labels, partner, anchors, spec);
+  // contrastive_forward checks the batch (and contrastive_backward again: each is an operator).
   return StreamedContrastive::apply(z, StreamedContrastive::Rows{labels, partner, anchors}, spec);
 }
 
