@@ -19,6 +19,10 @@ namespace {
 
 bool plain(const std::string& text) { return text.find_first_of(",\"\n\r") == std::string::npos; }
 
+InvalidArgument not_a_run_table(const std::string& path, const std::string& argument, const std::string& why) {
+  return InvalidArgument(argument, path + " is not a run table written by geomsim (" + why + "); move it away to start the experiment afresh");
+}
+
 }  // namespace
 
 void RunRow::set(const std::string& column, const std::string& text) {
@@ -62,15 +66,12 @@ RunCache::RunCache(std::string path, std::vector<std::string> key_columns, std::
   index_rows();
 }
 
-std::vector<RunRow> RunCache::read_rows() const {
+std::vector<RunRow> read_run_table(const std::string& path, const std::string& argument) {
   std::vector<RunRow> rows;
   std::error_code ec;
-  if (!std::filesystem::exists(path_, ec)) return rows;
-  const std::string text = read_whole_file(path_, argument_, kNoSizeLimit, "run table");
-  const auto refuse = [&](const std::string& why) {
-    throw InvalidArgument(argument_, path_ + " is not a run table written by geomsim (" + why +
-                                         "); move it away to start the experiment afresh");
-  };
+  if (!std::filesystem::exists(path, ec)) return rows;
+  const std::string text = read_whole_file(path, argument, kNoSizeLimit, "run table");
+  const auto refuse = [&](const std::string& why) { throw not_a_run_table(path, argument, why); };
   // Lines in place, each split into cells once: nothing here is worse than linear in the text.
   std::size_t start = 0;
   const auto next_line = [&](std::string_view& line) {
@@ -104,7 +105,6 @@ std::vector<RunRow> RunCache::read_rows() const {
     if (header[i].empty() || !plain(header[i])) refuse("column " + std::to_string(i + 1) + " has no plain name");
     if (!seen_columns.insert(header[i]).second) refuse("the column " + header[i] + " appears twice");
   }
-  std::unordered_set<std::string> seen_keys;
   std::size_t number = 1;
   while (next_line(line)) {
     ++number;
@@ -121,8 +121,16 @@ std::vector<RunRow> RunCache::read_rows() const {
       if (!plain(std::string(cells[i]))) refuse("line " + std::to_string(number) + " holds a carriage return");
       row.cells_.emplace_back(header[i], std::string(cells[i]));
     }
-    if (!seen_keys.insert(key_of(row)).second) refuse("two rows are the run " + key_text(row));
     rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<RunRow> RunCache::read_rows() const {
+  std::vector<RunRow> rows = read_run_table(path_, argument_);
+  std::unordered_set<std::string> seen_keys;
+  for (const auto& row : rows) {
+    if (!seen_keys.insert(key_of(row)).second) throw not_a_run_table(path_, argument_, "two rows are the run " + key_text(row));
   }
   return rows;
 }
@@ -148,6 +156,8 @@ std::optional<RunRow> RunCache::find(const RunRow& planned) const {
   const auto hit = by_key_.find(key_of(planned));
   if (hit == by_key_.end()) return std::nullopt;
   const RunRow& row = rows_[hit->second];
+  const auto version = planned.text(kResultsVersionColumn);
+  if (version && row.text(kResultsVersionColumn) != version) return std::nullopt;  // stale: computed by other code
   for (const auto& [column, value] : planned.cells()) {
     const std::string cached = row.text(column).value_or("");
     if (cached != value) {

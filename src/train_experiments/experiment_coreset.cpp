@@ -341,11 +341,11 @@ void run_coreset_experiment(const json& definition, const ExperimentContext& con
       }
       plan.push_back(run);
     }
-    run_plan(plan, cache, whole, [&](const PlannedRun& p, TrainedRun&, RunRow& row) {
+    run_plan(plan, cache, whole, {"coreset", [&](const PlannedRun& p, TrainedRun&, RunRow& row) {
       if (easy_share.count(p.label)) row.set("easy_share", easy_share[p.label]);
       row.set("filled_classes", static_cast<double>(filled[p.label]));
       row.set("score_seconds", scores.seconds);  // the seed's scoring, shared by its runs
-    });
+    }});
   }
   if (!context.writes_page()) return;  // a rank other than 0, or one shard of the seeds: the page waits for them all
 

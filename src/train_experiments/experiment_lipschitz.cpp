@@ -116,16 +116,14 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
   std::filesystem::create_directories(std::filesystem::path(context.out_dir) / "checkpoints" / source_name, ec);
 
   RunCache cache(context.stem() + ".csv", kLipschitzKey);
-  std::size_t loaded = 0, to_train = 0;
+  std::size_t loaded = 0, trained_again = 0;
   std::vector<RunRow> rows;
   context.log() << "geomsim experiment " << context.name << ": " << plan.size() << " models of " << source_name << "\n";
-  std::vector<std::optional<RunRow>> cached;
-  std::vector<bool> chosen;
-  for (const auto& run : plan) {
-    cached.push_back(cache.find(run.parameters));
-    chosen.push_back(!cached.back());
-  }
-  chosen = context.agreed_runs(chosen);
+  std::vector<RunRow*> planned;
+  for (auto& run : plan) planned.push_back(&run.parameters);
+  const RunChoice choice = choose_runs(planned, std::vector<bool>(plan.size(), false), cache, context, "lipschitz");
+  const auto& cached = choice.cached;
+  const auto& chosen = choice.chosen;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const PlannedRun& run = plan[i];
     if (!chosen[i]) {
@@ -139,7 +137,7 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
     // A finished checkpoint resumes with nothing left to train; a missing one trains the run
     // again (and keeps it). train_run then evaluates the model as the source did.
     const bool had_checkpoint = std::filesystem::exists(options.checkpoint, ec);
-    (had_checkpoint ? loaded : to_train) += 1;
+    (had_checkpoint ? loaded : trained_again) += 1;
     TrainedRun trained = train_run(options, context.job);
     add_transfer_metrics(trained, row);
     // Every rank measures, so that the ranks reach the next run's collectives together; rank 0 writes.
@@ -170,7 +168,7 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
   for (const auto& r : rows) seconds += r.number("lipschitz_seconds").value_or(0.0);
   page.paragraph("**Measured wall time.** " + clock_text(seconds) + " (" + format_number(std::round(seconds)) +
                  " s) for the estimates, including any training again (" + std::to_string(loaded) + " checkpoints loaded and " +
-                 std::to_string(to_train) + " runs trained again in this invocation).");
+                 std::to_string(trained_again) + " runs trained again in this invocation).");
   const std::vector<std::pair<const char*, const char*>> metrics = {
       {"K_L", "K_L (unit)"}, {"K_aug_min", "K_aug min"}, {"K_aug_max", "K_aug max"}, {"jacobian_unit", "Jacobian (unit)"},
       {"K_L_features", "K_L (features)"}, {"jacobian_features", "Jacobian (features)"}, {"layer_product_features", "layer product (features)"},

@@ -24,6 +24,7 @@
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 #include "geomsim/train_experiments/robustness_run.hpp"
+#include "geomsim/train_experiments/run_identity.hpp"
 
 namespace geomsim::train_experiments {
 using nlohmann::json;
@@ -107,6 +108,7 @@ RobustnessPlan plan_robustness_runs(const json& p) {
         chosen["seed"] = seed;
         chosen["data_seed"] = seed;
         RobustnessRun run{options_from_parameters(chosen, threads), RunRow{}, method + " " + dataset + " seed " + std::to_string(seed)};
+        set_results_version(run.parameters);
         // Everything the run would refuse is refused now, before anything is trained.
         train::validate(run.options.dataset);
         train::validate(robustness_library_options(run.options), dataset == "spurious");
@@ -155,6 +157,7 @@ void add_robustness_metrics(const json& out, RunRow& row) {
   row.set("seconds", out.at("seconds").get<double>());
   row.set("device", out.at("device").get<std::string>());
   row.set("world_size", static_cast<double>(out.at("world_size").get<int64_t>()));  // the data-parallel ranks it trained on
+  add_run_environment(row);
 }
 
 std::string counts_text(const std::vector<int64_t>& counts) {
@@ -209,8 +212,8 @@ void check_paper_table(const json& paper) {
 
 void run_robustness_experiment(const json& definition, const ExperimentContext& context) {
   const json& p = definition.at("parameters");
-  const RobustnessPlan planned = plan_robustness_runs(p);
-  const std::vector<RobustnessRun>& plan = planned.runs;
+  RobustnessPlan planned = plan_robustness_runs(p);
+  std::vector<RobustnessRun>& plan = planned.runs;
   const auto& datasets = planned.datasets;
   const auto& methods = planned.methods;
   const auto& seeds = planned.seeds;
@@ -221,15 +224,12 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
   if (!paper.is_null()) check_paper_table(paper);
 
   RunCache cache(context.stem() + ".csv", kRobustnessKey);
-  std::vector<std::optional<RunRow>> cached;
-  std::vector<bool> chosen;
-  for (const auto& run : plan) {
-    cached.push_back(cache.find(run.parameters));
-    chosen.push_back(!cached.back());
-  }
-  chosen = context.agreed_runs(chosen);
-  const auto to_train = static_cast<std::size_t>(std::count(chosen.begin(), chosen.end(), true));
-  context.log_plan(plan.size(), cached_and_kept(cached, chosen), to_train, cache.path());
+  std::vector<RunRow*> planned_rows;
+  for (auto& run : plan) planned_rows.push_back(&run.parameters);
+  const RunChoice choice = choose_runs(planned_rows, std::vector<bool>(plan.size(), false), cache, context, "robustness");
+  const auto& cached = choice.cached;
+  const auto& chosen = choice.chosen;
+  const std::size_t to_train = choice.to_train;
   std::vector<RunRow> rows;
   std::size_t trained = 0;
   double trained_seconds = 0.0;

@@ -9,6 +9,7 @@
 
 #include "geomsim/train/distributed/data_parallel.hpp"
 #include "geomsim/train_experiments/experiment_progress.hpp"
+#include "geomsim/train_experiments/run_identity.hpp"
 #include "geomsim/figures/embedding_heatmap.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
@@ -34,14 +35,44 @@ std::vector<bool> ExperimentContext::agreed_runs(const std::vector<bool>& mine) 
   return std::vector<bool>(shared.begin(), shared.end());
 }
 
-std::size_t cached_and_kept(const std::vector<std::optional<RunRow>>& cached, const std::vector<bool>& chosen) {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < cached.size(); ++i) count += cached[i] && !chosen[i] ? 1 : 0;
-  return count;
+RunChoice choose_runs(const std::vector<RunRow*>& planned, const std::vector<bool>& forced, RunCache& cache,
+                      const ExperimentContext& context, const std::string& measures) {
+  RunChoice choice;
+  OtherPagesRuns others(context.out_dir, cache.path());
+  std::vector<bool> from_others;
+  for (std::size_t i = 0; i < planned.size(); ++i) {
+    stamp_run_id(*planned[i], measures);
+    // A cached row with the same key must agree on every parameter (else find throws, before
+    // anything is trained).
+    auto row = cache.find(*planned[i]);
+    from_others.push_back(!row && !forced[i]);
+    if (from_others.back()) row = others.find(*planned[i]);
+    from_others.back() = from_others.back() && row.has_value();
+    choice.cached.push_back(std::move(row));
+    choice.chosen.push_back(!choice.cached.back() || forced[i]);
+  }
+  choice.chosen = context.agreed_runs(choice.chosen);
+  std::size_t kept = 0, shared = 0;
+  for (std::size_t i = 0; i < planned.size(); ++i) {
+    if (choice.chosen[i]) {
+      ++choice.to_train;
+    } else if (choice.cached[i]) {
+      ++kept;
+      if (from_others[i] && context.shard.contains(i)) {
+        ++shared;
+        // The other page's row becomes this page's, with this page's parameters (the same values).
+        if (context.job.is_main()) cache.add(*choice.cached[i]);
+      }
+    }
+  }
+  context.log_plan(planned.size(), kept, shared, choice.to_train, cache.path());
+  return choice;
 }
 
-void ExperimentContext::log_plan(std::size_t runs, std::size_t cached, std::size_t to_train, const std::string& cache_path) const {
-  log() << "geomsim experiment " << name << ": " << runs << " runs, " << cached << " cached in " << cache_path << ", " << to_train
+void ExperimentContext::log_plan(std::size_t runs, std::size_t cached, std::size_t shared, std::size_t to_train,
+                                 const std::string& cache_path) const {
+  log() << "geomsim experiment " << name << ": " << runs << " runs, " << cached << " cached in " << cache_path
+        << (shared ? " (" + std::to_string(shared) + " of them from other pages)" : "") << ", " << to_train
         << " to train" << (shard.whole() ? "" : " in shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count))
         << "\n";
 }
@@ -164,6 +195,7 @@ TrainRunOptions run_options(const TrainRunOptions& base, const std::string& meth
 RunRow training_parameters(const std::string& method, const TrainRunOptions& o) {
   const train::TrainOptions t = trainer_options(o);
   RunRow row;
+  set_results_version(row);
   row.set("method", method);
   row.set("hierarchy", o.data.hierarchy);
   row.set("encoder", o.model);
@@ -263,6 +295,7 @@ void add_transfer_metrics(const TrainedRun& run, RunRow& row) {
   row.set("seconds", run.seconds);
   row.set("device", run.result.device);
   row.set("world_size", static_cast<double>(run.world_size));  // the data-parallel ranks it trained on
+  add_run_environment(row);
 }
 
 namespace {
@@ -345,26 +378,22 @@ std::vector<std::pair<std::string, std::string>> plan_heatmaps(const json& defin
   return figures;
 }
 
-std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cache, const ExperimentContext& context,
-                             const std::function<void(const PlannedRun&, TrainedRun&, RunRow&)>& measure) {
-  // Which runs to train: a cached row with the same key must agree on every parameter (else
-  // find throws, before anything is trained).
-  std::vector<std::optional<RunRow>> cached;
-  std::vector<bool> chosen;
-  for (const auto& run : plan) {
-    cached.push_back(cache.find(run.parameters));
-    chosen.push_back(!cached.back() || run.force);
+std::vector<RunRow> run_plan(std::vector<PlannedRun>& plan, RunCache& cache, const ExperimentContext& context,
+                             const RunMeasure& measure) {
+  std::vector<RunRow*> planned;
+  std::vector<bool> forced;
+  for (auto& run : plan) {
+    planned.push_back(&run.parameters);
+    forced.push_back(run.force);
   }
-  chosen = context.agreed_runs(chosen);
+  const RunChoice choice = choose_runs(planned, forced, cache, context, measure.name);
+  const auto& cached = choice.cached;
+  const auto& chosen = choice.chosen;
   double samples = 0.0;
-  std::size_t to_train = 0;
   for (std::size_t i = 0; i < plan.size(); ++i) {
-    if (!chosen[i]) continue;
-    ++to_train;
-    samples += static_cast<double>(plan[i].options.epochs) * static_cast<double>(plan[i].options.train_samples);
+    if (chosen[i]) samples += static_cast<double>(plan[i].options.epochs) * static_cast<double>(plan[i].options.train_samples);
   }
-  context.log_plan(plan.size(), cached_and_kept(cached, chosen), to_train, cache.path());
-  ExperimentProgress progress(context.name, to_train, samples, context.job.is_main());
+  ExperimentProgress progress(context.name, choice.to_train, samples, context.job.is_main());
   std::vector<RunRow> rows;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const PlannedRun& run = plan[i];
@@ -387,7 +416,7 @@ std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cach
     add_transfer_metrics(trained, row);
     // Every rank measures, so that the ranks reach the next run's collectives together; rank 0
     // writes.
-    if (measure) measure(run, trained, row);
+    if (measure.add) measure.add(run, trained, row);
     if (!context.job.is_main()) continue;
     if (!run.heatmap_stem.empty()) write_heatmap(trained, run, context);
     progress.finish_run();

@@ -133,9 +133,9 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
     }
   }
   RunCache cache(context.stem() + ".csv", kStrataKey);
-  const std::vector<RunRow> rows = run_plan(plan, cache, context, [](const PlannedRun&, TrainedRun& run, RunRow& row) {
+  const std::vector<RunRow> rows = run_plan(plan, cache, context, {"strata", [](const PlannedRun&, TrainedRun& run, RunRow& row) {
     add_strata_metrics(run, row);
-  });
+  }});
   if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
   const RunTable table(rows, kStrataAxes);
   const std::string full = format_number(*std::max_element(fractions.begin(), fractions.end()));

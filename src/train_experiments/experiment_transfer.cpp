@@ -398,6 +398,8 @@ std::string run_checkpoint_path(const std::string& out_dir, const std::string& n
   if (const auto positives = parameters.text("positives")) file += "_p" + *positives;
   if (const auto noise = parameters.text("label_noise")) file += "_n" + *noise;
   if (swept_lr) file += "_lr" + parameters.text("lr").value_or("");
+  // A model of another results version is not this version's run: kept apart, never resumed.
+  if (const auto version = parameters.text(kResultsVersionColumn)) file += "_v" + *version;
   for (char& c : file) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_' && c != '+') c = '-';
   }
@@ -430,9 +432,14 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   const auto heatmaps = plan_heatmaps(definition, plan, context);
   RunCache cache(context.stem() + ".csv", transfer_key_columns(p));
   const auto probe_share = probe_label_share(p);
-  const std::vector<RunRow> rows = run_plan(plan, cache, context, [&](const PlannedRun& planned, TrainedRun& run, RunRow& row) {
-    if (probe_share) row.set("fine_probe_labelled", labelled_probe_accuracy(run, *probe_share, planned.options.seed));
-  });
+  RunMeasure measure;
+  if (probe_share) {
+    measure.name = "fine_probe_labelled " + format_number(*probe_share);
+    measure.add = [&](const PlannedRun& planned, TrainedRun& run, RunRow& row) {
+      row.set("fine_probe_labelled", labelled_probe_accuracy(run, *probe_share, planned.options.seed));
+    };
+  }
+  const std::vector<RunRow> rows = run_plan(plan, cache, context, measure);
   if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
   const RunTable table(rows, axes);
 

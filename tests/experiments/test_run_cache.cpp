@@ -91,6 +91,32 @@ TEST_CASE("The run cache keeps every finished run and finds it again after a res
   CHECK(fs::file_size(folder.path / "runs.csv.lock") == 0);
 }
 
+TEST_CASE("A cached run of another results version is stale: trained again and replaced, never refused", "[experiments][run_cache]") {
+  TemporaryFolder folder;
+  const std::string path = (folder.path / "runs.csv").string();
+  const auto versioned = [](RunRow row, const std::string& version) {
+    row.set(kResultsVersionColumn, version);
+    return row;
+  };
+  RunCache cache(path, {"method", "seed"});
+  cache.add(finished("supcon", 0, 3, 0.70));                   // a row from before versions
+  cache.add(versioned(finished("thanos", 0, 3, 0.73), "1"));
+  // Without a version the planned run finds the row as before; with one, only a row of that version.
+  CHECK(cache.find(planned("supcon", 0, 3))->number("fine_probe") == 0.70);
+  CHECK_FALSE(cache.find(versioned(planned("supcon", 0, 3), "2")));
+  CHECK_FALSE(cache.find(versioned(planned("thanos", 0, 3), "2")));
+  CHECK(cache.find(versioned(planned("thanos", 0, 3), "1"))->number("fine_probe") == 0.73);
+  // Staleness is decided before the other parameters: another budget at another version is a run
+  // to train, not a refusal; at the cached version it is still refused.
+  CHECK_FALSE(cache.find(versioned(planned("thanos", 0, 5), "2")));
+  CHECK_THROWS_WITH(cache.find(versioned(planned("thanos", 0, 5), "1")), Catch::Contains("epochs = 5"));
+  // The run trained again replaces the stale row: one row per key, of the new version.
+  cache.add(versioned(finished("thanos", 0, 3, 0.74), "2"));
+  const RunCache again(path, {"method", "seed"});
+  CHECK(again.rows().size() == 2);
+  CHECK(again.find(versioned(planned("thanos", 0, 3), "2"))->number("fine_probe") == 0.74);
+}
+
 TEST_CASE("Processes that add runs to one cache at once lose none of them", "[experiments][run_cache]") {
   // Four processes (the tasks of a job array), each having read the cache when it was empty,
   // each add 25 runs as fast as they can. Without the lock and the re-read under it, each

@@ -8,6 +8,12 @@
 // a different value is refused with InvalidArgument("definition"), naming the run, the column
 // and both values, because reusing it would silently mix two definitions in one table.
 //
+// One parameter is not a choice of the definition but of the code: kResultsVersionColumn, the
+// version of the code's results a run was computed with. A cached row of another version (or of
+// none: a row from before versions) is stale, not wrong: find treats it as not cached, and the
+// run trained again replaces it (add), so that a table never mixes rows of two versions of the
+// code that would give them different numbers.
+//
 // The file is rewritten atomically after every finished run (OutputTransaction), so an
 // interrupted experiment loses at most the run in progress, and a rerun finds the finished
 // ones; several processes may add to one file (add). Rows whose key the definition no longer
@@ -30,6 +36,10 @@ namespace geomsim {
 // of more is refused before any row is read.
 inline constexpr std::size_t kMaxRunTableColumns = 1000;
 
+// The column of a run's results version (see above): a planned run that sets it finds only cached
+// rows of the same version.
+inline constexpr const char* kResultsVersionColumn = "results_version";
+
 // One run: its cells in column order (parameters first, then metrics, as they were set).
 class RunRow {
  public:
@@ -44,21 +54,28 @@ class RunRow {
   const std::vector<std::pair<std::string, std::string>>& cells() const { return cells_; }
 
  private:
-  friend class RunCache;  // builds the rows it reads whole, their columns already checked distinct
+  // builds the rows it reads whole, their columns already checked distinct
+  friend std::vector<RunRow> read_run_table(const std::string& path, const std::string& argument);
   std::vector<std::pair<std::string, std::string>> cells_;
 };
+
+// The rows of a run table (none when `path` does not exist). Throws InvalidArgument(argument)
+// when it is not one (not a regular file, no header, more than kMaxRunTableColumns columns, a
+// duplicate column, a row of the wrong width, a quote); linear in the file's size.
+std::vector<RunRow> read_run_table(const std::string& path, const std::string& argument);
 
 class RunCache {
  public:
   // Reads `path` when it exists. Throws InvalidArgument(argument) when it is not a run table
-  // (not a regular file, no header, more than kMaxRunTableColumns columns, a duplicate column, a
-  // row of the wrong width, a quote), or when two of its rows have the same key. Every check is
-  // linear in the file's size (the keys and the columns are hashed).
+  // (read_run_table), or when two of its rows have the same key. Every check is linear in the
+  // file's size (the keys and the columns are hashed).
   RunCache(std::string path, std::vector<std::string> key_columns, std::string argument = "out");
 
-  // The cached row of the planned run (the same values in every key column), or nullopt.
-  // `planned` holds the run's parameters only. Throws InvalidArgument("definition") when the
-  // cached row differs in another parameter of `planned`, or lacks it.
+  // The cached row of the planned run (the same values in every key column), or nullopt; also
+  // nullopt when `planned` sets kResultsVersionColumn and the cached row holds another version
+  // or none (stale). `planned` holds the run's parameters only. Throws
+  // InvalidArgument("definition") when the cached row differs in another parameter of `planned`,
+  // or lacks it.
   std::optional<RunRow> find(const RunRow& planned) const;
 
   // Adds (or replaces, by key) a finished run and rewrites the file atomically. Several
@@ -80,7 +97,7 @@ class RunCache {
 
  private:
   std::string key_of(const RunRow& row) const;  // the key cells joined by commas (no cell holds one)
-  std::vector<RunRow> read_rows() const;  // the file's rows (none when it does not exist)
+  std::vector<RunRow> read_rows() const;  // the file's rows, their keys checked distinct
   void index_rows();                      // rebuilds by_key_ from rows_
   std::string path_;
   std::vector<std::string> key_columns_;

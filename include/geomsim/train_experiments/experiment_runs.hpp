@@ -22,9 +22,6 @@
 
 namespace geomsim::train_experiments {
 
-// The runs of a plan that are cached and not trained again: cached[i] set and chosen[i] false.
-std::size_t cached_and_kept(const std::vector<std::optional<RunRow>>& cached, const std::vector<bool>& chosen);
-
 struct ExperimentContext {
   std::string definition_path;  // sims/NAME.json as given
   std::string name;             // the definition's name: the stem of every output
@@ -56,8 +53,9 @@ struct ExperimentContext {
   // from its reading of the cache. `mine` is this rank's decision for
   // every run of the plan; the result is the same on every rank.
   std::vector<bool> agreed_runs(const std::vector<bool>& mine) const;
-  // "geomsim experiment NAME: R runs, C cached in FILE, T to train[ in shard i/n]\n" on log().
-  void log_plan(std::size_t runs, std::size_t cached, std::size_t to_train, const std::string& cache_path) const;
+  // "geomsim experiment NAME: R runs, C cached in FILE[ (S of them from other pages)], T to
+  // train[ in shard i/n]\n" on log().
+  void log_plan(std::size_t runs, std::size_t cached, std::size_t shared, std::size_t to_train, const std::string& cache_path) const;
   // Whether this process writes the page: rank 0 of the whole plan.
   bool writes_page() const { return job.is_main() && shard.whole(); }
   // std::cerr on rank 0; a stream that prints nothing on the other ranks.
@@ -105,6 +103,20 @@ TrainRunOptions run_options(const TrainRunOptions& base, const std::string& meth
 // hierarchy, encoder, method, loss, autoencoder, alpha, tau, augmentation, budget and recipe.
 RunRow training_parameters(const std::string& method, const TrainRunOptions& options);
 
+// Which runs of a plan to train. Each planned row gets its run id (stamp_run_id with
+// `measures`); a run is kept when this page's cache holds it at its results version, or when
+// another page's cache in the same folder does (OtherPagesRuns): rank 0 then adds that row to
+// this cache for the runs of its shard, so that two definitions holding the same run share one
+// computation and give the same numbers. A forced run is trained anyway. The choice is rank 0's
+// (agreed_runs), and is logged (log_plan).
+struct RunChoice {
+  std::vector<std::optional<RunRow>> cached;  // each run's row, when kept
+  std::vector<bool> chosen;                   // train it
+  std::size_t to_train = 0;
+};
+RunChoice choose_runs(const std::vector<RunRow*>& planned, const std::vector<bool>& forced, RunCache& cache,
+                      const ExperimentContext& context, const std::string& measures);
+
 struct PlannedRun {
   PlannedRun(TrainRunOptions o, RunRow p, std::string l) : options(std::move(o)), parameters(std::move(p)), label(std::move(l)) {}
   TrainRunOptions options;
@@ -130,11 +142,19 @@ std::vector<std::pair<std::string, std::string>> plan_heatmaps(const nlohmann::j
 // gamma-margin error, the final training loss, samples/s and the seconds.
 void add_transfer_metrics(const TrainedRun& run, RunRow& row);
 
-// Trains the plan's runs that `cache` lacks (or that are forced), in order, with progress on
-// stderr when it is a terminal. `measure` (optional) may add metrics to a new run's row after
-// its transfer metrics. Returns every planned run's row (cached or new), in plan order.
-std::vector<RunRow> run_plan(const std::vector<PlannedRun>& plan, RunCache& cache, const ExperimentContext& context,
-                             const std::function<void(const PlannedRun&, TrainedRun&, RunRow&)>& measure = {});
+// What a page measures of each trained run beyond its transfer metrics: `add` adds its metrics
+// to the row, and `name` says what they are, for the run's id ("" when `add` is empty; two
+// pages whose measures have one name add the same metrics to the same run).
+struct RunMeasure {
+  std::string name;
+  std::function<void(const PlannedRun&, TrainedRun&, RunRow&)> add;
+};
+
+// Trains the plan's runs that choose_runs does not keep, in order, with progress on stderr
+// when it is a terminal. `measure` adds metrics to a new run's row after its transfer metrics.
+// Returns every planned run's row (cached or new), in plan order.
+std::vector<RunRow> run_plan(std::vector<PlannedRun>& plan, RunCache& cache, const ExperimentContext& context,
+                             const RunMeasure& measure = {});
 
 // Every page starts alike: its title, the definition and the command that regenerates it (a
 // smoke grid says so), and the paper's words.
