@@ -9,8 +9,9 @@ void add_experiment_options(CLI::App& c, ExperimentCommandOptions& o) {
   c.footer("Runs one training experiment of sims/ (geomsim report runs every definition, handing the training kinds\n"
            "to this command). Every finished run is appended to OUT/NAME.csv, which is rewritten atomically after each\n"
            "run: a rerun trains only the runs missing there, and refuses a cached run whose parameters differ from\n"
-           "the definition's. At the end OUT/NAME.md (mean +- sd over seeds, the paper's numbers, a verdict per claim)\n"
-           "and the figures are written.");
+           "the definition's. A run cached by another page in OUT (the same parameters, the same measures) is taken\n"
+           "from there, not trained again; a row of an older results version is trained again. At the end OUT/NAME.md\n"
+           "(mean +- sd over seeds, the paper's numbers, a verdict per claim) and the figures are written.");
   c.add_option("--definition", o.definition, "the definition, sims/NAME.json")->required();
   c.add_option("--out", o.out, "folder for NAME.csv, NAME.md and the figures (created if missing)")->capture_default_str()->check(no_control_characters());
   c.add_flag("--smoke", o.smoke, "apply the definition's \"smoke\" overrides (a tiny grid, for CI)");

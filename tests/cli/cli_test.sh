@@ -705,6 +705,13 @@ for text in ("# A tiny transfer experiment", "Labels each method saw", "± ", "L
     assert text in page, text
 assert any(v in page for v in ("**holds**", "**does not hold**", "**within noise**")), page
 PY
+  # kTrainingResultsVersion says when the training runs' numbers change (issue 52): in an
+  # environment tests/train_experiments/tiny_runs_by_version.csv records, tiny's runs must give
+  # the recorded bits at the recorded version; a change that moves them must raise the version
+  # (and rerun the pages) and record the new rows, which the failure prints.
+  python3 "$source_dir/tests/train_experiments/check_results_version.py" "$work/exp/tiny.csv" \
+    "$source_dir/tests/train_experiments/tiny_runs_by_version.csv" >"$work/version.txt" 2>&1 &&
+    pass || fail "$(cat "$work/version.txt")"
   # A rerun of a finished experiment trains nothing and leaves its cache as it was.
   expect_cached_rerun() {  # definition, out folder, cache CSV, a copy of it from before, the expected count
     "$geomsim" experiment --definition "$1" --out "$2" 2>"$work/exp-err.txt" && grep -qF "$5" "$work/exp-err.txt" && cmp -s "$3" "$4" &&
@@ -744,6 +751,32 @@ import csv, sys
 one = sorted((r["method"], r["seed"]) for r in csv.DictReader(open(sys.argv[1])))
 shards = sorted((r["method"], r["seed"]) for r in csv.DictReader(open(sys.argv[2])))
 assert one == shards and len(shards) == 4, (one, shards)
+PY
+  # Identical settings, identical numbers (issue 52): a second definition holding one of tiny's
+  # runs, in the same folder, trains nothing and takes tiny's row (one computation for both
+  # pages); the same run trained afresh at one thread (tiny's ran at all cores) gives the same
+  # bits in every result. Every row records its results version, run id and environment.
+  sed -e 's/"name": "tiny"/"name": "tinyb"/' -e 's/"methods": \["supcon", "spread"\]/"methods": ["spread"]/' \
+      -e 's/"seeds": "0:1"/"seeds": 1/' "$work/sims/tiny.json" >"$work/tinyb.json"
+  sed -e 's/"name": "tinyb"/"name": "tinyt"/' -e 's/"width": 16/"width": 16, "threads": 1/' "$work/tinyb.json" >"$work/tinyt.json"
+  "$geomsim" experiment --definition "$work/tinyb.json" --out "$work/exp" 2>"$work/tinyb.txt" &&
+    grep -qF "1 runs, 1 cached in $work/exp/tinyb.csv (1 of them from other pages), 0 to train" "$work/tinyb.txt" &&
+    "$geomsim" experiment --definition "$work/tinyt.json" --out "$work/exp-threads" 2>"$work/tinyt.txt" &&
+    grep -qF "1 runs, 0 cached" "$work/tinyt.txt" &&
+    python3 - "$work/exp/tiny.csv" "$work/exp/tinyb.csv" "$work/exp-threads/tinyt.csv" <<'PY' && pass || fail "identical runs of two definitions or two thread counts differ: $(cat "$work/tinyb.txt" "$work/tinyt.txt")"
+import csv, sys
+tiny = [r for r in csv.DictReader(open(sys.argv[1])) if r["method"] == "spread" and r["seed"] == "1"]
+shared = list(csv.DictReader(open(sys.argv[2])))
+fresh = list(csv.DictReader(open(sys.argv[3])))
+assert len(tiny) == len(shared) == len(fresh) == 1, (tiny, shared, fresh)
+tiny, shared, fresh = tiny[0], shared[0], fresh[0]
+assert shared == tiny, "the shared row is not tiny's"
+for r in (tiny, fresh):
+    assert r["results_version"] and len(r["run_id"]) == 16 and r["libtorch"] and r["blas"] and r["cpu_level"], r
+assert fresh["threads"] == "1" and int(tiny["threads"]) >= 1 and fresh["run_id"] == tiny["run_id"], (tiny, fresh)
+timing = {"seconds", "train_seconds", "samples_per_second", "threads"}
+differ = [c for c in tiny if c not in timing and tiny[c] != fresh[c]]
+assert not differ, [(c, tiny[c], fresh[c]) for c in differ]
 PY
   # The coreset kind shards whole seeds (each scores its pool once): 4 shards of 4 seeds x 2 runs,
   # one after another, train all 8 runs, none writes the page, and the run without --shard does.

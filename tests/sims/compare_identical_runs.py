@@ -18,8 +18,9 @@ Usage: compare_identical_runs.py EXPORT_DIR [--verbose]. Prints one line a diffe
 otherwise, 2 on bad usage.
 
 Not yet a CI check: on 2026-11-29 42 of 4518 such pairs differ, all between rows that a page's
-run cache computed with different code versions (a run's identity holds no version), so it fails
-until the training pages are rerun in one build (issue 52's closing note has the plan).
+run cache computed with different code versions. Rows now carry results_version (a setting here:
+rows of two versions never pair) and are trained again when the code's version changes
+(train_experiments/run_identity.hpp), so the check passes once the training pages are rerun.
 Run it by hand: python3 tests/sims/compare_identical_runs.py notebooks-export"""
 import csv
 import glob
@@ -54,8 +55,11 @@ RESULTS = {
 RESULT_PATTERNS = [re.compile(p) for p in (
     r"test_group_\d+", r"corrupt_accuracy_s\d+", r"ece_s\d+", r"p_z\d+", r"sigma_z\d+", r"delta_z\d+")]
 # Where and how long: recorded, shown, never compared (timings differ on every run).
+# The run id is a digest of the settings and of what the page measured: pages that measured
+# different things of one run still pair on the results they share.
 ENVIRONMENT = {"seconds", "train_seconds", "samples_per_second", "score_seconds", "lipschitz_seconds",
-               "device", "world_size"}
+               "device", "world_size", "threads", "libtorch", "blas", "aten_cpu", "cpu_level", "run_id"}
+SHOWN = ("device", "world_size", "threads", "libtorch", "blas", "aten_cpu", "cpu_level")
 # A training run's rows have a `loss` setting (the loss's name); a sweep's `loss` is a number.
 TRAINING_MARKER = "method"
 
@@ -112,7 +116,7 @@ def compare(export, verbose=False):
                     differing += 1
                     run = " ".join(f"{c}={v}" for c, v in key if v and c in ("method", "dataset", "hierarchy", "encoder", "seed", "K", "d", "alpha", "tau"))
                     shown = ", ".join(f"{c} {ra[c] or '-'} vs {rb[c] or '-'}" for c in diff[:4]) + (f" (+{len(diff) - 4} more)" if len(diff) > 4 else "")
-                    env = " ".join(f"{c} {ra.get(c) or '-'}/{rb.get(c) or '-'}" for c in ("device", "world_size") if c in ra or c in rb)
+                    env = " ".join(f"{c} {ra.get(c) or '-'}/{rb.get(c) or '-'}" for c in SHOWN if c in ra or c in rb)
                     lines.append(f"DIFFER {pa} ~ {pb}: {run}: {shown}" + (f" [{env}]" if env else ""))
     for line in sorted(lines):
         print(line)
