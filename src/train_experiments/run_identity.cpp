@@ -31,15 +31,17 @@ std::string config_value(const std::string& config, const std::string& key) {
   return value.empty() ? "unknown" : value;
 }
 
-// The loaded shared objects whose file name holds "blas" (libblas.so.3 of Debian's alternatives,
-// libopenblas, libmkl_*'s are named so by none: MKL is linked into libtorch_cpu): "DIR/FILE" of
-// the first, which says which implementation the alternatives chose.
+// The first loaded shared object whose file name holds "blas" (Debian's libblas.so.3, libopenblas;
+// the wheel's MKL is linked into libtorch_cpu), its links followed: "DIR/FILE", which says which
+// implementation Debian's alternatives chose (openblas-openmp/libblas.so.3).
 std::string loaded_blas() {
   std::string found;
   dl_iterate_phdr(
       [](dl_phdr_info* info, std::size_t, void* out) {
-        const std::filesystem::path path(info->dlpi_name ? info->dlpi_name : "");
+        std::filesystem::path path(info->dlpi_name ? info->dlpi_name : "");
         if (path.filename().string().find("blas") == std::string::npos) return 0;
+        std::error_code ec;  // through the alternatives' links, to the library itself
+        if (auto target = std::filesystem::canonical(path, ec); !ec) path = target;
         *static_cast<std::string*>(out) = (path.parent_path().filename() / path.filename()).string();
         return 1;
       },

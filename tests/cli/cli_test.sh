@@ -755,7 +755,8 @@ PY
   # Identical settings, identical numbers (issue 52): a second definition holding one of tiny's
   # runs, in the same folder, trains nothing and takes tiny's row (one computation for both
   # pages); the same run trained afresh at one thread (tiny's ran at all cores) gives the same
-  # bits in every result. Every row records its results version, run id and environment.
+  # bits in every result where libtorch promises it. Every row records its results version, run
+  # id and environment.
   sed -e 's/"name": "tiny"/"name": "tinyb"/' -e 's/"methods": \["supcon", "spread"\]/"methods": ["spread"]/' \
       -e 's/"seeds": "0:1"/"seeds": 1/' "$work/sims/tiny.json" >"$work/tinyb.json"
   sed -e 's/"name": "tinyb"/"name": "tinyt"/' -e 's/"width": 16/"width": 16, "threads": 1/' "$work/tinyb.json" >"$work/tinyt.json"
@@ -776,7 +777,17 @@ for r in (tiny, fresh):
 assert fresh["threads"] == "1" and int(tiny["threads"]) >= 1 and fresh["run_id"] == tiny["run_id"], (tiny, fresh)
 timing = {"seconds", "train_seconds", "samples_per_second", "threads"}
 differ = [c for c in tiny if c not in timing and tiny[c] != fresh[c]]
-assert not differ, [(c, tiny[c], fresh[c]) for c in differ]
+if tiny["blas"].startswith("generic"):
+    # Debian's libtorch 1.13 (BLAS_INFO=generic) multiplies float32 matrices with a last bit that
+    # depends on the thread count (torch.mm of 100x784 by 784x16 differs at 1 and 2 threads);
+    # the wheel's MKL does not. The training and the scores agree; the geometry of the
+    # embeddings to float32's rounding. The row records threads and blas (sims/README.md).
+    for c in differ:
+        assert c not in ("final_loss", "coarse_accuracy", "fine_probe", "fine_mean", "subgroup_f1"), (c, tiny[c], fresh[c])
+        a, b = float(tiny[c]), float(fresh[c])
+        assert abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1.0), (c, a, b)
+else:
+    assert not differ, [(c, tiny[c], fresh[c]) for c in differ]
 PY
   # The coreset kind shards whole seeds (each scores its pool once): 4 shards of 4 seeds x 2 runs,
   # one after another, train all 8 runs, none writes the page, and the run without --shard does.

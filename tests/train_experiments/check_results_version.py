@@ -5,7 +5,7 @@ says: the same results version gives the same numbers.
 Usage: check_results_version.py RUNS.csv GOLDEN.csv
 
 RUNS.csv is a run cache of cli_test.sh's tiny transfer experiment; GOLDEN.csv holds, per results
-version and environment (libtorch, blas, aten_cpu, cpu_level: what may move the last bits), the
+version and environment (libtorch, blas, aten_cpu, cpu_level, threads: what may move the last bits), the
 results of those runs. For every run of RUNS.csv whose environment GOLDEN.csv records:
 - at a version it records, every result must be equal to the bit (the cells are shortest
   round-trip numbers): else the code changed the runs' numbers without raising the version;
@@ -16,7 +16,7 @@ Exit 2 on bad usage or unreadable tables."""
 import csv
 import sys
 
-ENVIRONMENT = ("libtorch", "blas", "aten_cpu", "cpu_level")
+ENVIRONMENT = ("libtorch", "blas", "aten_cpu", "cpu_level", "threads")
 RUN = ("method", "seed")
 RESULTS = ("final_loss", "coarse_accuracy", "fine_probe", "fine_mean", "spread", "sigma", "subgroup_f1")
 COLUMNS = ("results_version",) + ENVIRONMENT + RUN + RESULTS
