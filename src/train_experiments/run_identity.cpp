@@ -68,7 +68,9 @@ void set_results_version(RunRow& planned) { planned.set(kResultsVersionColumn, s
 void stamp_run_id(RunRow& planned, const std::string& measures) {
   std::vector<std::pair<std::string, std::string>> cells;
   for (const auto& cell : planned.cells()) {
-    if (cell.first != kRunIdColumn) cells.push_back(cell);
+    // "none": a swept parameter the method does not read (cond_clusters for CCL-K), which another
+    // page holding the run leaves out.
+    if (cell.first != kRunIdColumn && cell.second != "none") cells.push_back(cell);
   }
   std::sort(cells.begin(), cells.end());
   std::uint64_t h = kFnv1aOffsetBasis;
@@ -124,11 +126,15 @@ std::optional<RunRow> OtherPagesRuns::find(const RunRow& planned) {
   if (!id) return std::nullopt;
   const auto hit = by_id_.find(*id);
   if (hit == by_id_.end() || hit->second.text(kResultsVersionColumn) != planned.text(kResultsVersionColumn)) return std::nullopt;
-  // The digest is 64 bits: the parameters themselves decide.
+  // The digest is 64 bits: the parameters themselves decide ("none" as absent, as in the id).
+  const auto cell = [](const std::optional<std::string>& text) { return text && *text != "none" ? *text : std::string(); };
   for (const auto& [column, value] : planned.cells()) {
-    if (hit->second.text(column).value_or("") != value) return std::nullopt;
+    if (cell(hit->second.text(column)) != cell(value)) return std::nullopt;
   }
-  return hit->second;
+  // The other page's results under this page's parameters (the same values, spelled as here).
+  RunRow row = hit->second;
+  for (const auto& [column, value] : planned.cells()) row.set(column, value);
+  return row;
 }
 
 }  // namespace geomsim::train_experiments

@@ -10,6 +10,7 @@
 #include "geomsim/train_experiments/experiment_claims.hpp"
 #include "geomsim/train_experiments/experiment_kinds.hpp"
 #include "geomsim/train_experiments/experiment_runs.hpp"
+#include "geomsim/train_experiments/run_identity.hpp"
 #include "geomsim/figures/gnuplot_figure.hpp"
 #include "geomsim/figures/line_figure.hpp"
 #include "geomsim/train_experiments/spread_figure.hpp"
@@ -711,4 +712,78 @@ TEST_CASE("A run trains on the rows of its subset of one pool, whatever its init
   TrainRunOptions twice = o;
   twice.train_subset = {3, 5, 3};
   CHECK_THROWS_AS(train_run(twice), InvalidArgument);
+}
+
+TEST_CASE("A run's id digests its parameters and what the page measures, in any column order", "[experiments][run_identity]") {
+  RunRow a;
+  set_results_version(a);
+  a.set("method", "supcon");
+  a.set("seed", "1");
+  RunRow b;  // the same parameters, set in another order, with a swept parameter it does not read
+  b.set("seed", "1");
+  b.set("cond_clusters", "none");
+  b.set("method", "supcon");
+  set_results_version(b);
+  stamp_run_id(a, "");
+  stamp_run_id(b, "");
+  CHECK(a.text(kResultsVersionColumn) == std::to_string(kTrainingResultsVersion));
+  CHECK(a.text(kRunIdColumn)->size() == 16);
+  CHECK(a.text(kRunIdColumn) == b.text(kRunIdColumn));
+  const std::string id = *a.text(kRunIdColumn);
+  stamp_run_id(a, "");  // its own id is not a parameter
+  CHECK(a.text(kRunIdColumn) == id);
+  RunRow measured = a;
+  stamp_run_id(measured, "strata");
+  CHECK(measured.text(kRunIdColumn) != id);
+  RunRow other = a;
+  other.set("seed", "2");
+  stamp_run_id(other, "");
+  CHECK(other.text(kRunIdColumn) != id);
+  // Lengths are hashed too: moving a character between a column and its value is another run.
+  RunRow x, y;
+  x.set("ab", "c");
+  y.set("a", "bc");
+  stamp_run_id(x, "");
+  stamp_run_id(y, "");
+  CHECK(x.text(kRunIdColumn) != y.text(kRunIdColumn));
+}
+
+TEST_CASE("Another page's cache gives a run with the same id, version and parameters, spelled as this page spells them",
+          "[experiments][run_identity]") {
+  ScratchFolder dir("other-pages");
+  const auto planned = [](const std::string& seed, const std::string& clusters) {
+    RunRow row;
+    set_results_version(row);
+    row.set("method", "cclk-weak");
+    row.set("seed", seed);
+    if (!clusters.empty()) row.set("cond_clusters", clusters);
+    stamp_run_id(row, "");
+    return row;
+  };
+  {
+    RunCache kernels(dir("cclk-kernels.csv"), {"method", "seed"});
+    RunRow done = planned("0", "");
+    done.set("fine_probe", 0.625);
+    kernels.add(done);
+    RunRow stale = planned("1", "");
+    stale.set(kResultsVersionColumn, "1");  // another version's row under the same id
+    stale.set("fine_probe", 0.5);
+    kernels.add(stale);
+  }
+  std::ofstream(dir("figure.csv")) << "run_id,x\n\"quoted\",1\n";  // not a run table: skipped
+  std::ofstream(dir("notes.csv")) << "seed,x\n0,1\n";                 // no run ids: not read
+  RunCache own(dir("insufficient-samples.csv"), {"method", "seed", "cond_clusters"});
+  OtherPagesRuns others(dir.root.string(), own.path());
+  const auto hit = others.find(planned("0", "none"));
+  REQUIRE(hit);
+  CHECK(hit->number("fine_probe") == 0.625);
+  CHECK(hit->text("cond_clusters") == std::optional<std::string>("none"));  // this page's key cell
+  CHECK(others.tables_read() == 1);
+  CHECK_FALSE(others.find(planned("1", "none")));  // the other page's row is of another version
+  CHECK_FALSE(others.find(planned("2", "none")));  // no page has it
+  RunRow clustered = planned("0", "5");            // other parameters: another run
+  CHECK_FALSE(others.find(clustered));
+  // A page never takes its own rows as another's.
+  OtherPagesRuns itself(dir.root.string(), dir("cclk-kernels.csv"));
+  CHECK_FALSE(itself.find(planned("0", "")));
 }

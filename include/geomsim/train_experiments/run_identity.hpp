@@ -34,7 +34,8 @@ inline constexpr const char* kRunIdColumn = "run_id";
 void set_results_version(RunRow& planned);
 
 // Sets the planned run's run id (kRunIdColumn): the FNV-1a digest of every other parameter
-// (column and value, in the columns' name order) and of `measures`, the name of what the page
+// (column and value, in the columns' name order; a "none" value, a swept parameter the method
+// does not read, counts as absent) and of `measures`, the name of what the page
 // measures beyond what every run of its kind records ("" for nothing). Two pages that plan the
 // same run and measure the same things name it alike, whatever their columns' order or keys.
 void stamp_run_id(RunRow& planned, const std::string& measures);
@@ -50,7 +51,8 @@ void add_run_environment(RunRow& row);
 class OtherPagesRuns {
  public:
   OtherPagesRuns(std::string folder, std::string own_path);
-  // The finished row of another page with the planned run's id and results version, or nullopt.
+  // The finished row of another page with the planned run's id, results version and
+  // parameters, its parameter cells spelled as `planned` spells them; or nullopt.
   std::optional<RunRow> find(const RunRow& planned);
   // The pages' files it has read (after a find).
   std::size_t tables_read() const { return tables_read_; }
