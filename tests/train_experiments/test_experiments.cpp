@@ -469,7 +469,9 @@ TEST_CASE("A robustness definition plans every data set, method and seed as geom
     CHECK(run.parameters.text("seed") == std::to_string(o.seed));
     CHECK(run.parameters.text("train_per_subclass") == std::optional<std::string>("30"));
     CHECK(run.parameters.number("lr") == 0.05);
-    CHECK(run.parameters.cells().size() == robustness_parameters(o).size());
+    // ... and the results version of the code (run_identity.hpp).
+    CHECK(run.parameters.text(kResultsVersionColumn) == std::to_string(kTrainingResultsVersion));
+    CHECK(run.parameters.cells().size() == robustness_parameters(o).size() + 1);
     CHECK(keys.insert(*run.parameters.text("dataset") + " " + *run.parameters.text("method") + " " + *run.parameters.text("seed")).second);
   }
   CHECK(plan.runs.front().options.dataset.dataset == "undersampled");
