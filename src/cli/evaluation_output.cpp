@@ -88,6 +88,12 @@ std::string evaluation_text(const json& e) {
     const auto lambda = [&](const char* k) { return s[k].is_null() ? std::string("none") : fixed(s[k].get<double>(), 4); };
     line("mean classifier loss, z / y", fixed(s["transfer_loss"].get<double>(), 4) + " / " +
                                                                         fixed(s["original_loss"].get<double>(), 4));
+    if (s.contains("transfer_best_loss")) {
+      line("at its best scale lambda, z / y", fixed(s["transfer_best_loss"].get<double>(), 4) + " / " +
+                                                  fixed(s["original_best_loss"].get<double>(), 4) + " (lambda " +
+                                                  fixed(s["transfer_best_scale"].get<double>(), 4) + " / " +
+                                                  fixed(s["original_best_scale"].get<double>(), 4) + ")");
+    }
     line("seed 000 Lemma 1 / 2 lambda", lambda("lemma1_lambda") + " / " + lambda("lemma2_lambda") + " (as printed: " +
                                                        lambda("lemma1_lambda_printed") + " / " + lambda("lemma2_lambda_printed") +
                                                        "; E_z |m_z|^2 " + fixed(s["mean_norm_squared"].get<double>(), 4) + ")");

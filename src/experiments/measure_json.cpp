@@ -67,6 +67,10 @@ json geometry_json(const EmbeddingGeometry& g) {
   out["pairs"] = pairs;
   out["strata_lemmas"] = {{"transfer_loss", g.strata.transfer_loss},
                           {"original_loss", g.strata.original_loss},
+                          {"transfer_best_loss", g.strata.transfer_best_loss},
+                          {"transfer_best_scale", g.strata.transfer_best_scale},
+                          {"original_best_loss", g.strata.original_best_loss},
+                          {"original_best_scale", g.strata.original_best_scale},
                           {"lemma1_lambda", optional_json(g.strata.lemma1_lambda)},
                           {"lemma2_lambda", optional_json(g.strata.lemma2_lambda)},
                           {"lemma1_lambda_printed", optional_json(g.strata.lemma1_lambda_printed)},

@@ -90,6 +90,10 @@ EmbeddingGeometry measure_embedding_geometry(const Matrix& points, const std::ve
   const StrataMeanClassifier strata = strata_mean_classifier(points, labels, subclass_labels);
   out.strata.transfer_loss = strata.transfer_loss;
   out.strata.original_loss = strata.original_loss;
+  out.strata.transfer_best_loss = strata.transfer_best_loss;
+  out.strata.transfer_best_scale = strata.transfer_best_scale;
+  out.strata.original_best_loss = strata.original_best_loss;
+  out.strata.original_best_scale = strata.original_best_scale;
   out.strata.lemma1_lambda = smallest_strata_lambda(strata, StrataTask::coarse_to_fine, StrataDistanceForm::exact);
   out.strata.lemma2_lambda = smallest_strata_lambda(strata, StrataTask::original, StrataDistanceForm::exact);
   out.strata.lemma1_lambda_printed = smallest_strata_lambda(strata, StrataTask::coarse_to_fine, StrataDistanceForm::printed);

@@ -39,6 +39,67 @@ double mean_cross_entropy(const PointsRef& points, const Matrix& weights, const 
   return total / static_cast<double>(points.cols());
 }
 
+// The mean cross-entropy of the logits lambda f(x)^T W_j and its slope in lambda,
+// E[sum_j softmax_j f(x)^T W_j - f(x)^T W_t(x)] = E[sum_{j != t} softmax_j (f(x)^T W_j - f(x)^T W_t)],
+// summed in that form so that a slope of 1e-300 stays negative rather than 1 - 1 = 0; in blocks
+// as mean_cross_entropy.
+struct ScaledLoss {
+  double value = 0.0;
+  double slope = 0.0;
+};
+
+ScaledLoss scaled_cross_entropy(const PointsRef& points, const Matrix& weights, const std::vector<int>& target, double lambda) {
+  constexpr Index kBlock = 4096;
+  ScaledLoss out;
+  Matrix scores;
+  for (Index start = 0; start < points.cols(); start += kBlock) {
+    const Index width = std::min(kBlock, points.cols() - start);
+    scores.noalias() = weights.transpose() * points.middleCols(start, width);
+    for (Index i = 0; i < width; ++i) {
+      const Index t = target[static_cast<std::size_t>(start + i)];
+      const Vector scaled = lambda * scores.col(i);
+      const double above_target = log_sum_exp_minus(scaled, t);
+      const Vector softmax = (scaled.array() - (scaled(t) + above_target)).exp().matrix();
+      out.value += above_target;
+      for (Index j = 0; j < scores.rows(); ++j) {
+        if (j != t) out.slope += softmax(j) * (scores(j, i) - scores(t, i));
+      }
+    }
+  }
+  out.value /= static_cast<double>(points.cols());
+  out.slope /= static_cast<double>(points.cols());
+  return out;
+}
+
+// The lambda in [0, kMaxMeanClassifierScale] minimising the convex scaled_cross_entropy: 0 where
+// its slope is not negative there, else the root of its increasing slope (bisection), or the cap
+// where the slope stays negative or the loss reaches 0 (separated points: the loss falls towards 0
+// as lambda grows, and its slope underflows).
+void best_scale(const PointsRef& points, const Matrix& weights, const std::vector<int>& target, double& scale, double& loss) {
+  const auto at = [&](double lambda) { return scaled_cross_entropy(points, weights, target, lambda); };
+  if (at(0.0).slope >= 0.0) {
+    scale = 0.0;
+    loss = at(0.0).value;
+    return;
+  }
+  double lo = 0.0, hi = 1.0;
+  for (ScaledLoss h = at(hi); h.slope < 0.0 || h.value == 0.0; h = at(hi)) {
+    lo = hi;
+    hi *= 2.0;
+    if (hi > kMaxMeanClassifierScale || h.value == 0.0) {
+      scale = kMaxMeanClassifierScale;
+      loss = at(scale).value;
+      return;
+    }
+  }
+  for (int k = 0; k < 100 && hi - lo > 1e-12 * hi; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    (at(mid).slope < 0.0 ? lo : hi) = mid;
+  }
+  scale = 0.5 * (lo + hi);
+  loss = at(scale).value;
+}
+
 // The lemma's A (C x J), its targets t(z) and the weights p(z).
 struct LemmaTerms {
   Matrix A;
@@ -137,6 +198,8 @@ StrataMeanClassifier strata_mean_classifier(const PointsRef& points, const std::
   }
   s.transfer_loss = mean_cross_entropy(points, s.stratum_means, subclass_labels);
   s.original_loss = mean_cross_entropy(points, s.class_means, labels);
+  best_scale(points, s.stratum_means, subclass_labels, s.transfer_best_scale, s.transfer_best_loss);
+  best_scale(points, s.class_means, labels, s.original_best_scale, s.original_best_loss);
   return s;
 }
 

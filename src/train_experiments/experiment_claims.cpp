@@ -375,7 +375,9 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
     const auto range_b = seed_ranges(table, b, axis, combinations, scope, metric);
     if (combinations.empty() || !range_a || !range_b) return missing(out);
     const Contrast result = design_contrast({{1.0, *range_b}, {-1.0, *range_a}});
-    out.measured = "range over " + axis + " smaller by " + contrast_text(result, scale, unit, decimals);
+    // Whole on its own (a claims table's cell) and after a note's "Over the learning rates, ":
+    // the contrast is b's range minus a's, the claim's first side named first.
+    out.measured = "the first's range over " + axis + " below the second's by " + contrast_text(result, scale, unit, decimals);
     out.verdict = judge_positive(result);
     out.contrasts = {result};
     return out;

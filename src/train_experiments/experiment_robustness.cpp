@@ -10,10 +10,13 @@
 // The definition's "paper_table" gives the paper's table ("table": its name as the headings show
 // it, such as "Table 4" for seed 004's or "Table 3" for seed 000's, "columns": its data sets,
 // "analogue": the column each of ours stands for, "rows": method -> {"subgroup_f1": [...],
-// "worst_group": [...]}) and is shown beside the measured cells.
+// "worst_group": [...]}, and optionally "titles": method -> the paper's name of its row, where it is
+// not seed 004's, such as "Sohoni et al. [5]" and "L_SC" in seed 000's) and is shown beside the
+// measured cells, its numbers with the one decimal both tables print.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <set>
 
@@ -37,6 +40,13 @@ const std::vector<std::string> kRobustnessKey = {"dataset", "method", "seed"};
 // The paper's rows, in Table 4's order, and what our methods are called there.
 const std::vector<std::pair<std::string, std::string>> kPaperRows = {
     {"george", "Sohoni et al. [43]"}, {"jtt", "JTT [34]"}, {"supcon", "SupCon"}, {"thanos", "THANOS"}, {"groupdro-oracle", "GroupDRO"}};
+
+// A number of the paper's tables as they print it (one decimal: 74.0, not 74).
+std::string paper_number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f", value);
+  return buffer;
+}
 
 std::string method_title(const std::string& method) {
   for (const auto& [name, title] : kPaperRows) {
@@ -173,7 +183,7 @@ std::string paper_cell(const json& paper, const std::string& method, const std::
   const auto& columns = paper.at("columns");
   const std::string column = paper.at("analogue").at(dataset).get<std::string>();
   for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (columns[i] == column && i < row.at(metric).size()) return format_number(row.at(metric)[i].get<double>()) + " (" + column + ")";
+    if (columns[i] == column && i < row.at(metric).size()) return paper_number(row.at(metric)[i].get<double>()) + " (" + column + ")";
   }
   return "—";
 }
@@ -197,6 +207,13 @@ void check_paper_table(const json& paper) {
       for (const auto& v : values) {
         if (!v.is_number()) bad(method + " " + metric + ": one number per column");
       }
+    }
+  }
+  if (paper.contains("titles")) {
+    if (!paper.at("titles").is_object()) bad("\"titles\" must map methods to the paper's names of their rows");
+    for (const auto& [method, title] : paper.at("titles").items()) {
+      if (!title.is_string() || title.get<std::string>().empty()) bad("\"titles\": " + method + "'s must be a name");
+      if (!paper.at("rows").contains(method)) bad("\"titles\": " + method + " has no row");
     }
   }
   if (paper.contains("analogue")) {
@@ -325,12 +342,26 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
     page.heading("The paper's " + paper.at("table").get<std::string>());
     std::vector<std::string> header = {"method", "metric"};
     for (const auto& c : paper.at("columns")) header.push_back(c.get<std::string>());
+    // Every row the definition gives: seed 004's in Table 4's order, then the others (seed 000's
+    // L_spread) in the order of the definition's methods, each under the paper's own name.
+    std::vector<std::pair<std::string, std::string>> paper_methods;
+    const json titles = paper.value("titles", json::object());
+    const auto paper_title = [&](const std::string& method, const std::string& fallback) {
+      return titles.contains(method) ? titles.at(method).get<std::string>() : fallback;
+    };
+    for (const auto& [method, title] : kPaperRows) {
+      if (paper.at("rows").contains(method)) paper_methods.push_back({method, paper_title(method, title)});
+    }
+    for (const auto& m : methods) {
+      const bool listed = std::any_of(paper_methods.begin(), paper_methods.end(), [&](const auto& e) { return e.first == m; });
+      if (!listed && paper.at("rows").contains(m)) paper_methods.push_back({m, paper_title(m, method_title(m))});
+    }
     std::vector<std::vector<std::string>> paper_rows;
     for (const auto& metric : {std::string("subgroup_f1"), std::string("worst_group")}) {
-      for (const auto& [method, title] : kPaperRows) {
-        if (!paper.at("rows").contains(method) || !paper.at("rows").at(method).contains(metric)) continue;
+      for (const auto& [method, title] : paper_methods) {
+        if (!paper.at("rows").at(method).contains(metric)) continue;
         std::vector<std::string> r = {title, metric == "subgroup_f1" ? "sub-group recovery (F1)" : "worst-group"};
-        for (const auto& v : paper.at("rows").at(method).at(metric)) r.push_back(format_number(v.get<double>()));
+        for (const auto& v : paper.at("rows").at(method).at(metric)) r.push_back(paper_number(v.get<double>()));
         paper_rows.push_back(r);
       }
     }

@@ -277,6 +277,12 @@ void add_transfer_metrics(const TrainedRun& run, RunRow& row) {
   const auto& strata = e.geometry.strata;
   row.set("c2f_mean_loss", strata.transfer_loss);
   row.set("original_mean_loss", strata.original_loss);
+  // The same classifiers with logits lambda f(x)^T W at their best lambda (the lemmas' scale
+  // exists, §4.3.1; at lambda = 1 the means' lengths weigh in), and that lambda.
+  row.set("c2f_mean_loss_best", strata.transfer_best_loss);
+  row.set("c2f_mean_scale", strata.transfer_best_scale);
+  row.set("original_mean_loss_best", strata.original_best_loss);
+  row.set("original_mean_scale", strata.original_best_scale);
   if (strata.lemma1_lambda) row.set("lemma1_lambda", *strata.lemma1_lambda);
   if (strata.lemma2_lambda) row.set("lemma2_lambda", *strata.lemma2_lambda);
   row.set("strata_norm2", strata.mean_norm_squared);

@@ -3,6 +3,7 @@
 // closed form for collapsed strata, Jensen's lower bound at lambda = 1, and the smallest lambda.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <tuple>
 #include <vector>
 
 #include "geomsim/metrics/strata_distance_bounds.hpp"
@@ -225,4 +226,39 @@ TEST_CASE("Malformed strata input is refused by name", "[strata_bounds][errors]"
   const auto m = strata_mean_classifier(F, {0, 0, 1, 1}, {0, 1, 2, 3});
   CHECK_THROWS_AS(strata_distance_bound(m, StrataTask::original, StrataDistanceForm::exact, -1.0), InvalidArgument);
   CHECK_THROWS_AS(strata_distance_bound(m, StrataTask::original, StrataDistanceForm::exact, INFINITY), InvalidArgument);
+}
+
+TEST_CASE("The mean classifier at its best scale minimises the scaled cross-entropy", "[strata_bounds]") {
+  // The same classifier with logits lambda f^T W: its loss at the best lambda is no larger than
+  // at lambda = 1 or at nearby lambdas (a literal loop on lambda W), and the best lambda is where
+  // the loss stops falling. Noisy strata, so that some points fall nearer another mean and the
+  // best scale is finite.
+  const auto noise = GENERATE(1.0, 3.0);
+  const Stratified s = stratified(6, {2, 3, 1}, 7, noise, 11);
+  const StrataMeanClassifier m = strata_mean_classifier(s.points, s.labels, s.strata);
+  CAPTURE(noise, m.transfer_best_scale, m.original_best_scale);
+  const auto scaled = [&](const Matrix& W, const std::vector<int>& target, double lambda) {
+    return static_cast<double>(literal_cross_entropy(s.points, lambda * W, target));
+  };
+  for (const auto& [W, target, scale, loss, at_one] :
+       {std::tuple<Matrix, std::vector<int>, double, double, double>{m.stratum_means, s.strata, m.transfer_best_scale, m.transfer_best_loss,
+                                                                      m.transfer_loss},
+        {m.class_means, s.labels, m.original_best_scale, m.original_best_loss, m.original_loss}}) {
+    REQUIRE(scale > 0.0);
+    REQUIRE(scale < kMaxMeanClassifierScale);
+    CHECK(loss == Approx(scaled(W, target, scale)).epsilon(1e-12));
+    CHECK(loss <= at_one + 1e-14);
+    CHECK(loss <= scaled(W, target, 0.99 * scale) + 1e-14);
+    CHECK(loss <= scaled(W, target, 1.01 * scale) + 1e-14);
+  }
+}
+
+TEST_CASE("The mean classifier's best scale is capped where the points are separated", "[strata_bounds]") {
+  // Collapsed strata on orthogonal axes: every point is its own stratum's mean, so the loss falls
+  // towards 0 as lambda grows and the best scale is the cap.
+  Matrix F = Matrix::Identity(4, 4);
+  const auto m = strata_mean_classifier(F, {0, 0, 1, 1}, {0, 1, 2, 3});
+  CHECK(m.transfer_best_scale == kMaxMeanClassifierScale);
+  CHECK(m.transfer_best_loss < 1e-12);
+  CHECK(m.transfer_best_loss <= m.transfer_loss);
 }

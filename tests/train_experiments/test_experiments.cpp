@@ -205,11 +205,11 @@ TEST_CASE("A steadier claim compares each seed's range over an axis, paired by s
   steadier["axis"] = "lr";
   const ClaimOutcome o = evaluate_claim(steadier, table, {});
   CHECK(o.verdict == Verdict::holds);
-  CHECK(o.measured == "range over lr smaller by +13.00 points, 95% CI [+10.52, +15.48] (paired, n = 3 seeds, se 0.58, t(2) = 4.303)");
+  CHECK(o.measured == "the first's range over lr below the second's by +13.00 points, 95% CI [+10.52, +15.48] (paired, n = 3 seeds, se 0.58, t(2) = 4.303)");
   // Fixing augmentation to true: supcon's range 0.02, ce's 0.10 + 0.01 s.
   steadier["a"]["augmentation"] = "true";
   steadier["b"]["augmentation"] = "true";
-  CHECK(evaluate_claim(steadier, table, {}).measured.rfind("range over lr smaller by +9.00 points", 0) == 0);
+  CHECK(evaluate_claim(steadier, table, {}).measured.rfind("the first's range over lr below the second's by +9.00 points", 0) == 0);
   // Reversed, it does not hold.
   std::swap(steadier["a"], steadier["b"]);
   CHECK(evaluate_claim(steadier, table, {}).verdict == Verdict::does_not_hold);

@@ -73,6 +73,9 @@ struct EmbeddingGeometry {
   struct StrataLemmas {
     double transfer_loss = 0.0;  // L(x, z, f): coarse-to-fine, over the subclasses
     double original_loss = 0.0;  // L(x, y, f): the original task, over the classes
+    // Both at the classifier's best scale lambda (logits lambda f(x)^T W; strata_distance_bounds.hpp).
+    double transfer_best_loss = 0.0, transfer_best_scale = 1.0;
+    double original_best_loss = 0.0, original_best_scale = 1.0;
     std::optional<double> lemma1_lambda, lemma2_lambda;
     std::optional<double> lemma1_lambda_printed, lemma2_lambda_printed;
     double mean_norm_squared = 0.0;

@@ -24,12 +24,21 @@
 // collapsed strata. The lemmas' "there exists lambda > 0" is then the smallest lambda from which
 // B stays above L: B is convex in lambda and grows without bound (A_zz > 0), so it exists
 // unless every mean is 0; smallest_strata_lambda computes the smallest lambda from which it holds.
+//
+// The mean classifier at its best scale: §4.3.1 defines the classifier at scale 1 (logits
+// f(x)^T W), where its cross-entropy grows as the means shorten, whatever their distances. The
+// same classifier with logits lambda f(x)^T W, at the lambda >= 0 that minimises its mean
+// cross-entropy on the given points (convex in lambda), removes that scale; *_best_scale is that
+// lambda (capped at kMaxMeanClassifierScale where the points are separated and the loss falls
+// to 0 as lambda grows) and *_best_loss the cross-entropy there.
 #include <optional>
 #include <vector>
 
 #include "geomsim/manifold/sphere.hpp"
 
 namespace geomsim {
+
+inline constexpr double kMaxMeanClassifierScale = 1048576.0;  // 2^20
 
 struct StrataMeanClassifier {
   Matrix stratum_means;              // d x C: column z is m_z = W_z
@@ -39,6 +48,10 @@ struct StrataMeanClassifier {
   Matrix distances;                  // C x C: delta(z, z')
   double transfer_loss = 0.0;        // L(x, z, f), exact
   double original_loss = 0.0;        // L(x, y, f), exact
+  double transfer_best_scale = 1.0;  // the lambda minimising L(x, z) with logits lambda f(x)^T W_z
+  double transfer_best_loss = 0.0;   // L(x, z) there
+  double original_best_scale = 1.0;  // the same for L(x, y)
+  double original_best_loss = 0.0;
   int num_strata() const { return static_cast<int>(stratum_class.size()); }
   int num_classes() const { return static_cast<int>(class_means.cols()); }
 };

@@ -18,7 +18,8 @@
 //   "at_least"     "a" > "value" (a number in the metric's units); "at_most": "a" < "value"
 //   "steadier"     "a" varies less than "b" over the values of "axis" (which neither fixes):
 //                  each seed's range (largest minus smallest) of the metric over those values,
-//                  b's minus a's, paired by seed (seed 001's hyperparameter stability, Fig. 4)
+//                  b's minus a's, paired by seed (seed 001's hyperparameter stability, Fig. 4);
+//                  measured as "the first's range over AXIS below the second's by C", a the first
 // Each contrast averages, with equal weights, over the axes that not every selector fixes
 // (nor the scope, e.g. the encoder of the table the claim is shown for), taking the values
 // that every term's runs have (a method trained only with augmentations is compared on

@@ -1,9 +1,9 @@
 #pragma once
 // Auxiliary attributes derived from images, for seed 002's weakly supervised contrastive
-// learning ("conditioning on auxiliary information", §3.1), where the attributes are the only
-// supervision. Fashion-MNIST comes with no attribute annotations (the seed's UT-Zappos and CUB
-// do); these are computed from the pixels, deterministically (no randomness, the same values on
-// every run and machine up to float64 rounding).
+// learning ("conditioning on auxiliary information", Abstract; the experiments: §4.1), where the
+// attributes are the only supervision. Fashion-MNIST comes with no attribute annotations (the
+// seed's UT-Zappos and CUB do); these are computed from the pixels, deterministically (no
+// randomness, the same values on every run and machine up to float64 rounding).
 //
 // For an image x (C x H x W, values in [0, 1]), its grey level g = the mean over the C channels,
 // and its inked pixels P = { (r, c) : g_rc > kInkThreshold }:

@@ -1,7 +1,7 @@
 #pragma once
 // Seed 002's kernels K_Z on the conditioning variable Z (§2.3, Step II: [K_Z]_ij = <gamma(z_i),
 // gamma(z_j)>), which CCL-K's conditional embedding W = (K_Z + lambda I)^{-1} K_Z smooths. The
-// seed reports cosine as its default (§3.1, Table 2: "WeaklySup_CCLK (ours)" is its cosine row),
+// seed reports cosine as its default (§4.1, Table 2: "WeaklySup_CCLK (ours)" is its cosine row),
 // RBF, Laplacian and linear (Table 2 right), polynomial of degree 3 (Appendix B, Table 5) and
 // an RBF bandwidth ablation (Table 7, sigma^2 from 1 to 1000). The seed gives no formulas; here,
 // for rows u_i of the conditioning values U (b x k), |.| the Euclidean norm:
