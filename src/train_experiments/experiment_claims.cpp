@@ -72,18 +72,24 @@ std::vector<Selector> free_combinations(const RunTable& table, const std::vector
   return combinations;
 }
 
+// A term of a contrast: a weight, the runs it selects and the metric it reads of them.
+struct Term {
+  double weight;
+  Selector where;
+  std::string metric;
+};
+
 // The contrast sum over combinations of (1/R) sum_k w_k cell_k, paired by seed (design_contrast:
 // every run at one seed shares its data draw and test subset), or nullopt when a cell is missing
 // (or no combination is left).
-std::optional<Contrast> contrast(const RunTable& table, const std::vector<std::pair<double, Selector>>& terms,
-                                 const Selector& scope, const std::string& metric) {
+std::optional<Contrast> contrast(const RunTable& table, const std::vector<Term>& terms, const Selector& scope) {
   std::vector<Selector> fixed;
-  for (const auto& term : terms) fixed.push_back(term.second);
+  for (const auto& term : terms) fixed.push_back(term.where);
   const auto combinations = free_combinations(table, fixed, scope);
   if (combinations.empty()) return std::nullopt;
   std::vector<std::pair<double, SeedValues>> cells;
   for (const auto& combination : combinations) {
-    for (const auto& [weight, where] : terms) {
+    for (const auto& [weight, where, metric] : terms) {
       // A selector's own value wins over a free combination's (an axis fixed by another term only).
       const auto cell = table.seed_values(joined(joined(where, scope), combination), metric);
       if (!cell) return std::nullopt;
@@ -156,9 +162,9 @@ std::vector<Selector> side(const json& value) {
   return out;
 }
 
-void add_side(std::vector<std::pair<double, Selector>>& terms, const std::vector<Selector>& selectors, double weight,
+void add_side(std::vector<Term>& terms, const std::vector<Selector>& selectors, double weight, const std::string& metric,
               const Selector& extra = {}) {
-  for (const auto& s : selectors) terms.emplace_back(weight / static_cast<double>(selectors.size()), joined(s, extra));
+  for (const auto& s : selectors) terms.push_back({weight / static_cast<double>(selectors.size()), joined(s, extra), metric});
 }
 
 // A reference {verdict K [VALUE]} or {measured K [VALUE]} of a definition's notes.
@@ -268,7 +274,7 @@ void validate_claims(const json& definition, const std::vector<std::string>& axe
     for (const char* key : {"claim", "source", "metric", "test"}) {
       if (!c.contains(key) || !c.at(key).is_string()) throw InvalidArgument("definition", where + " needs a string \"" + key + "\"");
     }
-    for (const char* key : {"quote", "paper", "unit", "axis"}) {
+    for (const char* key : {"quote", "paper", "unit", "axis", "metric_b"}) {
       if (c.contains(key) && !c.at(key).is_string()) throw InvalidArgument("definition", where + ": \"" + key + "\" must be a string");
     }
     if (c.contains("scale") && !c.at("scale").is_number()) throw InvalidArgument("definition", where + ": \"scale\" must be a number");
@@ -282,6 +288,9 @@ void validate_claims(const json& definition, const std::vector<std::string>& axe
     std::vector<const char*> selectors{"a"};
     if (test == "greater" || test == "steadier") selectors = {"a", "b"};
     if (test == "gain_larger") selectors = {"a", "b", "in", "than"};
+    if (c.contains("metric_b") && selectors.size() == 1) {
+      throw InvalidArgument("definition", where + ": \"metric_b\" scores a claim's side \"b\", which a \"" + test + "\" claim does not have");
+    }
     if ((test == "at_least" || test == "at_most") && (!c.contains("value") || !c.at("value").is_number())) {
       throw InvalidArgument("definition", where + ": an \"" + test + "\" claim needs a number \"value\"");
     }
@@ -332,6 +341,7 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
   out.quote = c.value("quote", std::string());
   out.paper = c.value("paper", std::string());
   const std::string metric = c.at("metric").get<std::string>();
+  const std::string metric_b = c.value("metric_b", metric);  // side b's, where the sides are scored differently
   const double scale = c.value("scale", 1.0);
   const std::string unit = c.value("unit", std::string());
   const int decimals = c.value("decimals", 2);
@@ -342,19 +352,19 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
     return o;
   };
   if (test == "greater" || test == "gain_larger") {
-    std::vector<std::pair<double, Selector>> terms;
+    std::vector<Term> terms;
     const auto a_side = side(c.at("a")), b_side = side(c.at("b"));
     if (test == "greater") {
-      add_side(terms, a_side, 1.0);
-      add_side(terms, b_side, -1.0);
+      add_side(terms, a_side, 1.0, metric);
+      add_side(terms, b_side, -1.0, metric_b);
     } else {
       const Selector in = selector(c.at("in")), than = selector(c.at("than"));
-      add_side(terms, a_side, 1.0, in);
-      add_side(terms, b_side, -1.0, in);
-      add_side(terms, a_side, -1.0, than);
-      add_side(terms, b_side, 1.0, than);
+      add_side(terms, a_side, 1.0, metric, in);
+      add_side(terms, b_side, -1.0, metric_b, in);
+      add_side(terms, a_side, -1.0, metric, than);
+      add_side(terms, b_side, 1.0, metric_b, than);
     }
-    const auto result = contrast(table, terms, scope, metric);
+    const auto result = contrast(table, terms, scope);
     if (!result) return missing(out);
     out.measured = contrast_text(*result, scale, unit, decimals);
     out.verdict = judge_positive(*result);
@@ -372,7 +382,7 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
       if (std::find(combinations.begin(), combinations.end(), combination) == combinations.end()) combinations.push_back(combination);
     }
     const auto range_a = seed_ranges(table, a, axis, combinations, scope, metric);
-    const auto range_b = seed_ranges(table, b, axis, combinations, scope, metric);
+    const auto range_b = seed_ranges(table, b, axis, combinations, scope, metric_b);
     if (combinations.empty() || !range_a || !range_b) return missing(out);
     const Contrast result = design_contrast({{1.0, *range_b}, {-1.0, *range_a}});
     // Whole on its own (a claims table's cell) and after a note's "Over the learning rates, ":
@@ -384,9 +394,9 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
   }
   if (test == "at_least" || test == "at_most") {
     const double sign = test == "at_least" ? 1.0 : -1.0;
-    std::vector<std::pair<double, Selector>> terms;
-    add_side(terms, side(c.at("a")), sign);
-    auto result = contrast(table, terms, scope, metric);
+    std::vector<Term> terms;
+    add_side(terms, side(c.at("a")), sign, metric);
+    auto result = contrast(table, terms, scope);
     if (!result) return missing(out);
     const double value = c.at("value").get<double>();
     result->value -= sign * value;
@@ -419,7 +429,7 @@ ClaimOutcome evaluate_claim(const json& c, const RunTable& table, const Selector
     for (auto& e : b) {
       if (e.first == axis) e.second = other;
     }
-    const auto result = contrast(table, {{1.0, a}, {-1.0, b}}, scope, metric);
+    const auto result = contrast(table, {{1.0, a, metric}, {-1.0, b, metric}}, scope);
     if (!result) return missing(out);
     verdicts.push_back(judge_positive(*result));
     out.contrasts.push_back(*result);

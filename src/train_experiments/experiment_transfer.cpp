@@ -589,7 +589,13 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
       }
       page.table(columns, table_rows);
     };
-    metric_table("Every metric, " + encoder + " encoder", kMetrics);
+    // The accuracy of a run's own softmax head on the coarse labels (cross-entropy's, the
+    // autoencoder's, a joint head's), where some run has one.
+    std::vector<Metric> every = kMetrics;
+    if (std::any_of(table.rows().begin(), table.rows().end(), [](const RunRow& r) { return r.number("head_accuracy").has_value(); })) {
+      every.insert(every.begin() + 1, {"head_accuracy", "own head's coarse acc. %", 100, 1});
+    }
+    metric_table("Every metric, " + encoder + " encoder", every);
     if (probe_share) {
       page.paragraph("**With " + format_number(*probe_share * 100) + " % of the labels**: the fine labels' linear probe fit on a "
                      "seeded " + format_number(*probe_share * 100) + " % of the training images (the same images for every method "

@@ -154,6 +154,48 @@ TEST_CASE("Claims are contrasts of seed means averaged over the free axes", "[cl
   CHECK(evaluate_claim(greater, RunTable(single, {"method", "hierarchy", "encoder"}), {}).verdict == Verdict::untestable);
 }
 
+TEST_CASE("A claim scores each side by its own metric where the seed does (metric_b)", "[cli][experiments][claims]") {
+  // thanos's head_accuracy is its fine_probe + 0.03 at every seed; spread has fine_probe only.
+  auto rows = table_rows();
+  for (auto& r : rows) {
+    if (r.text("method") == "thanos") r.set("head_accuracy", *r.number("fine_probe") + 0.03);
+  }
+  const RunTable table(rows, {"method", "hierarchy", "encoder"});
+  json greater = claim("greater");
+  greater["a"] = {{"method", "spread"}};
+  greater["b"] = {{"method", "thanos"}};
+  // fine_probe alike: -4.50 points (the first test case's contrast, reversed); spread's probe
+  // against thanos's head: 3 points more against it, seed by seed.
+  CHECK(evaluate_claim(greater, table, {}).measured.rfind("-4.50 points, 95% CI [-6.98, -2.02]", 0) == 0);
+  greater["metric_b"] = "head_accuracy";
+  const ClaimOutcome o = evaluate_claim(greater, table, {});
+  CHECK(o.measured.rfind("-7.50 points, 95% CI [-9.98, -5.02]", 0) == 0);
+  CHECK(o.verdict == Verdict::does_not_hold);
+  // Side a's metric is not side b's: a side lacking its own metric is missing.
+  json swapped = greater;
+  swapped["a"] = {{"method", "thanos"}};
+  swapped["b"] = {{"method", "spread"}};
+  CHECK(evaluate_claim(swapped, table, {}).verdict == Verdict::untestable);
+  // steadier: each side's range over the hierarchy, of its own metric. thanos's head ranges as its
+  // probe does (0.19 at each seed, +-0.00 offsets cancel), spread's probe 0.08: b's minus a's.
+  json steadier = claim("steadier");
+  steadier["a"] = {{"method", "spread"}};
+  steadier["b"] = {{"method", "thanos"}};
+  steadier["axis"] = "hierarchy";
+  steadier["metric_b"] = "head_accuracy";
+  CHECK(evaluate_claim(steadier, table, {}).measured.rfind("the first's range over hierarchy below the second's by +11.00 points", 0) == 0);
+  // Only claims with a side b take it.
+  json best = claim("best");
+  best["a"] = {{"method", "thanos"}};
+  best["axis"] = "method";
+  best["metric_b"] = "head_accuracy";
+  CHECK_THROWS_WITH(validate_claims({{"claims", json::array({best})}}, {"method", "hierarchy", "encoder"}),
+                    Catch::Contains("\"metric_b\" scores a claim's side \"b\", which a \"best\" claim does not have"));
+  greater["metric_b"] = 3;
+  CHECK_THROWS_WITH(validate_claims({{"claims", json::array({greater})}}, {"method", "hierarchy", "encoder"}),
+                    Catch::Contains("\"metric_b\" must be a string"));
+}
+
 TEST_CASE("Claims pair the runs by seed: a seed's shared data draw cancels", "[cli][experiments][claims]") {
   // Each seed draws other data: every method's value moves with it (0.50, 0.60, 0.70); thanos is
   // 0.02 above supcon at every seed, give or take 0.001. Unpaired, se = sqrt(2 x 0.01 / 3) = 0.082

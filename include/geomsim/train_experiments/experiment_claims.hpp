@@ -10,6 +10,11 @@
 //    "quote": "...",                                            the paper's words
 //    "paper": "best in 4 of 5 columns",                         the paper's number(s)
 //    "metric": "fine_probe", "scale": 100, "unit": "points",    what is compared (scale: for display)
+//    "metric_b": "head_accuracy",                               side b's metric, where the seed scores
+//                                                               the sides differently (seed 001: SupCon
+//                                                               by a linear probe, cross-entropy by its
+//                                                               own softmax head); default "metric";
+//                                                               greater, gain_larger, steadier only
 //    "test": ...}
 // with one of the tests
 //   "greater"      "a" > "b" (selectors, or lists of selectors averaged with equal weights)
