@@ -1,5 +1,6 @@
-#include "objectives/streamed_spread_loss.hpp"
-
+// The spread loss's streamed path (objectives/streamed_spread_loss.hpp): its value, gradient and
+// exact Hessian tile by tile, compiled once per CPU level in a portable build (CMakeLists.txt:
+// geomsim_cpu_kernel) and chosen at run time by streamed_spread_loss.cpp.
 #include <omp.h>
 
 #include <algorithm>
@@ -10,14 +11,16 @@
 #include <vector>
 
 #include "geomsim/manifold/pairwise_kernels.hpp"
-#include "geomsim/objectives/point_shapes.hpp"
 #include "manifold/class_order.hpp"
+#include "objectives/spread_loss_kernel.hpp"
+#include "objectives/streamed_spread_loss.hpp"
 
-namespace geomsim::detail {
+namespace geomsim::GEOMSIM_CPU_NAMESPACE {
+using detail::ClassOrder;
+using detail::SortedHessianKernel;
+using detail::kLeadingExponent;
+using detail::shared_shift_fits;
 namespace {
-
-constexpr double kLeadingExponent = 600.0;  // every row's largest term >= e^-600
-constexpr double kLargestExponent = 700.0;  // every sum of terms <= e^700 (DBL_MAX ~ e^709.8)
 
 // The rows of a tile that share column j's class: tile rows [first, first + count).
 struct Positives {
@@ -152,14 +155,8 @@ void row_sums(const Pass& p, std::vector<Scratch>& scratch, Vector& neg_sum, Vec
 
 }  // namespace
 
-bool shared_shift_fits(double max_squared_norm, double tau, Index num_points) {
-  const double range = 2.0 * max_squared_norm / tau;
-  return std::isfinite(range) &&
-         range <= kLeadingExponent + kLargestExponent - std::log(static_cast<double>(std::max<Index>(num_points, 1)));
-}
-
-SpreadLossComponents streamed_spread_loss(const Matrix& U, const ClassOrder& order, double alpha, double tau,
-                                          Matrix* gradient) {
+GEOMSIM_CPU_KERNEL_EXPORT SpreadLossComponents streamed_spread_loss(const Matrix& U, const ClassOrder& order,
+                                                                    double alpha, double tau, double* gradient) {
   const Index N = U.cols();
   const double n = static_cast<double>(N), K = order.num_classes(), inv2t = 0.5 / tau;
   const Vector sq = U.colwise().squaredNorm().transpose();
@@ -240,8 +237,7 @@ SpreadLossComponents streamed_spread_loss(const Matrix& U, const ClassOrder& ord
     product.middleCols(t.r0, t.rn).noalias() += U.middleCols(t.c0, t.cn) * S.transpose();
     if (!t.diagonal()) product.middleCols(t.c0, t.cn).noalias() += U.middleCols(t.r0, t.rn) * S;
   });
-  Matrix& g = *gradient;
-  g.resize(U.rows(), N);
+  Eigen::Map<Matrix> g(gradient, U.rows(), N);
   g = 2.0 * (U * degree.asDiagonal() - product);
   for (int y = 0; y < order.num_classes(); ++y) {
     const Index begin = order.begin(y), size = order.size(y);
@@ -253,9 +249,6 @@ SpreadLossComponents streamed_spread_loss(const Matrix& U, const ClassOrder& ord
   return out;
 }
 
-}  // namespace geomsim::detail
-
-namespace geomsim::detail {
 namespace {
 
 // dD_ij = 2 (u_i - u_j).(v_i - v_j) = t_i + t_j - 2 P_ij over the tile, with P = U^T V + V^T U
@@ -283,10 +276,10 @@ const Matrix& tile_terms(const Pass& p, const Tile& tl, const Matrix& V, const V
   return column_side(p, tl, w.s);
 }
 
-class StreamedSpreadHessian final : public HessianOperator {
+class StreamedSpreadHessian final : public SortedHessianKernel {
  public:
-  StreamedSpreadHessian(Matrix U, std::shared_ptr<const ClassOrder> order, double alpha, double tau)
-      : U_(std::move(U)), order_(std::move(order)), alpha_(alpha), inv2t_(0.5 / tau) {
+  StreamedSpreadHessian(const Matrix& U, std::shared_ptr<const ClassOrder> order, double alpha, double tau)
+      : U_(U), order_(std::move(order)), alpha_(alpha), inv2t_(0.5 / tau) {
     const Index N = U_.cols();
     const double n = static_cast<double>(N);
     sq_ = U_.colwise().squaredNorm().transpose();
@@ -303,17 +296,15 @@ class StreamedSpreadHessian final : public HessianOperator {
     b_ = (-alpha_ * inv2t_ / n) * pos_sum_.cwiseInverse();
   }
 
-  // D^2 f[V] = 2 V L(S) + 2 U L(dS) (spread_loss.cpp), S and dS built tile by tile:
+  // D^2 f[V] = 2 V L(S) + 2 U L(dS) (spread_loss_kernel.cpp), S and dS built tile by tile:
   // C_ij = a_i e_ij or b_i e_ij (the gradient's coefficients without the alignment constant,
   // whose share 2 V L(S) has the closed form of the gradient's) and
   // dC_ij = -C_ij (dD_ij - m_i) / 2 tau, with m_i = sum over row i's set of w_il dD_il (w the
   // softmax weights). Pass A gathers every row's m (both sets) over the tiles; pass B recomputes
   // the tiles and multiplies S and X = -2 tau dS into V and U. Each pass recomputes the tile's
   // exponentials: O(N d) memory, as the gradient.
-  Matrix apply(const Matrix& V_input) const override {
+  void apply(const Matrix& V, double* out) const override {
     const Index N = U_.cols(), d = U_.rows();
-    require_shape_of_points("direction", V_input.rows(), V_input.cols(), d, N);
-    const Matrix V = order_->gather(V_input);
     const Vector t = 2.0 * (U_.array() * V.array()).colwise().sum().transpose();
     const Pass p = pass();
     std::vector<ProductScratch> scratch(static_cast<std::size_t>(omp_get_max_threads()));
@@ -402,7 +393,8 @@ class StreamedSpreadHessian final : public HessianOperator {
         UX.middleCols(tl.c0, tl.cn).noalias() += U_.middleCols(tl.r0, tl.rn) * dD;
       }
     });
-    Matrix sorted = 2.0 * (V * degree.asDiagonal() - VS) - (2.0 * inv2t_) * (U_ * x_degree.asDiagonal() - UX);
+    Eigen::Map<Matrix> sorted(out, d, N);
+    sorted = 2.0 * (V * degree.asDiagonal() - VS) - (2.0 * inv2t_) * (U_ * x_degree.asDiagonal() - UX);
     const double K = order.num_classes();
     for (int y = 0; y < order.num_classes(); ++y) {  // the alignment's share of 2 V L(S)
       const Index begin = order.begin(y), size = order.size(y);
@@ -411,9 +403,6 @@ class StreamedSpreadHessian final : public HessianOperator {
       const Vector class_sum = V.middleCols(begin, size).rowwise().sum();
       sorted.middleCols(begin, size) += (4.0 * k) * ((ny * V.middleCols(begin, size)).colwise() - class_sum);
     }
-    Matrix out(d, N);
-    order.scatter(sorted, out);
-    return out;
   }
 
  private:
@@ -428,18 +417,9 @@ class StreamedSpreadHessian final : public HessianOperator {
 
 }  // namespace
 
-std::unique_ptr<HessianOperator> streamed_spread_hessian(Matrix U, std::shared_ptr<const ClassOrder> order,
-                                                         double alpha, double tau) {
-  return std::make_unique<StreamedSpreadHessian>(std::move(U), std::move(order), alpha, tau);
+GEOMSIM_CPU_KERNEL_EXPORT std::unique_ptr<const SortedHessianKernel> streamed_spread_hessian(
+    const Matrix& U, std::shared_ptr<const ClassOrder> order, double alpha, double tau) {
+  return std::make_unique<StreamedSpreadHessian>(U, std::move(order), alpha, tau);
 }
 
-double streamed_hessian_bytes(Index num_points, Index dim, int threads) {
-  const double n = static_cast<double>(num_points), d = static_cast<double>(dim);
-  // Per thread four tiles (exponentials, the column side's, dD, the column coefficients);
-  // U, V, the two accumulators, the sorted and scattered result, and the CG's direction: 7 N d;
-  // ten row vectors.
-  const double tile = 8.0 * static_cast<double>(kBlock) * static_cast<double>(kBlock);
-  return 4.0 * tile * std::max(threads, 1) + 8.0 * 7.0 * n * d + 8.0 * 10.0 * n;
-}
-
-}  // namespace geomsim::detail
+}  // namespace geomsim::GEOMSIM_CPU_NAMESPACE
