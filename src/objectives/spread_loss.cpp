@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "geomsim/manifold/pairwise_kernels.hpp"  // kBlock
 #include "geomsim/objectives/point_shapes.hpp"
@@ -52,13 +53,15 @@ std::unique_ptr<HessianOperator> sorted_hessian_operator(std::unique_ptr<const S
 namespace {
 // The stored path's value (and gradient, in class order) and Hessian at the level cpu_level() chose.
 SpreadLossComponents stored_spread_loss(const Matrix& U, const detail::ClassOrder& order, double alpha, double tau,
-                                        Matrix* gradient) {
+                                        const std::vector<double>& log_positives,
+                                        const std::vector<double>& log_negatives, Matrix* gradient) {
   double* out = nullptr;
   if (gradient != nullptr) {
     gradient->resize(U.rows(), U.cols());
     out = gradient->data();
   }
-  GEOMSIM_CPU_DISPATCH_CALL(stored_spread_loss(U, order, alpha, tau, out))
+  GEOMSIM_CPU_DISPATCH_CALL(
+      stored_spread_loss(U, order, alpha, tau, log_positives.data(), log_negatives.data(), out))
 }
 std::unique_ptr<const detail::SortedHessianKernel> stored_hessian_kernel(
     const Matrix& U, std::shared_ptr<const detail::ClassOrder> order, double alpha, double tau) {
@@ -81,6 +84,12 @@ SpreadLoss::SpreadLoss(std::vector<int> labels, double alpha, double tau, PairEv
   require_positive("tau", tau);
   num_classes_ = validate_labels(labels_);
   class_order_ = std::make_shared<const detail::ClassOrder>(labels_, num_classes_);
+  const double n = static_cast<double>(labels_.size());
+  for (int y = 0; y < num_classes_; ++y) {
+    const double n_pos = static_cast<double>(class_order_->size(y));
+    log_positives_.push_back(std::log(n_pos));
+    log_negatives_.push_back(std::log(n - n_pos));
+  }
 }
 
 void SpreadLoss::check_shape(const Eigen::Ref<const Matrix>& U) const { require_point_columns(U, num_points()); }
@@ -141,13 +150,14 @@ SpreadLossComponents SpreadLoss::compute(const Eigen::Ref<const Matrix>& U, Eige
   const Matrix Us = class_order_->gather(U);
   const bool streamed = path_for(evaluation_, N, U.rows()) == PairEvaluation::kStreamed;
   if (!streamed) require_stored_matrices(N, 1, "the spread loss's N x N matrix (stored path)");
-  if (!want_gradient) {
-    return streamed ? detail::streamed_spread_loss(Us, *class_order_, alpha_, tau_, nullptr)
-                    : stored_spread_loss(Us, *class_order_, alpha_, tau_, nullptr);
-  }
+  const auto evaluate = [&](Matrix* sorted_gradient) {
+    return streamed ? detail::streamed_spread_loss(Us, *class_order_, alpha_, tau_, sorted_gradient)
+                    : stored_spread_loss(Us, *class_order_, alpha_, tau_, log_positives_, log_negatives_,
+                                         sorted_gradient);
+  };
+  if (!want_gradient) return evaluate(nullptr);
   Matrix g;
-  const SpreadLossComponents out = streamed ? detail::streamed_spread_loss(Us, *class_order_, alpha_, tau_, &g)
-                                            : stored_spread_loss(Us, *class_order_, alpha_, tau_, &g);
+  const SpreadLossComponents out = evaluate(&g);
   class_order_->scatter(g, *gradient);
   return out;
 }

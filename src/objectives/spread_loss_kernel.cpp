@@ -124,19 +124,13 @@ class SpreadLossHessian final : public detail::SortedHessianKernel {
 }  // namespace
 
 GEOMSIM_CPU_KERNEL_EXPORT SpreadLossComponents stored_spread_loss(const Matrix& Us, const detail::ClassOrder& order,
-                                                                  double alpha, double tau, double* gradient) {
+                                                                  double alpha, double tau, const double* log_positives,
+                                                                  const double* log_negatives, double* gradient) {
   const Index N = Us.cols();
   const double n = static_cast<double>(N);
   const double inv2t = 0.5 / tau;
   const double K = order.num_classes();
   const bool want_gradient = gradient != nullptr;
-  // log n_y and log (N - n_y) per class: the log-means' constants, taken once, not per row.
-  std::vector<double> log_positives, log_negatives;
-  for (int y = 0; y < order.num_classes(); ++y) {
-    const double n_pos = static_cast<double>(order.size(y));
-    log_positives.push_back(std::log(n_pos));
-    log_negatives.push_back(std::log(n - n_pos));
-  }
   Matrix W;  // Gram matrix, then coefficients (column i = row i)
   gram_matrix(Us, W);
   // Per row: the sums, and the log-means' constants; the logarithms come after the pass, as

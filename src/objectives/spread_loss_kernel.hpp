@@ -35,11 +35,12 @@ std::unique_ptr<HessianOperator> sorted_hessian_operator(std::unique_ptr<const S
 
 }  // namespace geomsim::detail
 
-// gradient: null, or d x N doubles (column-major) that receive the gradient. A Hessian keeps its
-// own copy of U.
+// gradient: null, or d x N doubles (column-major) that receive the gradient; log_positives and
+// log_negatives: log n_y and log (N - n_y) per class. A Hessian keeps its own copy of U.
 #define GEOMSIM_DECLARE_SPREAD_LOSS_KERNELS(LEVEL)                                                                   \
   namespace geomsim::LEVEL {                                                                                         \
   SpreadLossComponents stored_spread_loss(const Matrix& U, const detail::ClassOrder& order, double alpha, double tau, \
+                                          const double* log_positives, const double* log_negatives,                \
                                           double* gradient);                                                        \
   std::unique_ptr<const detail::SortedHessianKernel> stored_spread_hessian(                                          \
       const Matrix& U, std::shared_ptr<const detail::ClassOrder> order, double alpha, double tau);                   \

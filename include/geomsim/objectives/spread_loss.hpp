@@ -109,6 +109,8 @@ class SpreadLoss final : public Objective {
   PairEvaluation evaluation_ = PairEvaluation::kAuto;
   std::shared_ptr<const detail::ClassOrder> class_order_;  // shared with the Hessians
   int num_classes_ = 0;
+  // log n_y and log (N - n_y) per class: the log-means' constants, taken once, not per row.
+  std::vector<double> log_positives_, log_negatives_;
   double alpha_ = 0.0;
   double tau_ = 1.0;
 };
