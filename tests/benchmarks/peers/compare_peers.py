@@ -175,7 +175,7 @@ def row_large(a, results, tmp):
              "target_met": run["status"] == "gtol" and seconds <= 10.0,
              "reach_seconds": reach_seconds,
              "ratio": theirs["seconds"] / reach_seconds if reach_seconds else None,
-             "cpu_level": j["timing"].get("cpu_level")}
+             "cpu_level": j.get("cpu_level")}
         capped_line = ""
         if alpha in CAPPED_TARGETS and not a.smoke:
             capped_seconds, capped = geomsim_json(a.geomsim, problem + ["--max-seconds", str(CAPPED_SECONDS)], tmp)
