@@ -16,6 +16,7 @@
 #include "geomsim/metrics/cosine_similarity.hpp"
 #include "geomsim/solvers/solver_registry.hpp"
 #include "geomsim/support/atomic_output.hpp"
+#include "geomsim/support/cpu_level.hpp"
 #include "geomsim/support/errors.hpp"
 
 namespace geomsim::cli {
@@ -103,6 +104,9 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
       {"starts", count_starts(s.runs)},
       {"improvements", s.improvements},
       {"runs", runs}};
+  // The CPU level the dispatched kernels ran at (support/cpu_level.hpp): the same settings at
+  // another level may give results that differ in their last bits.
+  out["cpu_level"] = cpu_level_name(cpu_level());
   // Everything that may differ between identical runs lives here and only here.
   out["timing"] = {{"seconds", s.seconds}, {"threads", s.threads}};
   return out;

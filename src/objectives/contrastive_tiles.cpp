@@ -3,47 +3,21 @@
 // dispatch.
 #include "geomsim/objectives/contrastive_tiles.hpp"
 
-#include "geomsim/support/cpu_level.hpp"
 #include "objectives/contrastive_tiles_kernel.hpp"
 
-#ifdef GEOMSIM_CPU_DISPATCH
-GEOMSIM_DECLARE_CONTRASTIVE_KERNELS(cpu_baseline)
-GEOMSIM_DECLARE_CONTRASTIVE_KERNELS(cpu_avx2)
-GEOMSIM_DECLARE_CONTRASTIVE_KERNELS(cpu_avx512)
-#else
-GEOMSIM_DECLARE_CONTRASTIVE_KERNELS(cpu_build)
-#endif
+GEOMSIM_DECLARE_FOR_EACH_CPU_LEVEL(GEOMSIM_DECLARE_CONTRASTIVE_KERNELS)
 
 namespace geomsim {
-namespace {
-
-// f(the kernel namespace's function) for the chosen level.
-#ifdef GEOMSIM_CPU_DISPATCH
-#define GEOMSIM_DISPATCH(CALL)                    \
-  switch (cpu_level()) {                          \
-    case CpuLevel::avx512: return cpu_avx512::CALL; \
-    case CpuLevel::avx2: return cpu_avx2::CALL;     \
-    default: return cpu_baseline::CALL;             \
-  }
-#else
-#define GEOMSIM_DISPATCH(CALL) \
-  cpu_level();                 \
-  return cpu_build::CALL;
-#endif
-
-}  // namespace
 
 template <class T>
 void contrastive_statistics(const ContrastiveRows<T>& rows, bool sup_terms, double* statistics) {
-  GEOMSIM_DISPATCH(contrastive_statistics(rows, sup_terms, statistics))
+  GEOMSIM_CPU_DISPATCH_CALL(contrastive_statistics(rows, sup_terms, statistics))
 }
 
 template <class T>
 void contrastive_gradient(const ContrastiveRows<T>& rows, const double* statistics, const double* weights, T* gradient) {
-  GEOMSIM_DISPATCH(contrastive_gradient(rows, statistics, weights, gradient))
+  GEOMSIM_CPU_DISPATCH_CALL(contrastive_gradient(rows, statistics, weights, gradient))
 }
-
-#undef GEOMSIM_DISPATCH
 
 template void contrastive_statistics<float>(const ContrastiveRows<float>&, bool, double*);
 template void contrastive_statistics<double>(const ContrastiveRows<double>&, bool, double*);

@@ -2,10 +2,7 @@
 // The entry points of the contrastive tiles' kernel (contrastive_tiles_kernel.cpp) in the
 // namespace geomsim::LEVEL of one compilation of it. Internal header.
 #include "geomsim/objectives/contrastive_tiles.hpp"
-
-// A compilation of the kernel for a level exports only these; everything else it emits is hidden
-// and then made local to it (CMakeLists.txt).
-#define GEOMSIM_CPU_KERNEL_EXPORT __attribute__((visibility("default")))
+#include "support/cpu_dispatch.hpp"
 
 #define GEOMSIM_DECLARE_CONTRASTIVE_KERNELS(LEVEL)                                                              \
   namespace geomsim::LEVEL {                                                                                    \

@@ -1,7 +1,8 @@
 #pragma once
 // The spread loss (spread_loss.hpp) and its gradient without the N x N matrix: the pairs are
 // visited tile by tile (pairwise_kernels.hpp: for_each_tile_in_rounds), twice, as flash
-// attention does. Internal header.
+// attention does. The passes (streamed_spread_loss_kernel.cpp) are compiled once per CPU level
+// and chosen at run time (support/cpu_level.hpp). Internal header.
 //
 // Pass 1 recomputes each Gram tile and adds its exponentials into every row's two sums
 // (negatives, positives) and its positives' distances; pass 2, once every row's sums are
@@ -32,6 +33,9 @@
 namespace geomsim::detail {
 
 class ClassOrder;
+
+constexpr double kLeadingExponent = 600.0;  // every row's largest term >= e^-600
+constexpr double kLargestExponent = 700.0;  // every sum of terms <= e^700 (DBL_MAX ~ e^709.8)
 
 // Whether one shift c serves every row (see above): 2 max|u_i|^2 / tau <= 1300 - log N.
 bool shared_shift_fits(double max_squared_norm, double tau, Index num_points);

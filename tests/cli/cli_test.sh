@@ -46,6 +46,7 @@ assert math.isclose(best, r["loss"], rel_tol=1e-12, abs_tol=1e-13), (best, r["lo
 assert r["best_restart"] is None or r["improvements"] >= 1, r
 assert r["geometry"]["kind"] in ("collapsed", "atoms", "continuous")
 assert "seconds" in run["timing"]
+assert run["cpu_level"] in ("baseline", "avx2", "avx512", "build"), run["cpu_level"]
 rows = list(csv.reader(open(sys.argv[2])))
 assert rows[0] == ["x1", "x2", "x3", "class"] and len(rows) == 13, rows[0]
 for row in rows[1:]:
@@ -100,6 +101,22 @@ assert run["status"] == "max_time" and run["converged"] is False, run
 assert math.isfinite(run["stationarity"]) and run["stationarity"] > 1e-9, run
 assert j["timing"]["seconds"] < 30, j["timing"]
 assert "max_time" in open(sys.argv[2]).read() and "stationarity" in open(sys.argv[2]).read()
+PY
+
+# --- the CPU level the kernels ran at: GEOMSIM_CPU's in a portable x86-64 build ------------
+# (refused, exit 2, in a build without dispatch, whose level is "build")
+if GEOMSIM_CPU=baseline "$geomsim" --K 2 --ny 4 --d 3 --alpha 0.7 --tau 0.5 --seeds 0 --restarts 0 \
+     --json "$work/level.json" --quiet 2>"$work/level_err.txt"; then
+  expected=baseline
+else
+  grep -q "GEOMSIM_CPU" "$work/level_err.txt" && pass || fail "GEOMSIM_CPU=baseline failed without naming GEOMSIM_CPU"
+  "$geomsim" --K 2 --ny 4 --d 3 --alpha 0.7 --tau 0.5 --seeds 0 --restarts 0 --json "$work/level.json" --quiet
+  expected=build
+fi
+python3 - "$work/level.json" "$expected" <<'PY' && pass || fail "the JSON's cpu_level is not the level that ran"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["cpu_level"] == sys.argv[2], (j["cpu_level"], sys.argv[2])
 PY
 
 # --- identical results for any thread count (everything but "timing") -----------

@@ -86,7 +86,7 @@ class SpreadLoss final : public Objective {
 
   SpreadLossComponents components(const Eigen::Ref<const Matrix>& U) const;
 
-  // The exact Hessian (see spread_loss.cpp for the formula), on hessian_path_for's path. Stored,
+  // The exact Hessian (see spread_loss_kernel.cpp for the formula), on hessian_path_for's path. Stored,
   // building it costs one evaluation and keeps two N x N matrices (16 N^2 bytes: 64 MB at
   // N = 2000); each apply() costs three N x N x d products and one more N x N matrix, no
   // exponentials. On the streamed path, and wherever those matrices would take more than half
@@ -101,17 +101,6 @@ class SpreadLoss final : public Objective {
   const std::vector<int>& labels() const { return labels_; }
 
  private:
-  // Per-row results of the exponential pass.
-  struct RowSums {
-    Index pos_begin = 0, pos_count = 0;  // the row's positives: a segment of the sorted order
-    double nearest_negative = 0.0;       // the shift of the different-class sum
-    double sum_neg = 0.0, sum_pos = 0.0, sum_d_pos = 0.0;
-  };
-  // W = U^T U, with U's columns sorted by class (src/class_order.hpp), on entry to the
-  // pass; row i's exponentials (shifted, see the header) replace column i, then
-  // on_row(i, column, sums) runs on it while it is in cache.
-  template <class OnRow>
-  void exponential_pass(Matrix& W, OnRow&& on_row) const;
   // One pass computes the components and, when `gradient` is non-null, the gradient.
   SpreadLossComponents compute(const Eigen::Ref<const Matrix>& U, Eigen::Ref<Matrix>* gradient) const;
   void check_shape(const Eigen::Ref<const Matrix>& U) const;

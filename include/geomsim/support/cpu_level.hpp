@@ -6,7 +6,7 @@
 // with GEOMSIM_NATIVE=ON): their level is "build".
 //
 // A level decides the vector width of the kernels' arithmetic, so results may differ between
-// levels in their last bits (docs/reference/performance.md says which quantities); at one level
+// levels in their last bits (docs/reference/solvers.md says which quantities); at one level
 // they are bitwise the same for any number of threads.
 #include <string>
 
