@@ -1,7 +1,8 @@
-// RLBFGS's curvature pairs (issue 49): the solver keeps the inner products of its stored pairs
-// and transports them inside the recursion's first pass; here it is held to the plain form it
-// replaced, Manopt's rlbfgs as geomsim ran it before: every stored vector projected onto each new
-// tangent space, then the two-loop recursion on the vectors.
+// RLBFGS's curvature pairs (issue 49): from 32 MB of pairs on, the solver keeps the inner
+// products of its stored pairs and transports them inside the recursion's first pass; below, it
+// runs the plain form. Here both are held to the plain form as geomsim ran it before issue 49
+// (Manopt's rlbfgs): every stored vector projected onto each new tangent space after each step,
+// then the two-loop recursion on the vectors.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -134,8 +135,10 @@ TEST_CASE("RLBFGS's iterates equal the plain two-loop recursion over transported
   cases.push_back({"worked example", std::make_unique<SpreadLoss>(balanced_labels(3, 8), 0.64, 0.5), 3, 0});
   // N = 2000, d = 32, K = 10 (the large benchmark's problem, collapsed regime)
   cases.push_back({"N = 2000", std::make_unique<SpreadLoss>(balanced_labels(10, 200), 0.5, 0.5), 32, 1});
-  // N = 5000 > the solver's 2048-column blocks, d = 16, a last partial block
-  cases.push_back({"N = 5000", std::make_unique<SeparableQuadratic>(16, 5000), 16, 2});
+  // the kept inner products (pairs of 36 MB and 34 MB, m = 10): N = 14000, d = 16, seven of the
+  // solver's 2048-column blocks, the last one partial; N = 70000, d = 3, the short columns
+  cases.push_back({"N = 14000", std::make_unique<SeparableQuadratic>(16, 14000), 16, 2});
+  cases.push_back({"N = 70000", std::make_unique<SeparableQuadratic>(3, 70000), 3, 4});
   RlbfgsSolver::Options options;
   options.max_iterations = 50;
   options.gradient_tolerance = 0.0;  // no stopping test: 50 iterations
