@@ -291,15 +291,16 @@ class PairMemory {
 // The new pair after an accepted step from the iterate with gradient g along p (step t) to
 // U_next, where the Euclidean gradient is G_next: g_next = P G_next, s = P(t p) and
 // y = g_next - P g, all projections at U_next, in one pass over the columns (it was six, each
-// reading and writing d x N matrices), with <s, y>, <s, s> and <y, y>. D > 0 fixes the column
-// length at compile time, as project_onto_tangent does for d <= 4, with the same sums.
+// reading and writing d x N matrices), with <s, y>, <s, s> and <y, y> when `products` (summed
+// by columns). D > 0 fixes the column length at compile time, as project_onto_tangent does for
+// d <= 4, with the same sums.
 struct PairProducts {
   double sy = 0.0, ss = 0.0, yy = 0.0;
 };
 
 template <Index D>
 PairProducts next_pair(const Matrix& U_next, const Matrix& G_next, const Matrix& g, const Matrix& p, double t,
-                       Matrix& g_next, Matrix& s, Matrix& y) {
+                       bool products, Matrix& g_next, Matrix& s, Matrix& y) {
   const Index d = D > 0 ? D : U_next.rows(), N = U_next.cols();
   const auto dot = [d](const double* a, const double* b) {
     if constexpr (D > 0) {
@@ -330,23 +331,25 @@ PairProducts next_pair(const Matrix& U_next, const Matrix& G_next, const Matrix&
       sc[i] -= rs * u[i];
       yc[i] = gn[i] - (gc[i] - rg * u[i]);
     }
-    out.sy += dot(sc, yc);
-    out.ss += dot(sc, sc);
-    out.yy += dot(yc, yc);
+    if (products) {
+      out.sy += dot(sc, yc);
+      out.ss += dot(sc, sc);
+      out.yy += dot(yc, yc);
+    }
   }
   return out;
 }
 
 PairProducts next_pair(const Matrix& U_next, const Matrix& G_next, const Matrix& g, const Matrix& p, double t,
-                       Matrix& g_next, Matrix& s, Matrix& y) {
+                       bool products, Matrix& g_next, Matrix& s, Matrix& y) {
   g_next.resize(U_next.rows(), U_next.cols());
   s.resize(U_next.rows(), U_next.cols());
   y.resize(U_next.rows(), U_next.cols());
   switch (U_next.rows()) {
-    case 2: return next_pair<2>(U_next, G_next, g, p, t, g_next, s, y);
-    case 3: return next_pair<3>(U_next, G_next, g, p, t, g_next, s, y);
-    case 4: return next_pair<4>(U_next, G_next, g, p, t, g_next, s, y);
-    default: return next_pair<0>(U_next, G_next, g, p, t, g_next, s, y);
+    case 2: return next_pair<2>(U_next, G_next, g, p, t, products, g_next, s, y);
+    case 3: return next_pair<3>(U_next, G_next, g, p, t, products, g_next, s, y);
+    case 4: return next_pair<4>(U_next, G_next, g, p, t, products, g_next, s, y);
+    default: return next_pair<0>(U_next, G_next, g, p, t, products, g_next, s, y);
   }
 }
 
@@ -394,7 +397,8 @@ SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const
 
   SolveSummary summary;
   summary.evaluations = 1;
-  PairMemory pairs(options_.memory, PairMemory::keeps_inner_products(options_.memory, U));
+  const bool keep = PairMemory::keeps_inner_products(options_.memory, U);
+  PairMemory pairs(options_.memory, keep);
   detail::LossChangeTest loss_change(options_.ftol, options_.ftol_window);
   summary.status = SolveStatus::kMaxEvaluationsReached;
   summary.message = "iteration budget (max_iterations) used up";
@@ -436,7 +440,12 @@ SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const
       break;
     }
     ++summary.iterations;
-    const auto [sy, ss, yy] = next_pair(U_next, G_next, g, p, t, g_next, s, y);
+    auto [sy, ss, yy] = next_pair(U_next, G_next, g, p, t, keep, g_next, s, y);
+    if (!keep) {  // the plain form's sums, as before issue 49: a small problem's result is the same to the last bit
+      sy = inner(s, y);
+      ss = s.squaredNorm();
+      yy = y.squaredNorm();
+    }
     if (sy > 1e-10 * std::sqrt(ss) * std::sqrt(yy)) {  // cautious update: keep only positive curvature
       pairs.push(s, y, sy, yy);
     }
