@@ -52,8 +52,9 @@ class PairMemory {
   }
 
   PairMemory(int capacity, bool keep_inner_products)
-      : keep_(keep_inner_products), m_(static_cast<std::size_t>(capacity)), s_(m_), y_(m_), rho_(m_), sy_slot_(m_ * m_), yy_slot_(m_ * m_),
-        sy_(m_ * m_), yy_(m_ * m_), gs_(m_), gy_(m_), a_(m_), cs_(m_), cy_(m_), sn_y_(m_), s_yn_(m_), y_yn_(m_) {}
+      : keep_(keep_inner_products), m_(static_cast<std::size_t>(capacity)), s_(m_), y_(m_), rho_(m_),
+        sy_slot_(m_ * m_), yy_slot_(m_ * m_), sy_(m_ * m_), yy_(m_ * m_), gs_(m_), gy_(m_), a_(m_), cs_(m_), cy_(m_),
+        sn_y_(m_), s_yn_(m_), y_yn_(m_) {}
 
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -199,14 +200,8 @@ class PairMemory {
         const double* ryi = rs + block;
         for (std::size_t j = 0; j < moved; ++j) {
           const double* ryj = radial_.data() + (2 * j + 1) * static_cast<std::size_t>(block);
-          double a = 0.0;
-          for (Index c = 0; c < nb; ++c) a += rs[c] * ryj[c];
-          sy_[i * m_ + j] += a;
-          if (j >= i) {
-            double b = 0.0;
-            for (Index c = 0; c < nb; ++c) b += ryi[c] * ryj[c];
-            yy_[i * m_ + j] += b;
-          }
+          sy_[i * m_ + j] += detail::column_dot(rs, ryj, nb);
+          if (j >= i) yy_[i * m_ + j] += detail::column_dot(ryi, ryj, nb);
         }
       }
       if (fresh_) {  // the fresh pair's inner products with g

@@ -378,7 +378,12 @@ BENCHMARK(BM_LargeSolve)
     ->Unit(benchmark::kSecond)
     ->UseRealTime()
     ->Iterations(1);
-BENCHMARK(BM_RlbfgsIteration)->Args({20000, 128})->Args({2000, 32})->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_RlbfgsIteration)
+    ->Args({20000, 128})
+    ->Args({2000, 32})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
 BENCHMARK(BM_DefaultCommandSolve)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 // N = 24, 240, 2400 at d = 3, 32, 128 (the foundation's sizes), then N = 100, 1000,
 // 10000 at d = 128 (the scale targets).
