@@ -63,21 +63,34 @@ torch::Tensor labelled_samples(int64_t n, double share, uint64_t seed) {
   return mask;
 }
 
+torch::Tensor joint_head_dropout_scale(int64_t rows, int64_t cols, double dropout, const torch::TensorOptions& options) {
+  if (dropout <= 0.0) return torch::ones({rows, cols}, options);
+  return torch::empty({rows, cols}, options).bernoulli_(1.0 - dropout).div_(1.0 - dropout);
+}
+
 torch::Tensor joint_head_logits(torch::nn::Linear& head, const torch::Tensor& features, double dropout, bool training) {
-  // No dropout call at rate 0: it would be the identity, and nothing is drawn.
-  return head->forward(training && dropout > 0.0 ? torch::dropout(features, dropout, true) : features);
+  // No draw at rate 0: the scale would be ones.
+  if (!training || dropout <= 0.0) return head->forward(features);
+  return head->forward(features * joint_head_dropout_scale(features.size(0), features.size(1), dropout, features.options()));
+}
+
+torch::Tensor joint_head_row_losses(torch::nn::Linear& head, const torch::Tensor& features, const torch::Tensor& labels,
+                                    double label_smoothing, const torch::Tensor& scale) {
+  namespace F = torch::nn::functional;
+  const auto logits = head->forward(scale.defined() ? features * scale : features);
+  return F::cross_entropy(logits, labels, F::CrossEntropyFuncOptions().label_smoothing(label_smoothing).reduction(torch::kNone));
 }
 
 torch::Tensor joint_head_loss(const JointHeadOptions& o, torch::nn::Linear& head, const torch::Tensor& features,
                               const torch::Tensor& labels, const torch::Tensor& labelled, bool training) {
-  namespace F = torch::nn::functional;
-  const auto logits = joint_head_logits(head, features, o.dropout, training);
-  auto options = F::CrossEntropyFuncOptions().label_smoothing(o.label_smoothing);
-  if (!labelled.defined()) return F::cross_entropy(logits, labels, options);
+  const torch::Tensor scale = training && o.dropout > 0.0
+                                  ? joint_head_dropout_scale(features.size(0), features.size(1), o.dropout, features.options())
+                                  : torch::Tensor();
+  const auto rows = joint_head_row_losses(head, features, labels, o.label_smoothing, scale);
+  if (!labelled.defined()) return rows.mean();
   // The mean over the labelled rows: no count is read back (a batch without one adds 0).
-  const auto per_row = F::cross_entropy(logits, labels, options.reduction(torch::kNone));
-  const auto weight = labelled.to(per_row.dtype());
-  return (per_row * weight).sum() / weight.sum().clamp_min(1.0);
+  const auto weight = labelled.to(rows.dtype());
+  return (rows * weight).sum() / weight.sum().clamp_min(1.0);
 }
 
 }  // namespace geomsim::train

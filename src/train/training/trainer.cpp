@@ -200,14 +200,11 @@ class EncoderTask : public EpochTask {
       const auto condition = conditions_.defined() ? batch_to_device(conditions_.index({idx}), o_.device) : torch::Tensor();
       loss = batch_loss(o_.loss, {z, y, partner_, num_classes_, condition}, o_.loss_options);
       if (head) {
-        // Each view with its sample's label (rows [view 1 of this rank's samples; view 2]).
-        const auto mine_twice = [&](const torch::Tensor& rows) {
-          const auto m = mine(rows);
-          return torch::cat({m, m});
-        };
-        const auto head_y = mine_twice(batch_to_device(head_labels_.index({idx}), o_.device));
-        const auto labelled = labelled_.defined() ? mine_twice(batch_to_device(labelled_.index({idx}), o_.device)) : torch::Tensor();
-        loss = loss + o_.head.weight * joint_head_loss(o_.head, classifier_, features, head_y, labelled, /*training=*/true);
+        // Each view with its sample's label: rows [view 1 of the B samples; view 2], as the views.
+        const auto twice = [](const torch::Tensor& rows) { return torch::cat({rows, rows}); };
+        const auto head_y = twice(batch_to_device(head_labels_.index({idx}), o_.device));
+        const auto labelled = labelled_.defined() ? twice(batch_to_device(labelled_.index({idx}), o_.device)) : torch::Tensor();
+        loss = loss + o_.head.weight * head_loss(features, head_y, labelled);
         local_terms = true;
       }
     }
@@ -225,6 +222,27 @@ class EncoderTask : public EpochTask {
       loss = global_value_local_gradient(total / job.world_size(), loss);
     }
     return loss;
+  }
+
+  // The joint head's CE term on the global batch's labels and labelled mask (2B rows, as the
+  // views). One process: joint_head_loss. Several ranks: each draws the global batch's dropout
+  // scale (what one process draws, so the generators stay in step with a one-process run) and
+  // keeps its rows, and divides the sum of its rows' terms by the global count of labelled rows
+  // times the world size, so that the ranks' mean (the all-reduce of the step's loss and of the
+  // gradients) is one process's mean over the labelled rows of the global batch.
+  torch::Tensor head_loss(const torch::Tensor& features, const torch::Tensor& labels, const torch::Tensor& labelled) {
+    const auto& job = o_.distributed;
+    if (!job.distributed()) return joint_head_loss(o_.head, classifier_, features, labels, labelled, /*training=*/true);
+    const int64_t b = local_batch_, B = o_.batch_size, first = job.rank() * b;
+    const auto local_rows = [&](const torch::Tensor& rows) { return torch::cat({rows.narrow(0, first, b), rows.narrow(0, B + first, b)}); };
+    const torch::Tensor scale =
+        o_.head.dropout > 0.0 ? local_rows(joint_head_dropout_scale(2 * B, features.size(1), o_.head.dropout, features.options()))
+                              : torch::Tensor();
+    const auto rows = joint_head_row_losses(classifier_, features, local_rows(labels), o_.head.label_smoothing, scale);
+    const double world = static_cast<double>(job.world_size());
+    if (!labelled.defined()) return rows.sum() * (world / static_cast<double>(2 * B));
+    const auto weight = labelled.to(rows.dtype());
+    return (rows * local_rows(weight)).sum() * world / weight.sum().clamp_min(1.0);
   }
 
   // The encoder's features (before normalisation), in float32 whatever the precision of its

@@ -159,6 +159,16 @@ TEST_CASE("The head's dropout acts in training only", "[train][joint_head]") {
   CHECK(torch::equal(joint_head_logits(head, features, 0.5, false), plain));  // evaluation: none
   CHECK(torch::equal(joint_head_logits(head, features, 0.0, true), plain));   // rate 0: none
   CHECK_FALSE(torch::equal(joint_head_logits(head, features, 0.5, true), plain));
+  // The scale: 0 or 1 / (1 - p) per element, 0 in about p of them (4096 draws: sd 0.007), the
+  // same draws as the logits' for the same generator state.
+  torch::manual_seed(5);
+  const auto scale = joint_head_dropout_scale(32, 128, 0.5, features.options());
+  CHECK(torch::logical_or(scale.eq(0), scale.eq(2)).all().item<bool>());
+  CHECK(std::abs(scale.eq(0).to(torch::kDouble).mean().item<double>() - 0.5) < 0.03);
+  torch::manual_seed(5);
+  const auto dropped = joint_head_dropout_scale(32, 16, 0.5, features.options());
+  torch::manual_seed(5);
+  CHECK(torch::equal(joint_head_logits(head, features, 0.5, true), head->forward(features * dropped)));
   // Rate 0 draws nothing from the generator.
   torch::manual_seed(3);
   const auto next = torch::rand({2});

@@ -69,12 +69,25 @@ int64_t labelled_count(int64_t n, double share);
 // index. A function of (n, share, seed) alone, the same on every platform and libtorch version.
 torch::Tensor labelled_samples(int64_t n, double share, uint64_t seed);
 
-// The head's logits on features (N x d): head(dropout(features)) in training, head(features) otherwise.
+// The dropout before the head in a training step: a scale per element of a rows x cols input,
+// 0 with chance p and 1 / (1 - p) otherwise (torch's dropout), drawn with bernoulli_ from the
+// generator of `options`' device; all ones (nothing drawn) for p = 0. Data-parallel ranks draw
+// the global batch's scale and keep their rows, so that they draw what one process draws.
+torch::Tensor joint_head_dropout_scale(int64_t rows, int64_t cols, double dropout, const torch::TensorOptions& options);
+
+// The head's logits on features (N x d): head(features x scale) with a scale drawn by
+// joint_head_dropout_scale in training, head(features) otherwise (evaluation: no dropout).
 torch::Tensor joint_head_logits(torch::nn::Linear& head, const torch::Tensor& features, double dropout, bool training);
+
+// Each row's label-smoothed cross-entropy (torch's, reduction none) of head(features x scale);
+// `scale` undefined: no dropout.
+torch::Tensor joint_head_row_losses(torch::nn::Linear& head, const torch::Tensor& features, const torch::Tensor& labels,
+                                    double label_smoothing, const torch::Tensor& scale);
 
 // The head's CE term (unweighted): the mean over the rows with labelled[i] of the label-smoothed
 // cross-entropy of joint_head_logits; `labelled` (N, bool, on the features' device) undefined
-// means every row. Reads nothing back from the device.
+// means every row. Reads nothing back from the device. (The trainer's data-parallel ranks use
+// the parts above: each its rows' sum over the global batch's count of labelled rows.)
 torch::Tensor joint_head_loss(const JointHeadOptions& options, torch::nn::Linear& head, const torch::Tensor& features,
                               const torch::Tensor& labels, const torch::Tensor& labelled, bool training);
 

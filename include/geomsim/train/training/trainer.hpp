@@ -84,9 +84,9 @@ struct TrainOptions {
   // batch (the embeddings gathered with their gradients, data_parallel.hpp); the gradients are
   // averaged over ranks before each AdamW step, so the run is the one-process run on the same
   // global batches up to the order of the batch sums. Loss terms on single samples (the "ce"
-  // head, the joint head, the autoencoder's) are means over the rank's share, averaged the same
-  // way (the joint head's over the rank's labelled rows: with a labelled share below 1 the
-  // mean of the ranks' means, not the global batch's). Only rank 0
+  // head, the autoencoder's) are means over the rank's share, averaged the same way; the joint
+  // head's is scaled so that the ranks' mean is its mean over the global batch's labelled rows,
+  // and its dropout drawn for the global batch (joint_head_dropout_scale), as one process does. Only rank 0
   // writes the checkpoint, which records the world size: a resume with another is refused.
   DistributedContext distributed;
 };
