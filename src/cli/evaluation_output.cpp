@@ -13,7 +13,7 @@ using nlohmann::json;
 std::string evaluation_text(const json& e) {
   static const std::pair<const char*, const char*> rows[] = {
       {"coarse_accuracy_linear_probe", "coarse accuracy (linear probe)"},
-      {"coarse_accuracy_head", "coarse accuracy (the ce loss's head)"},
+      {"coarse_accuracy_head", "coarse accuracy (cross-entropy head)"},
       {"fine_accuracy_linear_probe", "coarse-to-fine accuracy (linear probe)"},
       {"fine_accuracy_mean_classifier", "coarse-to-fine accuracy (mean classif.)"},
       {"spread", "spread s_f(y)"},

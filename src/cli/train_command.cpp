@@ -50,6 +50,10 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
       "             decoder, MSE + a label-smoothed cross-entropy head, dropout)\n"
       "  cAuto:     geomsim train --loss autoencoder   (that autoencoder alone);  gAuto: add --autoencoder general\n"
       "  SupCon + cAuto: geomsim train --loss supcon --autoencoder joint\n"
+      "  joint cross-entropy head (seed 004 §5: \"We jointly optimize all contrastive losses ... with a\n"
+      "             cross-entropy loss head ... with dropout as well as label smoothing\"; F.3: \"A dropout rate\n"
+      "             of 0.05\"; seed 000 E.3.2: \"training with 20% labels to cross entropy\"):\n"
+      "             geomsim train --loss supcon --head-weight 1 [--head-labelled-share 0.2]\n"
       "  ablations: --autoencoder general (no labels) | per-class (one decoder per class); --no-augmentation\n"
       "  the paper's optimiser (Appendix F.3): --recipe paper   (AdamW lr 3e-4, no weight decay, batch 128)\n"
       "  SupCon + InfoNCE: --loss supcon+simclr;  SupCon L_in: --loss supcon-in\n"
@@ -117,6 +121,19 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
       ->capture_default_str();
   c.add_option("--label-smoothing", o.label_smoothing, "label smoothing of the joint autoencoder's cross-entropy head")
       ->capture_default_str();
+  c.add_option("--head-weight", o.head.weight,
+               "weight of the seeds' joint cross-entropy head, a linear classifier on the encoder's features trained with any "
+               "contrastive loss (seed 004 §5, F.2-F.3; seed 000 §5.1); its test accuracy is reported. 0: no head")
+      ->capture_default_str();
+  c.add_option("--head-label-smoothing", o.head.label_smoothing,
+               "label smoothing of the joint head's cross-entropy, in [0, 1) (the seeds give no value)")
+      ->capture_default_str();
+  c.add_option("--head-dropout", o.head.dropout, "dropout rate before the joint head, in [0, 1) (seed 004 F.3: 0.05)")
+      ->capture_default_str();
+  c.add_option("--head-labelled-share", o.head.labelled_share,
+               "share of the training samples whose (clean) labels the joint head sees, in (0, 1], fixed by --seed (seed 000 "
+               "E.3.2: 0.2)")
+      ->capture_default_str();
   c.add_flag("--no-augmentation", o.no_augmentation, "train on the images as they are: the two views are identical");
   c.add_flag("--corruptions", o.corruptions,
              "also score the fine labels' linear probe on the test images under 4 corruptions at 5 severities (noise, "
@@ -161,6 +178,14 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
       const CLI::Option* option = c.get_option_no_throw("--" + p.name);
       if (option != nullptr && option->count() > 0) train::require_loss_reads(o.loss, p.name);
     }
+    // Likewise the joint head's settings without the head.
+    if (o.head.weight == 0.0) {  // a bad --head-weight is refused by its own check
+      for (const std::string name : {"head-label-smoothing", "head-dropout", "head-labelled-share"}) {
+        if (c.count("--" + name) > 0) {
+          throw InvalidArgument(name, "changes nothing without the joint head: give --head-weight > 0 as well");
+        }
+      }
+    }
   });
 }
 
@@ -193,6 +218,10 @@ int run_train(const TrainRunOptions& o) {
          << " train, " << p["test_samples"].get<int64_t>() << " test images), loss " << o.loss << ", tau " << o.tau;
     if (o.loss == "spread" || o.loss == "thanos") text << ", alpha " << o.alpha;
     if (autoencoder_mode(o) != "none") text << ", " << autoencoder_mode(o) << " autoencoder";
+    if (o.head.enabled()) {
+      text << ", cross-entropy head (weight " << format_number(o.head.weight) << ", on "
+           << format_number(100 * o.head.labelled_share) << " % of the labels)";
+    }
     if (o.no_augmentation) text << ", no augmentation";
     text << ", " << out["device"].get<std::string>() << "\n";
     for (const auto& epoch : out["epochs"]) {

@@ -178,6 +178,9 @@ TrainRunOptions method_options(const TrainRunOptions& base, const TrainingMethod
   if (!method.condition_on.empty()) o.condition_on = method.condition_on;
   if (!clusters_attributes(method)) o.cond_clusters = 0;
   o.noise_handling = method.noise_handling;
+  // The joint cross-entropy head goes with the contrastive batch losses only: ce is that head, and
+  // cAuto's joint autoencoder has its own (an autoencoder-only method trains no encoder).
+  if (train::loss_entry(method.loss).batch == nullptr) o.head = {};
   return o;
 }
 
@@ -225,6 +228,14 @@ RunRow training_parameters(const std::string& method, const TrainRunOptions& o) 
   if (o.loss == "upweighted-negatives") row.set("negative_weight", format_number(o.negative_weight));
   if (o.positives > 0) row.set("positives", format_number(o.positives));  // only then: every cached run keeps its parameters
   if (o.label_noise > 0) row.set("label_noise", format_number(o.label_noise));
+  // The joint head, only when it is on: a row without these columns is a run without the head, so
+  // every row cached before the head existed keeps its parameters (and its run id).
+  if (o.head.enabled()) {
+    row.set("head_weight", format_number(o.head.weight));
+    row.set("head_label_smoothing", format_number(o.head.label_smoothing));
+    row.set("head_dropout", format_number(o.head.dropout));
+    row.set("head_labelled_share", format_number(o.head.labelled_share));
+  }
   if (t.loss_options.noise_correction > 0) row.set("noise_correction", format_number(t.loss_options.noise_correction));
   if (train::loss_entry(o.loss).reads("label-accuracy")) {
     row.set("label_accuracy", format_number(t.loss_options.label_accuracy));
@@ -596,6 +607,10 @@ TrainRunOptions base_training_options(const json& p) {
   }
   if (p.contains("positives")) o.positives = number_parameter(p, "positives");
   if (p.contains("label_noise")) o.label_noise = number_parameter(p, "label_noise");
+  if (p.contains("head_weight")) o.head.weight = number_parameter(p, "head_weight");
+  if (p.contains("head_label_smoothing")) o.head.label_smoothing = number_parameter(p, "head_label_smoothing");
+  if (p.contains("head_dropout")) o.head.dropout = number_parameter(p, "head_dropout");
+  if (p.contains("head_labelled_share")) o.head.labelled_share = number_parameter(p, "head_labelled_share");
   if (p.contains("denominator_size")) o.denominator_size = number_parameter(p, "denominator_size");
   if (p.contains("cond_degree")) o.cond_degree = number_parameter(p, "cond_degree");
   if (p.contains("cond_offset")) o.cond_offset = number_parameter(p, "cond_offset");

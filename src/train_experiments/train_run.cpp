@@ -85,6 +85,7 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   t.sync_every = o.sync_every;
   t.precision = o.precision;
   t.reconstruction_weight = o.reconstruction_weight;
+  t.head = o.head;  // one object, not its fields: the trainer owns it
   t.loss_options.kernel_lambda = o.kernel_lambda;
   t.loss_options.kernel_bandwidth = o.kernel_bandwidth;
   t.loss_options.clip_cosine = o.clip_cosine;
@@ -235,8 +236,11 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   // One line per epoch, from rank 0; an experiment (on_step) shows its own progress.
   const auto progress = progress_lines("geomsim train", o.quiet || static_cast<bool>(on_step), job);
   const auto train_start = std::chrono::steady_clock::now();
+  // The joint head sees the clean coarse labels (seed 000 E.3.2), whatever the loss sees.
+  const train::HeadTargets head_targets =
+      o.head.enabled() ? train::HeadTargets{run.training.coarse, run.hierarchy.num_coarse()} : train::HeadTargets{};
   run.result = train::train_encoder(run.encoder, run.training.images, labels, num_labels, t, augmentation, progress,
-                                    run.autoencoder, conditions);
+                                    run.autoencoder, conditions, head_targets);
   run.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
   if (t.distributed.distributed()) run.communication = t.distributed.communication_times();
   if (o.loss == "autoencoder") run.encoder = train::Encoder{nullptr};  // the embedding is the autoencoder's alone
@@ -297,7 +301,9 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
                 {"batch_size", t.batch_size}, {"lr", t.learning_rate}, {"weight_decay", t.weight_decay},
                 {"embedding_dim", o.embedding_dim}, {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()},
                 {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}, {"sync_every", o.sync_every},
-                {"precision", o.precision}}},
+                {"precision", o.precision},
+                {"head_weight", o.head.weight}, {"head_label_smoothing", o.head.label_smoothing},
+                {"head_dropout", o.head.dropout}, {"head_labelled_share", o.head.labelled_share}}},
               {"device", result.device},
               {"world_size", run.world_size},
               {"train_seconds", run.train_seconds},

@@ -830,4 +830,68 @@ TEST_CASE("Another page's cache gives a run with the same id, version and parame
   // A page never takes its own rows as another's.
   OtherPagesRuns itself(dir.root.string(), dir("cclk-kernels.csv"));
   CHECK_FALSE(itself.find(planned("0", "")));
+
+TEST_CASE("A run with the joint head trains it on the clean labels, scores it, and records it in its row", "[experiments][joint_head]") {
+  // Debian's Fashion-MNIST, as the pages train on: SupCon on 40 % noisy labels, the head on the
+  // clean labels of 20 % of the images (seed 000 E.3.2).
+  TrainRunOptions o;
+  o.model = "mlp";
+  o.loss = "supcon";
+  o.width = 8;
+  o.embedding_dim = 4;
+  o.batch_size = 32;
+  o.batch_size_given = true;
+  o.train_samples = 128;
+  o.test_samples = 50;
+  o.seed = 3;
+  o.threads = 1;
+  o.quiet = true;
+  o.device = "cpu";
+  o.label_noise = 0.4;
+  o.head = {1.0, 0.1, 0.05, 0.2};
+  TrainedRun run = train_run(o);
+  REQUIRE(run.result.classifier);
+  CHECK(run.result.classifier->options.out_features() == 2);  // fmnist-2's coarse classes
+  REQUIRE(run.evaluation.head_accuracy);
+  const auto predicted = train::classifier_logits(run.encoder, run.result.classifier, run.test.images).argmax(1);
+  CHECK(*run.evaluation.head_accuracy == predicted.eq(run.test.coarse).to(torch::kDouble).mean().item<double>());
+  const json out = train_run_json(o, run);
+  CHECK(out["parameters"]["head_weight"] == 1.0);
+  CHECK(out["parameters"]["head_labelled_share"] == 0.2);
+  CHECK(out["evaluation"].contains("coarse_accuracy_head"));
+  // The cache row: the four settings with the head; none without it (the rows of before the head).
+  const RunRow with = training_parameters("supcon", o);
+  CHECK(with.text("head_weight") == "1");
+  CHECK(with.text("head_label_smoothing") == "0.1");
+  CHECK(with.text("head_dropout") == "0.05");
+  CHECK(with.text("head_labelled_share") == "0.2");
+  const RunRow without = training_parameters("supcon", method_options(TrainRunOptions{}, training_method("supcon")));
+  for (const char* column : {"head_weight", "head_label_smoothing", "head_dropout", "head_labelled_share"}) {
+    CHECK_FALSE(without.text(column));
+  }
+  // The head's cells enter the run id: a run with the head is never taken for one without it.
+  RunRow a = training_parameters("supcon", o), b = training_parameters("supcon", method_options(o, training_method("supcon")));
+  TrainRunOptions no_head = o;
+  no_head.head.weight = 0;
+  RunRow c = training_parameters("supcon", no_head);
+  stamp_run_id(a, "");
+  stamp_run_id(b, "");
+  stamp_run_id(c, "");
+  CHECK(a.text(kRunIdColumn) == b.text(kRunIdColumn));
+  CHECK(a.text(kRunIdColumn) != c.text(kRunIdColumn));
+  // A definition's parameters set it, for the methods with a contrastive batch loss only (ce is
+  // that head, cAuto has its own); the trainer refuses it on the others.
+  const TrainRunOptions defined = base_training_options({{"train_images", 64}, {"test_images", 10}, {"epochs", 1},
+                                                         {"head_weight", 0.5}, {"head_labelled_share", 0.2}});
+  CHECK(defined.head.weight == 0.5);
+  CHECK(defined.head.labelled_share == 0.2);
+  CHECK(method_options(defined, training_method("spread")).head.weight == 0.5);
+  CHECK(method_options(defined, training_method("thanos")).head.weight == 0.5);
+  for (const char* method : {"ce", "cauto", "gauto"}) CHECK_FALSE(method_options(defined, training_method(method)).head.enabled());
+  TrainRunOptions on_ce = defined;
+  on_ce.loss = "ce";
+  CHECK_THROWS_WITH(trainer_options(on_ce), Catch::Contains("--loss ce is that head alone"));
+  TrainRunOptions bad = o;
+  bad.head.labelled_share = 0;
+  CHECK_THROWS_WITH(trainer_options(bad), Catch::Contains("(0, 1]"));
 }

@@ -93,7 +93,9 @@ int64_t cluster_count(double value);
 // attributes. Such a method takes the base options' cond_clusters; every other one none.
 bool clusters_attributes(const TrainingMethod& method);
 
-// The options of one run of `method`: its loss and autoencoder on top of `base`.
+// The options of one run of `method`: its loss and autoencoder on top of `base`; the base's joint
+// cross-entropy head (TrainRunOptions::head) only for a method whose loss is a contrastive batch
+// loss (not ce, not the autoencoder alone).
 TrainRunOptions method_options(const TrainRunOptions& base, const TrainingMethod& method);
 // ... and the grid point: the method (by name), encoder, seed, hierarchy, alpha and tau.
 TrainRunOptions run_options(const TrainRunOptions& base, const std::string& method, const std::string& encoder,
@@ -185,7 +187,8 @@ double number_parameter(const nlohmann::json& parameters, const std::string& key
 std::string string_parameter(const nlohmann::json& parameters, const std::string& key, const std::string& fallback = "");
 
 // The common training options of a definition's "parameters": train_images, test_images,
-// epochs, recipe, embedding_dim, width, gamma, threads, autoencoder_dropout, label_smoothing.
+// epochs, recipe, embedding_dim, width, gamma, threads, autoencoder_dropout, label_smoothing,
+// the joint head's head_weight, head_label_smoothing, head_dropout, head_labelled_share, ...
 TrainRunOptions base_training_options(const nlohmann::json& parameters);
 
 }  // namespace geomsim::train_experiments

@@ -59,6 +59,12 @@ struct TrainRunOptions {
   std::string autoencoder;
   bool general_autoencoder = false;  // the older spelling of autoencoder = "general"
   double autoencoder_dropout = 0.05, label_smoothing = 0.1;
+  // The seeds' joint cross-entropy head (--head-weight, --head-label-smoothing, --head-dropout,
+  // --head-labelled-share; train::JointHeadOptions, joint_head.hpp), the trainer's own options
+  // object, handed over whole. It trains on the clean coarse labels (seed 000 E.3.2: the
+  // contrastive loss on the noisy labels, the head on clean ones), whatever the loss sees
+  // (--label-noise, --cond-clusters); head_accuracy is its test accuracy.
+  train::JointHeadOptions head;
   bool no_augmentation = false;
   // Also score the probe on corrupted test images, with its calibration (train::evaluate_corruptions).
   bool corruptions = false;

@@ -99,6 +99,13 @@ void require_same_options(torch::serialize::InputArchive& archive, const std::st
                                         "; resume with the options it was trained with, or start another --checkpoint");
     }
   }
+  // An option the record names and this run's lacks: records name some options only off their
+  // defaults (e.g. the joint head's), so this run has it at its default, the record did not.
+  for (const auto& [option, value] : stored.items()) {
+    if (option == "device" || option == "world-size" || option == kInputContentsKey || current.contains(option)) continue;
+    throw InvalidArgument(option, "is not given (its default) but " + path + " was trained with " + json_excerpt(value) +
+                                      "; resume with the options it was trained with, or start another --checkpoint");
+  }
   require_same_inputs(stored, current, path);  // a finished run's too: it is evaluated on them
   if (finished) return;  // nothing left to train: the ranks and the device no longer matter
   const nlohmann::json ranks = stored.value("world-size", nlohmann::json(1));

@@ -66,6 +66,12 @@ nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& enco
   if (o.loss_options.noise_correction != loss_defaults.noise_correction) record["noise-correction"] = o.loss_options.noise_correction;
   if (o.loss_options.label_accuracy != loss_defaults.label_accuracy) record["label-accuracy"] = o.loss_options.label_accuracy;
   if (o.loss_options.denominator_size != loss_defaults.denominator_size) record["denominator-size"] = o.loss_options.denominator_size;
+  if (o.head.enabled()) {  // named only with the head on: runs without one resume as they did
+    record["head-weight"] = o.head.weight;
+    record["head-label-smoothing"] = o.head.label_smoothing;
+    record["head-dropout"] = o.head.dropout;
+    record["head-labelled-share"] = o.head.labelled_share;
+  }
   if (encoder.vit_layers != defaults.vit_layers) record["vit-layers"] = encoder.vit_layers;
   if (encoder.vit_heads != defaults.vit_heads) record["vit-heads"] = encoder.vit_heads;
   // The caller's run description (the data, the hierarchy, the number of training images).
@@ -87,6 +93,12 @@ void validate(const TrainOptions& o) {
                                            " trains in float32 (use --precision float32)");
   }
   validate(o.loss_options);
+  validate(o.head);
+  if (o.head.enabled() && loss_entry(o.loss).batch == nullptr) {
+    throw InvalidArgument("head-weight", "adds a cross-entropy head to a contrastive loss; --loss " + o.loss +
+                                             (o.loss == "ce" ? " is that head alone" : " trains no encoder with a batch loss") +
+                                             " (use --head-weight 0)");
+  }
   try {
     if (!nlohmann::json::parse(o.run_description).is_object()) throw InvalidArgument("run_description", "must be a JSON object");
   } catch (const nlohmann::json::exception&) {
@@ -134,10 +146,11 @@ class EncoderTask : public EpochTask {
  public:
   EncoderTask(const TrainOptions& o, const AugmentationOptions& augmentation, Encoder& encoder, torch::nn::Linear& classifier,
               Autoencoder& autoencoder, torch::optim::AdamW& optimizer, std::vector<torch::Tensor> parameters,
-              const torch::Tensor& images, const torch::Tensor& labels, const torch::Tensor& conditions, int64_t num_classes)
+              const torch::Tensor& images, const torch::Tensor& labels, const torch::Tensor& conditions, int64_t num_classes,
+              const torch::Tensor& head_labels, const torch::Tensor& labelled)
       : o_(o), augmentation_(augmentation), encoder_(encoder), classifier_(classifier), autoencoder_(autoencoder),
         optimizer_(optimizer), parameters_(std::move(parameters)), images_(images), labels_(labels), conditions_(conditions),
-        num_classes_(num_classes),
+        head_labels_(head_labels), labelled_(labelled), num_classes_(num_classes),
         local_batch_(local_batch_size(o.distributed, o.batch_size)),
         steps_per_epoch_(images.size(0) / o.batch_size),
         period_((o.cosine_period_epochs > 0 ? o.cosine_period_epochs : o.epochs) * steps_per_epoch_),
@@ -147,6 +160,7 @@ class EncoderTask : public EpochTask {
 
   int64_t begin_epoch(int64_t) override {
     encoder_->train();
+    if (o_.head.enabled()) classifier_->train();
     if (autoencoder_) autoencoder_->train();
     // On the data's device, from its generator (the CPU's for a device without one: meta).
     const torch::Device where = default_generator(images_.device()) ? images_.device() : torch::Device(torch::kCPU);
@@ -172,16 +186,27 @@ class EncoderTask : public EpochTask {
       local_terms = true;
     } else if (o_.loss != "autoencoder") {
       const auto views = two_views(batch, augmentation_);  // [view 1 of the B samples; view 2]
-      torch::Tensor z;
+      const bool head = o_.head.enabled();
+      torch::Tensor z, features;  // features: this rank's views' (the joint head's input), with the head only
       if (job.distributed()) {
         const int64_t b = local_batch_, B = o_.batch_size, first = job.rank() * b;
         const auto local = torch::cat({views.narrow(0, first, b), views.narrow(0, B + first, b)});
-        z = gather_views_with_grad(job, embed(local), 2);  // [2B x d], one process's rows
+        if (head) features = embed_features(local);
+        z = gather_views_with_grad(job, head ? unit_rows(features) : embed(local), 2);  // [2B x d], one process's rows
       } else {
-        z = embed(views);
+        if (head) features = embed_features(views);
+        z = head ? unit_rows(features) : embed(views);
       }
       const auto condition = conditions_.defined() ? batch_to_device(conditions_.index({idx}), o_.device) : torch::Tensor();
       loss = batch_loss(o_.loss, {z, y, partner_, num_classes_, condition}, o_.loss_options);
+      if (head) {
+        // Each view with its sample's label: rows [view 1 of the B samples; view 2], as the views.
+        const auto twice = [](const torch::Tensor& rows) { return torch::cat({rows, rows}); };
+        const auto head_y = twice(batch_to_device(head_labels_.index({idx}), o_.device));
+        const auto labelled = labelled_.defined() ? twice(batch_to_device(labelled_.index({idx}), o_.device)) : torch::Tensor();
+        loss = loss + o_.head.weight * head_loss(features, head_y, labelled);
+        local_terms = true;
+      }
     }
     if (autoencoder_) {
       // The labels were checked once, before the epochs: no read-back per step.
@@ -197,6 +222,42 @@ class EncoderTask : public EpochTask {
       loss = global_value_local_gradient(total / job.world_size(), loss);
     }
     return loss;
+  }
+
+  // The joint head's CE term on the global batch's labels and labelled mask (2B rows, as the
+  // views). One process: joint_head_loss. Several ranks: each draws the global batch's dropout
+  // scale (what one process draws, so the generators stay in step with a one-process run) and
+  // keeps its rows, and divides the sum of its rows' terms by the global count of labelled rows
+  // times the world size, so that the ranks' mean (the all-reduce of the step's loss and of the
+  // gradients) is one process's mean over the labelled rows of the global batch.
+  torch::Tensor head_loss(const torch::Tensor& features, const torch::Tensor& labels, const torch::Tensor& labelled) {
+    const auto& job = o_.distributed;
+    if (!job.distributed()) return joint_head_loss(o_.head, classifier_, features, labels, labelled, /*training=*/true);
+    const int64_t b = local_batch_, B = o_.batch_size, first = job.rank() * b;
+    const auto local_rows = [&](const torch::Tensor& rows) { return torch::cat({rows.narrow(0, first, b), rows.narrow(0, B + first, b)}); };
+    const torch::Tensor scale =
+        o_.head.dropout > 0.0 ? local_rows(joint_head_dropout_scale(2 * B, features.size(1), o_.head.dropout, features.options()))
+                              : torch::Tensor();
+    const auto rows = joint_head_row_losses(classifier_, features, local_rows(labels), o_.head.label_smoothing, scale);
+    const double world = static_cast<double>(job.world_size());
+    if (!labelled.defined()) return rows.sum() * (world / static_cast<double>(2 * B));
+    const auto weight = labelled.to(rows.dtype());
+    return (rows * local_rows(weight)).sum() * world / weight.sum().clamp_min(1.0);
+  }
+
+  // The encoder's features (before normalisation), in float32 whatever the precision of its
+  // forward pass; unit_rows of them are forward's embeddings (its own normalisation; with bf16
+  // normalised here in float32, after the cast).
+  torch::Tensor embed_features(const torch::Tensor& views) {
+    torch::Tensor f;
+    {
+      const EncoderAutocast autocast(o_.device, bf16_);
+      f = encoder_->features(views);
+    }
+    return bf16_ ? f.to(torch::kFloat) : f;
+  }
+  static torch::Tensor unit_rows(const torch::Tensor& features) {
+    return torch::nn::functional::normalize(features, torch::nn::functional::NormalizeFuncOptions().dim(1));
   }
 
   // The encoder's embeddings, in float32 whatever the precision of its forward pass.
@@ -225,6 +286,8 @@ class EncoderTask : public EpochTask {
   torch::optim::AdamW& optimizer_;
   std::vector<torch::Tensor> parameters_;  // the optimised ones, whose gradients the ranks average
   torch::Tensor images_, labels_, conditions_;  // conditions_: undefined without them
+  // The joint head's labels (on the data's device) and which samples are labelled (undefined: all).
+  torch::Tensor head_labels_, labelled_;
   int64_t num_classes_, local_batch_, steps_per_epoch_, period_;
   torch::Tensor partner_, order_;
   bool bf16_ = uses_bf16(o_.precision);
@@ -235,7 +298,7 @@ class EncoderTask : public EpochTask {
 TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const torch::Tensor& labels, int64_t num_classes,
                           const TrainOptions& o, const AugmentationOptions& augmentation,
                           const std::function<void(const std::string&)>& progress, Autoencoder autoencoder,
-                          const torch::Tensor& conditions) {
+                          const torch::Tensor& conditions, const HeadTargets& head_targets) {
   validate(o);
   validate(augmentation);
   require_at_least("classes", num_classes, 2);
@@ -257,15 +320,33 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
     }
   }
 
+  // The joint head's labels and classes: the given targets, or the loss's labels.
+  const bool head = o.head.enabled();
+  const torch::Tensor head_labels = head_targets.labels.defined() ? head_targets.labels : labels;
+  const int64_t head_classes = head_targets.labels.defined() ? head_targets.classes : num_classes;
+  if (head && n > 0) {  // once here, so that the steps need not read the labels back
+    if (head_labels.dim() != 1 || head_labels.size(0) != n) throw InvalidArgument("head-labels", "must hold one label per image");
+    require_at_least("head-classes", head_classes, 2);
+    const auto range = head_labels.to(torch::kCPU).aminmax();
+    const int64_t low = std::get<0>(range).item<int64_t>(), high = std::get<1>(range).item<int64_t>();
+    if (low < 0 || high >= head_classes) {
+      throw InvalidArgument("head-labels", "must be in [0, " + std::to_string(head_classes) + ") for the cross-entropy head");
+    }
+  }
+  // The samples whose labels the head sees: a fixed subset from the seed (undefined: all).
+  const torch::Tensor labelled =
+      head && o.head.labelled_share < 1.0 ? labelled_samples(n, o.head.labelled_share, o.seed) : torch::Tensor();
+
   const torch::Device device = o.device;
   use_deterministic_cuda_libraries(device);  // a resume on CUDA repeats the run's arithmetic
   torch::manual_seed(o.seed);
   // The networks move to the run's device after a resume has loaded them (on the CPU).
-  torch::nn::Linear classifier(encoder->options().embedding_dim, num_classes);  // used by "ce" only
+  // Used by "ce" and by the joint head (TrainOptions::head) only.
+  torch::nn::Linear classifier(encoder->options().embedding_dim, head ? head_classes : num_classes);
   const bool autoencoder_only = o.loss == "autoencoder";
   std::vector<torch::Tensor> parameters;
   if (!autoencoder_only) parameters = encoder->parameters();
-  if (o.loss == "ce") {
+  if (o.loss == "ce" || head) {
     for (const auto& p : classifier->parameters()) parameters.push_back(p);
   }
   const bool with_autoencoder = static_cast<bool>(autoencoder);
@@ -307,8 +388,12 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   move_optimizer_state(optimizer, device);
 
   // Once, on the device when they fit.
-  const auto data = conditions.defined() ? place_training_data({images, labels, conditions}, device)
-                                         : place_training_data({images, labels}, device);
+  std::vector<torch::Tensor> training_data = {images, labels};
+  if (conditions.defined()) training_data.push_back(conditions);
+  if (head) training_data.push_back(head_labels);
+  if (labelled.defined()) training_data.push_back(labelled);
+  const auto data = place_training_data(training_data, device);
+  const std::size_t head_at = conditions.defined() ? 3 : 2;  // where head_labels, then labelled, are in `data`
   if (o.distributed.distributed()) {
     // Every rank built the networks from the same seed (or loaded the same checkpoint); rank 0's
     // weights everywhere all the same, so that the ranks cannot start apart.
@@ -317,7 +402,8 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
     if (with_autoencoder) broadcast_parameters(o.distributed, *autoencoder);
   }
   EncoderTask task(o, augmentation, encoder, classifier, autoencoder, optimizer, parameters, data[0], data[1],
-                   conditions.defined() ? data[2] : torch::Tensor(), num_classes);
+                   conditions.defined() ? data[2] : torch::Tensor(), num_classes, head ? data[head_at] : torch::Tensor(),
+                   labelled.defined() ? data[head_at + 1] : torch::Tensor());
   EpochLoopOptions loop;
   loop.first_epoch = result.resumed_epochs;
   loop.epochs = o.epochs;
@@ -384,7 +470,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   if (with_autoencoder) require_identical_weights(o.distributed, *autoencoder, "autoencoder");
   encoder->eval();
   if (with_autoencoder) autoencoder->eval();
-  if (o.loss == "ce") {
+  if (o.loss == "ce" || head) {
     classifier->eval();
     result.classifier = classifier;
   }

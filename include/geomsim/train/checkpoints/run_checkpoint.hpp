@@ -46,7 +46,8 @@ void write_options_record(torch::serialize::OutputArchive& archive, const std::s
 
 // Refuses (InvalidArgument(option, "is X but FILE was trained with Y; ...")) a resume whose
 // options differ from the record in `archive`, option by option (options the record lacks
-// count as null; the input files' contents as require_same_inputs says), and (InvalidArgument("device")) one on another kind of device (cpu, cuda)
+// count as null; options only the record names, which records name off their defaults only,
+// are refused too; the input files' contents as require_same_inputs says), and (InvalidArgument("device")) one on another kind of device (cpu, cuda)
 // than the record's unless device_explicit. A checkpoint without a record is refused too (it
 // cannot be checked); one whose record has no device (written before devices were recorded)
 // is not checked for it. A resume with another number of data-parallel ranks is refused too

@@ -20,6 +20,7 @@
 #include "geomsim/train/checkpoints/model_checkpoint.hpp"
 #include "geomsim/train/distributed/distributed_context.hpp"
 #include "geomsim/train/training/epoch_loop.hpp"
+#include "geomsim/train/training/joint_head.hpp"
 
 namespace geomsim::train {
 
@@ -34,6 +35,11 @@ struct TrainOptions {
   std::string loss = "spread";
   LossOptions loss_options;     // tau, alpha, ... (set by name with set_loss_parameter)
   double reconstruction_weight = 1.0;
+  // The seeds' joint cross-entropy head (joint_head.hpp): with head.weight > 0, a contrastive
+  // loss (one with a batch function in the loss registry: not ce, not autoencoder) trains the
+  // linear head of the "ce" loss on the encoder's features alongside, adding head.weight x its
+  // label-smoothed cross-entropy on the labelled share of the samples; 0 (the default): off.
+  JointHeadOptions head;
   int64_t epochs = 1;
   int64_t batch_size = 256;     // samples per step (2 x batch_size views)
   double learning_rate = 1e-3;
@@ -53,7 +59,7 @@ struct TrainOptions {
   // losses (every sync_every steps and at the end of each epoch, epoch_loop.hpp); may be empty.
   std::function<void(const StepReport&)> on_step;
   // Called after every finished epoch, before its checkpoint is written, with the networks as
-  // they are then: the encoder and the "ce" loss's head (untrained for the other losses). What
+  // they are then: the encoder and the "ce" loss's or the joint head (untrained otherwise). What
   // watches each example's prediction through training (train/analysis/example_difficulty.hpp's
   // forgetting events) reads them here. It may switch them to evaluation mode (the next epoch
   // switches them back) and must not change their weights; may be empty.
@@ -78,7 +84,9 @@ struct TrainOptions {
   // batch (the embeddings gathered with their gradients, data_parallel.hpp); the gradients are
   // averaged over ranks before each AdamW step, so the run is the one-process run on the same
   // global batches up to the order of the batch sums. Loss terms on single samples (the "ce"
-  // head, the autoencoder's) are means over the rank's share, averaged the same way. Only rank 0
+  // head, the autoencoder's) are means over the rank's share, averaged the same way; the joint
+  // head's is scaled so that the ranks' mean is its mean over the global batch's labelled rows,
+  // and its dropout drawn for the global batch (joint_head_dropout_scale), as one process does. Only rank 0
   // writes the checkpoint, which records the world size: a resume with another is refused.
   DistributedContext distributed;
 };
@@ -130,7 +138,16 @@ struct TrainResult {
   int64_t resumed_epochs = 0;       // how many came from the checkpoint
   std::string device;               // the run's device: "cpu", "cuda:0", ...
   std::string stop_reason;          // "finished", "stop-after" (epoch_loop.hpp)
-  torch::nn::Linear classifier{nullptr};  // the "ce" loss's trained head (on the run's device); null for the others
+  // The trained head (on the run's device): the "ce" loss's, or the joint head (TrainOptions::head); null otherwise.
+  torch::nn::Linear classifier{nullptr};
+};
+
+// The joint head's targets when they are not the loss's labels (seed 000 E.3.2: the contrastive
+// loss on noisy labels, the head on the clean ones): one label per training image in
+// [0, classes). Undefined labels: the loss's labels and num_classes.
+struct HeadTargets {
+  torch::Tensor labels;
+  int64_t classes = 0;
 };
 
 // images: N x C x H x W in [0, 1]; labels: N class labels (int64) in 0..num_classes-1.
@@ -144,10 +161,12 @@ struct TrainResult {
 // the encoder (see TrainOptions::loss); "thanos" and "autoencoder" require one. `conditions`, when
 // given (N x k, one row per image, e.g. image_attributes.hpp's attributes), are the conditioning
 // values of a loss that reads one (LossNeeds::condition: cclk-weak, cclk-fair) in place of the
-// labels; InvalidArgument("condition-on") for another loss.
+// labels; InvalidArgument("condition-on") for another loss. `head_targets`, when given, are the
+// joint head's labels (TrainOptions::head; InvalidArgument("head-labels") out of range).
 TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const torch::Tensor& labels,
                           int64_t num_classes, const TrainOptions& options, const AugmentationOptions& augmentation,
                           const std::function<void(const std::string&)>& progress = {},
-                          Autoencoder autoencoder = nullptr, const torch::Tensor& conditions = {});
+                          Autoencoder autoencoder = nullptr, const torch::Tensor& conditions = {},
+                          const HeadTargets& head_targets = {});
 
 }  // namespace geomsim::train
