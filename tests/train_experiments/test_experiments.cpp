@@ -830,6 +830,7 @@ TEST_CASE("Another page's cache gives a run with the same id, version and parame
   // A page never takes its own rows as another's.
   OtherPagesRuns itself(dir.root.string(), dir("cclk-kernels.csv"));
   CHECK_FALSE(itself.find(planned("0", "")));
+}
 
 TEST_CASE("A run with the joint head trains it on the clean labels, scores it, and records it in its row", "[experiments][joint_head]") {
   // Debian's Fashion-MNIST, as the pages train on: SupCon on 40 % noisy labels, the head on the
