@@ -1,13 +1,13 @@
 $c1 << EOD
-30 67.30625 1.2771165904937125
-100 69.8875 1.7309679373113733
-300 72.28750000000002 2.0170257452850873
-600 72.14375000000001 1.8375911056131518
-1500 71.9375 1.3878940881782031
+30 67.275 1.3907860059281987
+100 69.90624999999999 1.7259443584807213
+300 72.32499999999999 1.9983922108964065
+600 72.2375 1.8861809487502978
+1500 72.03124999999999 1.3354874711933054
 EOD
 $c2 << EOD
-30 63.1125 1.8088571767041965
-1500 63.1125 1.8088571767041965
+30 63.1875 1.7266296649831998
+1500 63.1875 1.7266296649831998
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './insufficient-samples-cnn.png'
@@ -32,10 +32,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.5, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 002 Fig. 3 analogue: WeaklySup-InfoNCE on discretised attributes against CCL-K, by'."\n".'samples per cluster'."\n".'cnn, α = 0.5, augmented, τ = 0.5, 3 epochs, seeds 0:7 (± sd)' : 'Seed 002 Fig. 3 analogue: WeaklySup-InfoNCE on discretised attributes against CCL-K, by samples per cluster'."\n".'cnn, α = 0.5, augmented, τ = 0.5, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-14.100000000000001:1544.1]; set yrange [60.653598677196335:74.95456989138457]
+set xrange [-14.100000000000001:1544.1]; set yrange [60.81774424122282:74.96651830469038]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics at_least_1(nice(1.0 * 1558.1999999999998 / at_least_2(floor(panel_w / cw / 10))))
-set ytics nice(1.0 * 14.30097121418823 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 14.148774063467563 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -80,10 +80,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.5, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 002 Fig. 3 analogue: WeaklySup-InfoNCE on discretised attributes against CCL-K, by'."\n".'samples per cluster'."\n".'cnn, α = 0.5, augmented, τ = 0.5, 3 epochs, seeds 0:7 (± sd)' : 'Seed 002 Fig. 3 analogue: WeaklySup-InfoNCE on discretised attributes against CCL-K, by samples per cluster'."\n".'cnn, α = 0.5, augmented, τ = 0.5, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-14.100000000000001:1544.1]; set yrange [60.653598677196335:74.95456989138457]
+set xrange [-14.100000000000001:1544.1]; set yrange [60.81774424122282:74.96651830469038]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics at_least_1(nice(1.0 * 1558.1999999999998 / at_least_2(floor(panel_w / cw / 10))))
-set ytics nice(1.0 * 14.30097121418823 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 14.148774063467563 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -128,10 +128,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.5, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 002 Fig. 3 analogue: WeaklySup-InfoNCE on discretised attributes against CCL-K, by'."\n".'samples per cluster'."\n".'cnn, α = 0.5, augmented, τ = 0.5, 3 epochs, seeds 0:7 (± sd)' : 'Seed 002 Fig. 3 analogue: WeaklySup-InfoNCE on discretised attributes against CCL-K, by samples per cluster'."\n".'cnn, α = 0.5, augmented, τ = 0.5, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-14.100000000000001:1544.1]; set yrange [60.653598677196335:74.95456989138457]
+set xrange [-14.100000000000001:1544.1]; set yrange [60.81774424122282:74.96651830469038]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics at_least_1(nice(1.0 * 1558.1999999999998 / at_least_2(floor(panel_w / cw / 10))))
-set ytics nice(1.0 * 14.30097121418823 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 14.148774063467563 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -176,10 +176,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.5, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 002 Fig. 3 analogue: WeaklySup-InfoNCE on discretised attributes against CCL-K, by'."\n".'samples per cluster'."\n".'cnn, α = 0.5, augmented, τ = 0.5, 3 epochs, seeds 0:7 (± sd)' : 'Seed 002 Fig. 3 analogue: WeaklySup-InfoNCE on discretised attributes against CCL-K, by samples per cluster'."\n".'cnn, α = 0.5, augmented, τ = 0.5, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-14.100000000000001:1544.1]; set yrange [60.653598677196335:74.95456989138457]
+set xrange [-14.100000000000001:1544.1]; set yrange [60.81774424122282:74.96651830469038]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics at_least_1(nice(1.0 * 1558.1999999999998 / at_least_2(floor(panel_w / cw / 10))))
-set ytics nice(1.0 * 14.30097121418823 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 14.148774063467563 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
