@@ -297,10 +297,10 @@ template <Index D>
 PairProducts next_pair(const Matrix& U_next, const Matrix& G_next, const Matrix& g, const Matrix& p, double t,
                        bool products, Matrix& g_next, Matrix& s, Matrix& y) {
   const Index d = D > 0 ? D : U_next.rows(), N = U_next.cols();
-  const auto dot = [d](const double* a, const double* b) {
+  const auto dot = [&](const double* a, const double* b) {
     if constexpr (D > 0) {
       double sum = 0.0;
-      for (Index i = 0; i < d; ++i) sum += a[i] * b[i];
+      for (Index i = 0; i < D; ++i) sum += a[i] * b[i];
       return sum;
     } else {
       return detail::column_dot(a, b, d);
