@@ -1,18 +1,18 @@
 $c1 << EOD
-0.12269709650646148 0.10568184183257114 0.026448937950830757
-0.12516223806017096 0.14908418152952693 0.03003400794805905
-0.12666704399738654 0.1358682860693073 0.023811357777442296
-0.14076541885136135 0.36974540190591193 0.04004717759796919
-0.14393882811547407 0.19502245781329042 0.02847404874886721
-0.16301544026042009 0.48424683097831406 0.04693463342979215
+0.12269709650646148 0.10580136591485413 0.02633636962801487
+0.12516223806017096 0.14970627993610452 0.03008135634922254
+0.12666704399738654 0.13611493836715224 0.02398554985693301
+0.14076541885136135 0.37060344525649874 0.03954124474559412
+0.14393882811547407 0.19582356980843396 0.028428631741843062
+0.16301544026042009 0.48347499754953616 0.046471913173315095
 EOD
 $c2 << EOD
-0.12269709650646148 0.2087637344435497 0.030980759412803663
-0.12516223806017096 0.30302979004493014 0.029214158247811546
-0.12666704399738654 0.26479023684718406 0.04141295182476457
-0.14076541885136135 0.5744087527407251 0.06757003448500046
-0.14393882811547407 0.3105854769463851 0.034217963351004015
-0.16301544026042009 0.5445100895787321 0.06005121939308353
+0.12269709650646148 0.20838841869397065 0.031108538185402056
+0.12516223806017096 0.30231873761936784 0.02951354185502941
+0.12666704399738654 0.2644179989615068 0.04195802570153216
+0.14076541885136135 0.5736169010333753 0.0705674629784494
+0.14393882811547407 0.30991188033968725 0.03381269165720186
+0.16301544026042009 0.5450151564621657 0.05970881762465755
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './strata-seed000-by-p-delta.png'
@@ -37,10 +37,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05109560971454112:0.6701160813929248]
+set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05122902790058999:0.672420332398074]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.04273744437919613 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.6190204716783837 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.6211913044974839 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -85,10 +85,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05109560971454112:0.6701160813929248]
+set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05122902790058999:0.672420332398074]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.04273744437919613 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.6190204716783837 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.6211913044974839 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -133,10 +133,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05109560971454112:0.6701160813929248]
+set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05122902790058999:0.672420332398074]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.04273744437919613 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.6190204716783837 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.6211913044974839 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -181,10 +181,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'Distance of each rare subclass to the common subclass of its class, against p(z|y)'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05109560971454112:0.6701160813929248]
+set xrange [0.12148754619384272:0.16422499057303885]; set yrange [0.05122902790058999:0.672420332398074]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.04273744437919613 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.6190204716783837 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.6211913044974839 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)

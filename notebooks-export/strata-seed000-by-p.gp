@@ -1,24 +1,24 @@
 $c1 << EOD
-0.12269709650646148 0.2987306719468388 0.033505798557446446
-0.12516223806017096 0.28154102511754603 0.04363218198689438
-0.12666704399738654 0.20900567830136607 0.01721381096519389
-0.14076541885136135 0.2610590499949309 0.03691841116033577
-0.14393882811547407 0.19715069066936652 0.02212443988530515
-0.16301544026042009 0.4490277987479385 0.024372502451338606
-0.6254736214359808 0.277125886011833 0.011532513970422861
-0.7152957530331646 0.20591340559038337 0.011833498741163014
-0.8369845597395799 0.15863637058310937 0.014432918303437554
+0.12269709650646148 0.29924964895832834 0.03325787528621493
+0.12516223806017096 0.2821927638412202 0.0433949366944062
+0.12666704399738654 0.2093853446298489 0.01679720001691195
+0.14076541885136135 0.26145225344519346 0.03722161438553467
+0.14393882811547407 0.19784623967138393 0.0224156092839319
+0.16301544026042009 0.44876058473453595 0.02416051149239002
+0.6254736214359808 0.27749250199777753 0.010899324870664811
+0.7152957530331646 0.20665273381594898 0.012339395256520513
+0.8369845597395799 0.1584463150332906 0.014219048076992941
 EOD
 $c2 << EOD
-0.12269709650646148 0.4098823422295202 0.05092195436401172
-0.12516223806017096 0.3801115096491309 0.050069471415839735
-0.12666704399738654 0.2997229129812476 0.03915543483872216
-0.14076541885136135 0.40535695670541005 0.029459412888402967
-0.14393882811547407 0.22572168840933832 0.023053602722599664
-0.16301544026042009 0.5751044954544698 0.018301821080642364
-0.6254736214359808 0.3318745204829972 0.017889363969179735
-0.7152957530331646 0.28741401440584197 0.023519701196539494
-0.8369845597395799 0.18734129682434447 0.00989362856359801
+0.12269709650646148 0.4098934327257462 0.050695616490601475
+0.12516223806017096 0.3799899535433757 0.04996919912342946
+0.12666704399738654 0.29968575010859916 0.03898650329272103
+0.14076541885136135 0.4043448080031218 0.02827998088989407
+0.14393882811547407 0.22594632585463253 0.02261889403744659
+0.16301544026042009 0.5752796979297722 0.01764590716319505
+0.6254736214359808 0.33178958900849753 0.017954770592205817
+0.7152957530331646 0.2872863915672753 0.024265427890055265
+0.8369845597395799 0.18745537871496887 0.00927792906461418
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './strata-seed000-by-p.png'
@@ -43,10 +43,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.10126847260946792:0.8584131836365734]; set yrange [0.1217433090668998:0.6158664597478842]
+set xrange [0.10126847260946792:0.8584131836365734]; set yrange [0.12179235004946416:0.6153605219998007]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.7571447110271055 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.49412315068098445 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.4935681719503366 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -91,10 +91,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.10126847260946792:0.8584131836365734]; set yrange [0.1217433090668998:0.6158664597478842]
+set xrange [0.10126847260946792:0.8584131836365734]; set yrange [0.12179235004946416:0.6153605219998007]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.7571447110271055 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.49412315068098445 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.4935681719503366 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -139,10 +139,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.10126847260946792:0.8584131836365734]; set yrange [0.1217433090668998:0.6158664597478842]
+set xrange [0.10126847260946792:0.8584131836365734]; set yrange [0.12179235004946416:0.6153605219998007]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.7571447110271055 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.49412315068098445 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.4935681719503366 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -187,10 +187,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 't = 1, fmnist-4-imbalanced, cnn, τ = 0.5,'."\n".'α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs,'."\n".'seeds 0:7 (± sd)' : 'σ_f(z) of each subclass against its share p(z|y) of its class'."\n".'t = 1, fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.10126847260946792:0.8584131836365734]; set yrange [0.1217433090668998:0.6158664597478842]
+set xrange [0.10126847260946792:0.8584131836365734]; set yrange [0.12179235004946416:0.6153605219998007]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.7571447110271055 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 0.49412315068098445 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.4935681719503366 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)

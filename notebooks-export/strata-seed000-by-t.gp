@@ -1,26 +1,26 @@
 $c1 << EOD
-0.05 0.2575523126962093 0.022359828212504172
-0.1 0.2629396684102174 0.02890103930262852
-0.25 0.24084325794943784 0.017347500597287964
-1 0.23994150002148695 0.012841695976439102
+0.05 0.2575337320219852 0.021936773584585192
+0.1 0.2626478398646029 0.028806757270401533
+0.25 0.24082260826542148 0.01739954787373615
+1 0.24025409947209664 0.013080551172972806
 EOD
 $c2 << EOD
-0.05 0.15864294722266126 0.015346318257246274
-0.1 0.13553357236567218 0.018336735143593394
-0.25 0.1358676729128887 0.013609750034130643
-1 0.13847322642806617 0.015345217471722308
+0.05 0.15890202707910936 0.015343466626004245
+0.1 0.1354649138580194 0.01832226014062612
+0.25 0.13569548367448944 0.013937058406083551
+1 0.1387902749551799 0.015240385473099607
 EOD
 $c3 << EOD
-0.05 0.3623299525418292 0.030444580645014298
-0.1 0.3671783156902502 0.04378680877778751
-0.25 0.3646986107896205 0.02376902662514179
-1 0.3676813467669177 0.022530152553709423
+0.05 0.3625458488841027 0.030534252779088545
+0.1 0.3670887724776524 0.04356433431431356
+0.25 0.36464054013365754 0.024230693464896355
+1 0.36727818218501224 0.023244177655192412
 EOD
 $c4 << EOD
-0.05 0.24931172288997208 0.023388013754662908
-0.1 0.24146386997469363 0.015933828493597
-0.25 0.2507426436450314 0.026693955257693556
-1 0.24933786591554835 0.026709198861231048
+0.05 0.2491044916222205 0.02315297070392499
+0.1 0.2415761526690768 0.015924215304977334
+0.25 0.2506443103542612 0.026592934726685846
+1 0.24895844310544202 0.02748893404390648
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './strata-seed000-by-t.png'
@@ -45,10 +45,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:7 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.046296296296296294:1.08]; set yrange [0.10250842285978083:0.4256535388303357]
+set xrange [0.046296296296296294:1.08]; set yrange [0.10246713106366465:0.4253286294456946]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set logscale x 2
-set ytics nice(1.0 * 0.32314511597055484 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.32286149838202993 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -93,10 +93,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:7 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.046296296296296294:1.08]; set yrange [0.10250842285978083:0.4256535388303357]
+set xrange [0.046296296296296294:1.08]; set yrange [0.10246713106366465:0.4253286294456946]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set logscale x 2
-set ytics nice(1.0 * 0.32314511597055484 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.32286149838202993 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -141,10 +141,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:7 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.046296296296296294:1.08]; set yrange [0.10250842285978083:0.4256535388303357]
+set xrange [0.046296296296296294:1.08]; set yrange [0.10246713106366465:0.4253286294456946]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set logscale x 2
-set ytics nice(1.0 * 0.32314511597055484 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.32286149838202993 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -189,10 +189,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000'."\n".'images at t = 1, ~3/t epochs, seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds'."\n".'0:7 (± sd)' : 'δ(f_t, z, z'') = ‖E_z f − E_z'' f‖ against the fraction t of the data trained on'."\n".'fmnist-4-imbalanced, cnn, τ = 0.5, α = 0.5, 4000 images at t = 1, ~3/t epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.046296296296296294:1.08]; set yrange [0.10250842285978083:0.4256535388303357]
+set xrange [0.046296296296296294:1.08]; set yrange [0.10246713106366465:0.4253286294456946]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set logscale x 2
-set ytics nice(1.0 * 0.32314511597055484 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 0.32286149838202993 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
