@@ -96,7 +96,7 @@ void validate(const TrainOptions& o) {
   validate(o.head);
   if (o.head.enabled() && loss_entry(o.loss).batch == nullptr) {
     throw InvalidArgument("head-weight", "adds a cross-entropy head to a contrastive loss; --loss " + o.loss +
-                                             (o.loss == "ce" ? " is that head alone" : " trains no encoder with a batch loss") +
+                                             (loss_entry(o.loss).needs.linear_head ? " is that head alone" : " trains no encoder with a batch loss") +
                                              " (use --head-weight 0)");
   }
   try {
@@ -140,6 +140,14 @@ void apply_recipe(const TrainRecipe& recipe, TrainOptions& options) {
 }
 
 namespace {
+
+// Labels in [0, classes), read back once where they live, before any step (`argument` names them
+// in the refusal, `reader` is what reads them).
+void require_labels_below(const torch::Tensor& labels, int64_t classes, const std::string& argument, const std::string& reader) {
+  const auto range = labels.aminmax();
+  const int64_t low = std::get<0>(range).item<int64_t>(), high = std::get<1>(range).item<int64_t>();
+  if (low < 0 || high >= classes) throw InvalidArgument(argument, "must be in [0, " + std::to_string(classes) + ") for " + reader);
+}
 
 // train_encoder's steps for the epoch loop.
 class EncoderTask : public EpochTask {
@@ -312,13 +320,8 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   }
   if (n < o.batch_size) throw InvalidArgument("batch-size", "must be at most the number of training images (" + std::to_string(n) + ")");
   if ((o.loss == "thanos" || o.loss == "autoencoder") && !autoencoder) throw InvalidArgument("loss", o.loss + " needs an autoencoder");
-  if (autoencoder && n > 0) {  // once here, so that the steps need not read the labels back
-    const auto range = labels.to(torch::kCPU).aminmax();
-    const int64_t low = std::get<0>(range).item<int64_t>(), high = std::get<1>(range).item<int64_t>();
-    if (low < 0 || high >= autoencoder->options().classes) {
-      throw InvalidArgument("labels", "must be in [0, " + std::to_string(autoencoder->options().classes) + ") for the autoencoder");
-    }
-  }
+  // Once here, so that the steps need not read the labels back.
+  if (autoencoder && n > 0) require_labels_below(labels, autoencoder->options().classes, "labels", "the autoencoder");
 
   // The joint head's labels and classes: the given targets, or the loss's labels.
   const bool head = o.head.enabled();
@@ -327,11 +330,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   if (head && n > 0) {  // once here, so that the steps need not read the labels back
     if (head_labels.dim() != 1 || head_labels.size(0) != n) throw InvalidArgument("head-labels", "must hold one label per image");
     require_at_least("head-classes", head_classes, 2);
-    const auto range = head_labels.to(torch::kCPU).aminmax();
-    const int64_t low = std::get<0>(range).item<int64_t>(), high = std::get<1>(range).item<int64_t>();
-    if (low < 0 || high >= head_classes) {
-      throw InvalidArgument("head-labels", "must be in [0, " + std::to_string(head_classes) + ") for the cross-entropy head");
-    }
+    require_labels_below(head_labels, head_classes, "head-labels", "the cross-entropy head");
   }
   // The samples whose labels the head sees: a fixed subset from the seed (undefined: all).
   const torch::Tensor labelled =
@@ -346,7 +345,8 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   const bool autoencoder_only = o.loss == "autoencoder";
   std::vector<torch::Tensor> parameters;
   if (!autoencoder_only) parameters = encoder->parameters();
-  if (o.loss == "ce" || head) {
+  const bool linear_head = loss_entry(o.loss).needs.linear_head || head;  // the loss's own head (ce) or the joint one
+  if (linear_head) {
     for (const auto& p : classifier->parameters()) parameters.push_back(p);
   }
   const bool with_autoencoder = static_cast<bool>(autoencoder);
@@ -470,7 +470,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   if (with_autoencoder) require_identical_weights(o.distributed, *autoencoder, "autoencoder");
   encoder->eval();
   if (with_autoencoder) autoencoder->eval();
-  if (o.loss == "ce" || head) {
+  if (linear_head) {
     classifier->eval();
     result.classifier = classifier;
   }
