@@ -260,6 +260,20 @@ RunRow training_parameters(const std::string& method, const TrainRunOptions& o) 
   return row;
 }
 
+namespace {
+
+void add_corruption_metrics(const train::CorruptionEvaluation& c, const std::string& prefix, RunRow& row) {
+  row.set(prefix + "clean_ece", c.clean_ece);
+  for (std::size_t s = 0; s < c.accuracy.size(); ++s) {
+    row.set(prefix + "corrupt_accuracy_s" + std::to_string(s + 1), c.accuracy[s]);
+    row.set(prefix + "ece_s" + std::to_string(s + 1), c.ece[s]);
+  }
+  row.set(prefix + "corruption_error", c.mean_error);
+  row.set(prefix + "ece_rise", c.ece.back() - c.clean_ece);  // severity 5's ECE above the clean one
+}
+
+}  // namespace
+
 void add_transfer_metrics(const TrainedRun& run, RunRow& row) {
   const train::TransferEvaluation& e = run.evaluation;
   row.set("coarse_accuracy", e.coarse_accuracy);
@@ -273,16 +287,9 @@ void add_transfer_metrics(const TrainedRun& run, RunRow& row) {
   row.set("subgroup_f1", e.subgroup_f1);
   if (e.colour_mse) row.set("colour_mse", *e.colour_mse);
   if (e.head_accuracy) row.set("head_accuracy", *e.head_accuracy);
-  if (e.corruption) {  // seed 001 §4.2: the probe under corruption, with its calibration
-    const auto& c = *e.corruption;
-    row.set("clean_ece", c.clean_ece);
-    for (std::size_t s = 0; s < c.accuracy.size(); ++s) {
-      row.set("corrupt_accuracy_s" + std::to_string(s + 1), c.accuracy[s]);
-      row.set("ece_s" + std::to_string(s + 1), c.ece[s]);
-    }
-    row.set("corruption_error", c.mean_error);
-    row.set("ece_rise", c.ece.back() - c.clean_ece);  // severity 5's ECE above the clean one
-  }
+  // Seed 001 §4.2 under corruption: the probe's scores, and the run's own head's (head_...).
+  if (e.corruption) add_corruption_metrics(*e.corruption, "", row);
+  if (e.head_corruption) add_corruption_metrics(*e.head_corruption, "head_", row);
   // Seed 000 §4.3.1 on the test embeddings: the mean classifier's cross-entropy on the subclasses
   // and on the classes, the smallest lambdas of Lemmas 1 and 2 (exact form), and E_z |m_z|^2.
   const auto& strata = e.geometry.strata;

@@ -46,7 +46,7 @@ const std::vector<std::string> kTransferAxes = {"method", "hierarchy", "encoder"
 const std::vector<std::string> kTransferKey = {"method", "hierarchy", "encoder", "seed", "alpha", "tau", "augmentation"};
 
 struct Metric {
-  const char* column;
+  std::string column;
   const char* title;
   double scale;
   int decimals;
@@ -68,6 +68,13 @@ const std::vector<Metric> kCorruptionCalibration = {
     {"clean_ece", "clean", 1, 3}, {"ece_s1", "severity 1", 1, 3}, {"ece_s2", "2", 1, 3}, {"ece_s3", "3", 1, 3},
     {"ece_s4", "4", 1, 3},        {"ece_s5", "5", 1, 3},          {"ece_rise", "rise to 5", 1, 3},
 };
+
+// The same scores of a run's own softmax head (train::evaluate_head_corruptions), where a run has
+// one: its columns head_..., its clean accuracy head_accuracy.
+std::vector<Metric> head_metrics(std::vector<Metric> metrics) {
+  for (auto& metric : metrics) metric.column = metric.column == "fine_probe" ? "head_accuracy" : "head_" + metric.column;
+  return metrics;
+}
 
 // With "probe_labels": the probe on a share of the training labels beside the one on all.
 const std::vector<Metric> kLabelledProbe = {
@@ -612,6 +619,15 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
                      "baseline model that seed 001's mCE takes from AlexNet.");
       metric_table("Accuracy under corruption, " + encoder + " encoder (%)", kCorruptionAccuracy);
       metric_table("Expected calibration error under corruption, " + encoder + " encoder", kCorruptionCalibration);
+      if (std::any_of(table.rows().begin(), table.rows().end(),
+                      [](const RunRow& r) { return r.number("head_corruption_error").has_value(); })) {
+        page.paragraph("**The runs' own heads under corruption**: the same corrupted test images scored by the softmax head "
+                       "a run trained with its encoder (cross-entropy's, or the joint head), on the labels it was trained for, "
+                       "as seed 001 scores cross-entropy (Table 2, Fig. 5); empty for a run without a head.");
+        metric_table("Own head's accuracy under corruption, " + encoder + " encoder (%)", head_metrics(kCorruptionAccuracy));
+        metric_table("Own head's expected calibration error under corruption, " + encoder + " encoder",
+                     head_metrics(kCorruptionCalibration));
+      }
     }
     if (definition.contains("figure")) {
       draw_sweep(definition.at("figure"), table, context, encoder,

@@ -261,6 +261,10 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   if (o.corruptions) {
     run.evaluation.corruption = train::evaluate_corruptions(run.encoder, run.autoencoder, run.train_embeddings, run.training.fine,
                                                             run.test.images, run.test.fine, o.seed, job);
+    if (run.result.classifier) {
+      run.evaluation.head_corruption =
+          train::evaluate_head_corruptions(run.encoder, run.result.classifier, run.test.images, run.test.coarse, o.seed);
+    }
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;

@@ -141,20 +141,22 @@ EmbeddingGeometry embedding_geometry(const torch::Tensor& embeddings, const torc
   return measure_embedding_geometry(to_points(embeddings), to_ints(coarse), to_ints(fine), gamma, &reference_points, &reference_labels);
 }
 
-CorruptionEvaluation evaluate_corruptions(Encoder& encoder, Autoencoder autoencoder, const torch::Tensor& train_z,
-                                          const torch::Tensor& train_fine, const torch::Tensor& test_images,
-                                          const torch::Tensor& test_fine, uint64_t seed, const DistributedContext& job) {
-  const int64_t classes = std::max(train_fine.max().item<int64_t>(), test_fine.max().item<int64_t>()) + 1;
-  auto probe = fit_linear_probe(train_z, train_fine, classes, 300, 0.05, seed);
-  const auto labels = test_fine.to(torch::kLong);
-  // The probe's accuracy and expected calibration error on the embeddings of `images`.
+namespace {
+
+// The accuracy and expected calibration error of `logits_of` (images -> logits, N x classes) on
+// the test images as they are and under every corruption at every severity, each corruption
+// drawn from `seed` (corrupt_images).
+template <typename LogitsOf>
+CorruptionEvaluation corruption_scores(const LogitsOf& logits_of, const torch::Tensor& test_images,
+                                       const torch::Tensor& test_labels, uint64_t seed) {
+  const auto labels = test_labels.to(torch::kLong);
   const auto score = [&](const torch::Tensor& images) {
-    const torch::Tensor z = embed(encoder, images, job, autoencoder);
+    const torch::Tensor logits = logits_of(images);
     torch::NoGradGuard no_grad;
-    const auto probabilities = torch::softmax(probe->forward(z.to(torch::kFloat)).to(torch::kDouble), 1);
+    const auto probabilities = torch::softmax(logits.to(torch::kDouble), 1);
     const auto [confidence, predicted] = probabilities.max(1);
-    const auto right = predicted.eq(labels).contiguous();
-    const auto c = confidence.contiguous();
+    const auto right = predicted.eq(labels.to(predicted.device())).to(torch::kCPU).contiguous();
+    const auto c = confidence.to(torch::kCPU).contiguous();
     std::vector<double> confidences(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
     std::vector<bool> correct(static_cast<std::size_t>(right.numel()));
     const auto* r = right.data_ptr<bool>();
@@ -175,6 +177,27 @@ CorruptionEvaluation evaluate_corruptions(Encoder& encoder, Autoencoder autoenco
   }
   out.mean_error = error / static_cast<double>(corruptions.size() * kCorruptionSeverities);
   return out;
+}
+
+}  // namespace
+
+CorruptionEvaluation evaluate_corruptions(Encoder& encoder, Autoencoder autoencoder, const torch::Tensor& train_z,
+                                          const torch::Tensor& train_fine, const torch::Tensor& test_images,
+                                          const torch::Tensor& test_fine, uint64_t seed, const DistributedContext& job) {
+  const int64_t classes = std::max(train_fine.max().item<int64_t>(), test_fine.max().item<int64_t>()) + 1;
+  auto probe = fit_linear_probe(train_z, train_fine, classes, 300, 0.05, seed);
+  const auto probe_logits = [&](const torch::Tensor& images) {
+    const torch::Tensor z = embed(encoder, images, job, autoencoder);
+    torch::NoGradGuard no_grad;
+    return probe->forward(z.to(torch::kFloat));
+  };
+  return corruption_scores(probe_logits, test_images, test_fine, seed);
+}
+
+CorruptionEvaluation evaluate_head_corruptions(Encoder& encoder, torch::nn::Linear& head, const torch::Tensor& test_images,
+                                               const torch::Tensor& test_labels, uint64_t seed) {
+  const auto head_logits = [&](const torch::Tensor& images) { return classifier_logits(encoder, head, images); };
+  return corruption_scores(head_logits, test_images, test_labels, seed);
 }
 
 TransferEvaluation evaluate_transfer(const torch::Tensor& train_z, const torch::Tensor& train_coarse,

@@ -76,9 +76,11 @@ struct TransferEvaluation {
   EmbeddingGeometry geometry;        // of the test embeddings
   double subgroup_f1 = 0.0;          // k-means within each class vs the fine labels (test set)
   std::optional<CorruptionEvaluation> corruption;  // when asked for (evaluate_corruptions)
+  std::optional<CorruptionEvaluation> head_corruption;  // ... and of the run's own head, where it has one
   std::optional<double> colour_mse;                // with coloured backgrounds (background_colour_mse)
-  // The "ce" loss's own head on the test images' coarse labels (the end model's accuracy, where
-  // the probes above refit a head on the frozen features); none for the other losses.
+  // The run's own head (the "ce" loss's, or the joint head) on the test images' coarse labels
+  // (the end model's accuracy, where the probes above refit a head on the frozen features); none
+  // for a run without a head.
   std::optional<double> head_accuracy;
 };
 TransferEvaluation evaluate_transfer(const torch::Tensor& train_embeddings, const torch::Tensor& train_coarse,
@@ -93,6 +95,12 @@ TransferEvaluation evaluate_transfer(const torch::Tensor& train_embeddings, cons
 CorruptionEvaluation evaluate_corruptions(Encoder& encoder, Autoencoder autoencoder, const torch::Tensor& train_embeddings,
                                           const torch::Tensor& train_fine, const torch::Tensor& test_images,
                                           const torch::Tensor& test_fine, uint64_t seed, const DistributedContext& job);
+// The same scores of a run's own softmax head (classifier_logits: the "ce" loss's head or the
+// joint head) on the labels it was trained for (the coarse ones): seed 001 scores cross-entropy
+// by its own head (Table 2, Fig. 5), not by a probe refit on the frozen encoder. The same
+// corrupted test images as evaluate_corruptions at the same seed.
+CorruptionEvaluation evaluate_head_corruptions(Encoder& encoder, torch::nn::Linear& head, const torch::Tensor& test_images,
+                                               const torch::Tensor& test_labels, uint64_t seed);
 
 // How much of the images' background colour the embeddings keep linearly (seed 002 §4.2's
 // MSE, "higher the better"): a ridge regression (metrics/ridge_regression.hpp, lambda
