@@ -15,7 +15,9 @@
 #include "geomsim/figures/line_figure.hpp"
 #include "geomsim/train_experiments/spread_figure.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/data/image_corruptions.hpp"
 #include "geomsim/train/losses/conditioning_kernels.hpp"
+#include "geomsim/train/training/evaluation.hpp"
 #include "training_program.hpp"
 #include "../scratch_folder.hpp"
 
@@ -895,4 +897,60 @@ TEST_CASE("A run with the joint head trains it on the clean labels, scores it, a
   TrainRunOptions bad = o;
   bad.head.labelled_share = 0;
   CHECK_THROWS_WITH(trainer_options(bad), Catch::Contains("(0, 1]"));
+}
+
+TEST_CASE("Under corruption a run's own head is scored as the probe is, on the same corrupted images", "[experiments][joint_head]") {
+  // Seed 001 scores cross-entropy by its own softmax head (Table 2, Fig. 5): the head's accuracy
+  // and calibration under each corruption, beside the probe's; a run without a head has only the
+  // probe's.
+  TrainRunOptions o;
+  o.model = "mlp";
+  o.loss = "ce";
+  o.width = 8;
+  o.embedding_dim = 4;
+  o.batch_size = 32;
+  o.batch_size_given = true;
+  o.train_samples = 96;
+  o.test_samples = 40;
+  o.epochs = 1;
+  o.seed = 5;
+  o.threads = 1;
+  o.quiet = true;
+  o.device = "cpu";
+  o.corruptions = true;
+  TrainedRun run = train_run(o);
+  REQUIRE(run.result.classifier);
+  REQUIRE(run.evaluation.corruption);
+  REQUIRE(run.evaluation.head_corruption);
+  const train::CorruptionEvaluation& head = *run.evaluation.head_corruption;
+  // Clean, the head's accuracy is head_accuracy; under corruption, the head's argmax on the
+  // corrupted test images (corrupt_images at the run's seed), averaged over the corruptions.
+  CHECK(head.clean_accuracy == Approx(*run.evaluation.head_accuracy).margin(1e-12));
+  const auto accuracy_at = [&](int severity) {
+    double sum = 0.0;
+    for (const auto& corruption : train::image_corruption_names()) {
+      const auto images = train::corrupt_images(run.test.images, corruption, severity, o.seed);
+      const auto predicted = train::classifier_logits(run.encoder, run.result.classifier, images).argmax(1);
+      sum += predicted.eq(run.test.coarse).to(torch::kDouble).mean().item<double>();
+    }
+    return sum / static_cast<double>(train::image_corruption_names().size());
+  };
+  CHECK(head.accuracy[0] == Approx(accuracy_at(1)).margin(1e-12));
+  CHECK(head.accuracy[4] == Approx(accuracy_at(5)).margin(1e-12));
+  double error = 0.0;
+  for (double a : head.accuracy) error += 1.0 - a;
+  CHECK(head.mean_error == Approx(error / static_cast<double>(head.accuracy.size())).margin(1e-12));
+  for (double e : head.ece) CHECK((e >= 0.0 && e <= 1.0));
+  // The row: the probe's columns, and the head's beside them under head_.
+  RunRow row;
+  add_transfer_metrics(run, row);
+  CHECK(*row.number("head_corruption_error") == Approx(head.mean_error).margin(1e-12));
+  CHECK(*row.number("head_ece_rise") == Approx(head.ece[4] - head.clean_ece).margin(1e-12));
+  CHECK(*row.number("corruption_error") == Approx(run.evaluation.corruption->mean_error).margin(1e-12));
+  // Without a head: the probe's scores only.
+  TrainRunOptions plain = o;
+  plain.loss = "supcon";
+  TrainedRun without = train_run(plain);
+  CHECK(without.evaluation.corruption);
+  CHECK_FALSE(without.evaluation.head_corruption);
 }
