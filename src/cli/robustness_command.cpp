@@ -7,8 +7,20 @@
 #include "local_ranks.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/robustness/robustness_methods.hpp"
 
 namespace geomsim::cli {
+namespace {
+
+// "erm, jtt, ... or cclk-fair": the robustness methods' table, in its order.
+std::string method_choices() {
+  const auto names = train::robustness_method_names();
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return text;
+}
+
+}  // namespace
 
 using nlohmann::json;
 
@@ -27,7 +39,7 @@ void add_robustness_options(CLI::App& c, RobustnessRunOptions& o) {
       "With --checkpoint FILE, the first stage is saved in FILE.stage1 and the end model in FILE every epoch;\n"
       "a run with the same options resumes, one with other options is refused.");
   c.add_option("--dataset", o.dataset.dataset, "undersampled (Bag kept at --rare-fraction) or spurious (a framed background)")->required();
-  c.add_option("--method", o.method, "erm, jtt, george, supcon, spread, thanos, groupdro-oracle or cclk-fair")->required();
+  c.add_option("--method", o.method, method_choices())->required();
   c.add_option("--data", o.data, "folder with Fashion-MNIST's IDX files (default: Debian's dataset-fashion-mnist)");
   c.add_option("--train-per-subclass", o.dataset.train_per_subclass, "training images per Fashion-MNIST label")->capture_default_str();
   c.add_option("--validation-per-subclass", o.dataset.validation_per_subclass, "validation images per label")->capture_default_str();

@@ -11,6 +11,7 @@
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/data/image_attributes.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
+#include "geomsim/train/losses/loss_registry.hpp"
 #include "geomsim/train/training/trainer.hpp"
 
 namespace geomsim::cli {
@@ -216,7 +217,7 @@ int run_train(const TrainRunOptions& o) {
     std::ostringstream text;
     text << "geomsim train: " << o.model << " on " << p["data"].get<std::string>() << ", " << p["hierarchy"].get<std::string>() << " (" << p["train_samples"].get<int64_t>()
          << " train, " << p["test_samples"].get<int64_t>() << " test images), loss " << o.loss << ", tau " << o.tau;
-    if (o.loss == "spread" || o.loss == "thanos") text << ", alpha " << o.alpha;
+    if (train::loss_entry(o.loss).reads("alpha")) text << ", alpha " << o.alpha;
     if (autoencoder_mode(o) != "none") text << ", " << autoencoder_mode(o) << " autoencoder";
     if (o.head.enabled()) {
       text << ", cross-entropy head (weight " << format_number(o.head.weight) << ", on "

@@ -48,15 +48,7 @@ std::string paper_number(double value) {
   return buffer;
 }
 
-std::string method_title(const std::string& method) {
-  for (const auto& [name, title] : kPaperRows) {
-    if (name == method) return name == "george" ? "GEORGE-style (Sohoni et al.)" : name == "groupdro-oracle" ? "GroupDRO, true groups (oracle)" : title;
-  }
-  if (method == "erm") return "ERM";
-  if (method == "cclk-fair") return "CCL-K Fair (background), seed 002";
-  if (method == "spread") return "L_spread alone (seed 000 Table 3)";
-  return method;
-}
+std::string method_title(const std::string& method) { return train::robustness_method(method).title; }
 
 std::string join_words(const std::vector<std::string>& words) {
   std::string out;
@@ -81,7 +73,7 @@ RobustnessPlan plan_robustness_runs(const json& p) {
   plan.datasets = string_list(p, "datasets");
   plan.methods = string_list(p, "methods");
   plan.seeds = seed_list(p, "seeds");
-  const auto& known_methods = train::robustness_method_names();
+  const auto known_methods = train::robustness_method_names();
   for (const auto& m : plan.methods) {
     if (std::find(known_methods.begin(), known_methods.end(), m) == known_methods.end()) {
       throw InvalidArgument("definition", "names the method '" + m + "'; the robustness methods are " + join_words(known_methods));
@@ -107,7 +99,7 @@ RobustnessPlan plan_robustness_runs(const json& p) {
   (void)robustness_options_from_parameters(shared);  // every value of the right type, checked once by the run's own table
   for (const auto& dataset : plan.datasets) {
     for (const auto& method : plan.methods) {
-      if (method == "cclk-fair" && dataset != "spurious") {
+      if (train::robustness_method(method).conditions_on_attribute && !train::robustness_dataset_has_attribute(dataset)) {
         plan.skipped.push_back(method + " on " + dataset);
         continue;
       }
@@ -310,7 +302,7 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
   page.heading("Labels each method saw");
   std::vector<std::vector<std::string>> label_rows;
   for (const auto& m : methods) {
-    const train::LabelsSeen seen = train::labels_seen(m);
+    const train::LabelsSeen& seen = train::robustness_method(m).labels;
     label_rows.push_back({method_title(m), seen.representation.empty() ? "—" : seen.representation, seen.end_model, seen.model_selection});
   }
   page.table({"method", "first stage", "end model", "model selection"}, label_rows);

@@ -223,9 +223,10 @@ RunRow training_parameters(const std::string& method, const TrainRunOptions& o) 
   row.set("autoencoder_dropout", format_number(o.autoencoder_dropout));
   row.set("label_smoothing", format_number(o.label_smoothing));
   row.set("gamma", format_number(o.gamma));
-  if (o.loss == "clip-positives") row.set("clip_cosine", format_number(o.clip_cosine));
-  if (o.loss == "weighted-positives") row.set("positive_weight", format_number(o.positive_weight));
-  if (o.loss == "upweighted-negatives") row.set("negative_weight", format_number(o.negative_weight));
+  const train::LossEntry& loss = train::loss_entry(o.loss);
+  if (loss.reads("clip-cosine")) row.set("clip_cosine", format_number(o.clip_cosine));
+  if (loss.reads("positive-weight")) row.set("positive_weight", format_number(o.positive_weight));
+  if (loss.reads("negative-weight")) row.set("negative_weight", format_number(o.negative_weight));
   if (o.positives > 0) row.set("positives", format_number(o.positives));  // only then: every cached run keeps its parameters
   if (o.label_noise > 0) row.set("label_noise", format_number(o.label_noise));
   // The joint head, only when it is on: a row without these columns is a run without the head, so

@@ -248,7 +248,8 @@ json robustness_run(const RobustnessRunOptions& o, const train::DistributedConte
 
   const train::RobustnessResult r = train::run_robustness(data, options, progress_lines("geomsim robustness", o.quiet, job));
 
-  const train::LabelsSeen seen = train::labels_seen(o.method);
+  const train::RobustnessMethod& method = train::robustness_method(o.method);
+  const train::LabelsSeen& seen = method.labels;
   json stages = json::object();
   if (r.encoder_stage) {
     json epochs = json::array();
@@ -278,7 +279,7 @@ json robustness_run(const RobustnessRunOptions& o, const train::DistributedConte
   }
   json recovery = nullptr;
   if (r.recovery_train) {
-    recovery = {{"pseudo_groups", o.method == "jtt" ? "class x first-model error" : "clusters"},
+    recovery = {{"pseudo_groups", method.groups == train::RobustnessGroups::first_model_errors ? "class x first-model error" : "clusters"},
                 {"train", r.recovery_train->macro_f1},
                 {"train_per_group", r.recovery_train->f1_per_subclass},
                 {"validation", r.recovery_validation->macro_f1}};
@@ -295,7 +296,7 @@ json robustness_run(const RobustnessRunOptions& o, const train::DistributedConte
               {"device", train::device_name(options.device)},
               {"world_size", job.world_size()},
               {"stages", stages},
-              {"jtt_error_set_size", o.method == "jtt" && r.first_model && r.first_model->finished ? json(r.error_set_size) : json(nullptr)},
+              {"jtt_error_set_size", method.groups == train::RobustnessGroups::first_model_errors && r.first_model && r.first_model->finished ? json(r.error_set_size) : json(nullptr)},
               {"selection_groups", r.selection_groups},
               {"clusters", clusters},
               {"subgroup_f1", recovery},

@@ -62,7 +62,7 @@ std::string autoencoder_mode(const TrainRunOptions& o) {
   }
   if (o.general_autoencoder) return "general";
   if (!o.autoencoder.empty()) return o.autoencoder;
-  return o.loss == "thanos" || o.loss == "autoencoder" ? "joint" : "none";
+  return train::loss_entry(o.loss).needs.autoencoder ? "joint" : "none";
 }
 
 train::TrainOptions trainer_options(const TrainRunOptions& o) {
@@ -124,10 +124,12 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
   } else if (conditioned) {
     train::require_loss_reads_condition(o.loss, "condition-on");
   }
-  if (mode == "none" && (o.loss == "thanos" || o.loss == "autoencoder")) {
+  if (mode == "none" && train::loss_entry(o.loss).needs.autoencoder) {
     throw InvalidArgument("autoencoder", "cannot be none for --loss " + o.loss);
   }
-  if (mode != "none" && o.loss == "ce") throw InvalidArgument("autoencoder", "must be none for --loss ce");
+  if (mode != "none" && train::loss_entry(o.loss).needs.linear_head) {
+    throw InvalidArgument("autoencoder", "must be none for --loss " + o.loss);
+  }
   return t;
 }
 
@@ -243,7 +245,7 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
                                     run.autoencoder, conditions, head_targets);
   run.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
   if (t.distributed.distributed()) run.communication = t.distributed.communication_times();
-  if (o.loss == "autoencoder") run.encoder = train::Encoder{nullptr};  // the embedding is the autoencoder's alone
+  if (!train::loss_entry(o.loss).needs.trains_encoder) run.encoder = train::Encoder{nullptr};  // the embedding is the autoencoder's alone
   // Every rank embeds its shard and evaluates the weights every rank holds, so that the ranks
   // stay in step for what the caller does next (an experiment's next run); rank 0 reports.
   run.train_embeddings = train::embed(run.encoder, run.training.images, job, run.autoencoder);

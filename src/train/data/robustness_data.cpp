@@ -119,6 +119,8 @@ const std::vector<std::string>& robustness_dataset_names() {
   return names;
 }
 
+bool robustness_dataset_has_attribute(const std::string& dataset) { return dataset == "spurious"; }
+
 void validate(const RobustnessDataOptions& o) {
   const auto& names = robustness_dataset_names();
   if (std::find(names.begin(), names.end(), o.dataset) == names.end()) {

@@ -7,6 +7,7 @@
 #include "geomsim/train/training/evaluation.hpp"
 #include "geomsim/train/robustness/just_train_twice.hpp"
 #include "geomsim/train/checkpoints/model_checkpoint.hpp"
+#include "geomsim/train/losses/loss_registry.hpp"
 #include "geomsim/train/data/tensor_points.hpp"
 #include "geomsim/train/distributed/data_parallel.hpp"
 
@@ -56,13 +57,6 @@ Classifier erm_model(const GroupedData& d, const RobustnessOptions& o, const std
   return model;
 }
 
-std::string contrastive_loss(const std::string& method) {
-  if (method == "supcon") return "supcon";
-  if (method == "spread") return "spread";
-  if (method == "thanos") return "thanos";
-  return "cclk-fair";
-}
-
 torch::Tensor pseudo_group_tensor(const std::vector<int>& groups) {
   return torch::tensor(std::vector<int64_t>(groups.begin(), groups.end()), torch::kLong);
 }
@@ -84,48 +78,57 @@ void use_rank0_clusters(const DistributedContext& job, RobustnessResult& r) {
 
 }  // namespace
 
-const std::vector<std::string>& robustness_method_names() {
-  static const std::vector<std::string> names = {"erm", "jtt", "george", "supcon", "spread", "thanos", "groupdro-oracle", "cclk-fair"};
-  return names;
-}
-
-LabelsSeen labels_seen(const std::string& method) {
+const std::vector<RobustnessMethod>& robustness_methods() {
   const std::string classes = "class labels (training)";
   const std::string clusters_end = "class labels and its clusters as groups (training)";
   const std::string clusters_selection = "class labels and the clusters' pseudo-groups (validation)";
-  if (method == "erm") return {"", classes, "class labels (validation): plain accuracy"};
-  if (method == "jtt") {
-    return {classes, "class labels, with the first model's errors upsampled (training)",
-            "class labels and pseudo-groups class x first-model error (validation)"};
-  }
-  if (method == "george" || method == "supcon" || method == "spread" || method == "thanos") return {classes, clusters_end, clusters_selection};
-  if (method == "cclk-fair") return {"background attribute, no class labels (training)", clusters_end, clusters_selection};
-  if (method == "groupdro-oracle") return {"", "class labels and true groups (training)", "class labels and true groups (validation)"};
-  throw InvalidArgument("method", "has no label description: " + method);
+  const LabelsSeen clustered = {classes, clusters_end, clusters_selection};
+  using G = RobustnessGroups;
+  static const std::vector<RobustnessMethod> methods = {
+      {"erm", "ERM", G::none, "", false, {"", classes, "class labels (validation): plain accuracy"}},
+      {"jtt", "JTT [34]", G::first_model_errors, "", false,
+       {classes, "class labels, with the first model's errors upsampled (training)",
+        "class labels and pseudo-groups class x first-model error (validation)"}},
+      {"george", "GEORGE-style (Sohoni et al.)", G::clusters, "", false, clustered},
+      {"supcon", "SupCon", G::clusters, "supcon", false, clustered},
+      {"spread", "L_spread alone (seed 000 Table 3)", G::clusters, "spread", false, clustered},
+      {"thanos", "THANOS", G::clusters, "thanos", false, clustered},
+      {"groupdro-oracle", "GroupDRO, true groups (oracle)", G::true_groups, "", false,
+       {"", "class labels and true groups (training)", "class labels and true groups (validation)"}},
+      {"cclk-fair", "CCL-K Fair (background), seed 002", G::clusters, "cclk-fair", true,
+       {"background attribute, no class labels (training)", clusters_end, clusters_selection}},
+  };
+  return methods;
+}
+
+std::vector<std::string> robustness_method_names() {
+  std::vector<std::string> names;
+  for (const auto& method : robustness_methods()) names.push_back(method.name);
+  return names;
+}
+
+const RobustnessMethod& robustness_method(const std::string& name) {
+  const auto& methods = robustness_methods();
+  const auto found = std::find_if(methods.begin(), methods.end(), [&](const RobustnessMethod& m) { return m.name == name; });
+  if (found != methods.end()) return *found;
+  std::string known;
+  for (const auto& method : methods) known += (known.empty() ? "" : ", ") + method.name;
+  throw InvalidArgument("method", "must be one of " + known + "; got '" + name + "'");
 }
 
 std::string first_stage_checkpoint(const std::string& checkpoint) { return checkpoint.empty() ? "" : checkpoint + ".stage1"; }
 
-bool uses_clusters(const std::string& method) {
-  return method == "george" || method == "supcon" || method == "spread" || method == "thanos" || method == "cclk-fair";
-}
-
-bool trains_encoder(const std::string& method) { return uses_clusters(method) && method != "george"; }
-
 void require_encoder_batch_divides(const std::string& method, int64_t encoder_batch_size, int world_size) {
-  if (!trains_encoder(method) || encoder_batch_size % world_size == 0) return;
+  if (!robustness_method(method).trains_encoder() || encoder_batch_size % world_size == 0) return;
   throw InvalidArgument("encoder-batch-size", "must divide among the " + std::to_string(world_size) +
                                                   " data-parallel ranks (each takes an equal share of every encoder batch), got " +
                                                   std::to_string(encoder_batch_size));
 }
 
 void validate(const RobustnessOptions& o, bool data_has_attribute) {
-  const auto& names = robustness_method_names();
-  if (std::find(names.begin(), names.end(), o.method) == names.end()) {
-    throw InvalidArgument("method", "must be one of erm, jtt, george, supcon, spread, thanos, groupdro-oracle, cclk-fair; got '" + o.method + "'");
-  }
-  if (o.method == "cclk-fair" && !data_has_attribute) {
-    throw InvalidArgument("method", "cclk-fair conditions on the background attribute, which only the spurious data set has");
+  const RobustnessMethod& method = robustness_method(o.method);
+  if (method.conditions_on_attribute && !data_has_attribute) {
+    throw InvalidArgument("method", o.method + " conditions on the background attribute, which only the spurious data set has");
   }
   require_at_least("jtt-epochs", o.jtt_epochs, 1);
   require_at_least("jtt-upweight", o.jtt_upweight, 1);
@@ -138,14 +141,15 @@ void validate(const RobustnessOptions& o, bool data_has_attribute) {
   validate(o.clustering);
   validate(o.augmentation);
   TrainOptions encoder = o.encoder;
-  encoder.loss = contrastive_loss(o.method);
+  if (method.trains_encoder()) encoder.loss = method.encoder_loss;  // else its default: the options are checked for every method
   encoder.run_description = o.run_description;
   validate(encoder);
 }
 
 RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o, const Progress& progress) {
   validate(o, d.has_attribute());
-  if (trains_encoder(o.method) && d.train.images.size(0) < o.encoder.batch_size) {
+  const RobustnessMethod& method = robustness_method(o.method);
+  if (method.trains_encoder() && d.train.images.size(0) < o.encoder.batch_size) {
     throw InvalidArgument("encoder-batch-size", "must be at most the number of training images (" +
                                                     std::to_string(d.train.images.size(0)) + ")");
   }
@@ -157,9 +161,8 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
   const std::string first_checkpoint = first_stage_checkpoint(o.checkpoint);
   // stop_after counts both stages' epochs, the first stage's first.
   int64_t first_epochs = 0;
-  if (o.method == "jtt") first_epochs = o.jtt_epochs;
-  if (o.method == "george") first_epochs = o.end.epochs;
-  if (trains_encoder(o.method)) first_epochs = o.encoder.epochs;
+  if (method.groups == RobustnessGroups::first_model_errors) first_epochs = o.jtt_epochs;  // JTT's first model
+  if (method.uses_clusters()) first_epochs = method.trains_encoder() ? o.encoder.epochs : o.end.epochs;  // the encoder, or an ERM model
   const int64_t first_stop = o.stop_after > 0 ? std::min(o.stop_after, first_epochs) : 0;
   const int64_t end_stop = o.stop_after > 0 ? o.stop_after - first_epochs : 0;
 
@@ -167,14 +170,14 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
   const std::vector<int> train_labels = to_ints(d.train.labels), validation_labels = to_ints(d.validation.labels);
   std::string objective = "groupdro";
 
-  if (o.method == "erm") {
+  if (method.groups == RobustnessGroups::none) {
     objective = "erm";
-  } else if (o.method == "groupdro-oracle") {
+  } else if (method.groups == RobustnessGroups::true_groups) {
     end_data.groups = d.train.groups;
     end_data.num_groups = d.num_groups();
     end_data.validation_groups = d.validation.groups;
     end_data.validation_num_groups = d.num_groups();
-  } else if (o.method == "jtt") {
+  } else if (method.groups == RobustnessGroups::first_model_errors) {
     objective = "erm";
     Classifier first = make_classifier(options.model, d.num_classes(), o.seed);
     EndModelOptions first_options = stage_options(options, "erm", first_checkpoint, o.jtt_epochs, first_stop);
@@ -196,7 +199,7 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
     end_data.validation_num_groups = 2 * d.num_classes();
   } else {  // the clustering methods
     torch::Tensor train_z, validation_z;
-    if (o.method == "george") {
+    if (!method.trains_encoder()) {  // GEORGE: the ERM model's embeddings
       EndModelResult first_result;
       Classifier first = erm_model(d, options, first_checkpoint, first_stop, first_result, prefixed(progress, "ERM model"));
       r.first_model = first_result;
@@ -205,7 +208,7 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
       validation_z = embed(first->encoder, d.validation.images, o.distributed);
     } else {
       TrainOptions t = options.encoder;
-      t.loss = contrastive_loss(o.method);
+      t.loss = method.encoder_loss;
       t.seed = o.seed;
       t.checkpoint = first_checkpoint;
       t.stop_after = first_stop;
@@ -220,14 +223,14 @@ RobustnessResult run_robustness(const GroupedData& d, const RobustnessOptions& o
       torch::manual_seed(o.seed);
       Encoder encoder(options.model);
       Autoencoder autoencoder{nullptr};
-      if (o.method == "thanos") {
+      if (loss_entry(t.loss).needs.autoencoder) {  // THANOS: L_spread with the class-conditional autoencoder
         AutoencoderOptions a;
         a.classes = d.num_classes();
         a.channels = options.model.channels;
         a.image_size = options.model.image_size;
         autoencoder = Autoencoder(a);
       }
-      const bool fair = o.method == "cclk-fair";
+      const bool fair = method.conditions_on_attribute;
       const auto& conditioning = fair ? d.train.attribute : d.train.labels;
       const int64_t values = fair ? conditioning.max().item<int64_t>() + 1 : d.num_classes();
       r.encoder_stage = train_encoder(encoder, d.train.images, conditioning, std::max<int64_t>(values, 2), t, options.augmentation,

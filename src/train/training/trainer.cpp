@@ -88,7 +88,7 @@ nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& enco
 
 void validate(const TrainOptions& o) {
   loss_entry(o.loss);  // InvalidArgument("loss") for an unknown name
-  if (uses_bf16(o.precision) && (o.loss == "ce" || o.loss == "autoencoder")) {  // InvalidArgument("precision") too
+  if (uses_bf16(o.precision) && loss_entry(o.loss).batch == nullptr) {  // ce and autoencoder; InvalidArgument("precision") too
     throw InvalidArgument("precision", "bf16 applies to the encoder of the contrastive losses; " + o.loss +
                                            " trains in float32 (use --precision float32)");
   }
@@ -158,7 +158,7 @@ class EncoderTask : public EpochTask {
               const torch::Tensor& head_labels, const torch::Tensor& labelled)
       : o_(o), augmentation_(augmentation), encoder_(encoder), classifier_(classifier), autoencoder_(autoencoder),
         optimizer_(optimizer), parameters_(std::move(parameters)), images_(images), labels_(labels), conditions_(conditions),
-        head_labels_(head_labels), labelled_(labelled), num_classes_(num_classes),
+        head_labels_(head_labels), labelled_(labelled), loss_(loss_entry(o.loss)), num_classes_(num_classes),
         local_batch_(local_batch_size(o.distributed, o.batch_size)),
         steps_per_epoch_(images.size(0) / o.batch_size),
         period_((o.cosine_period_epochs > 0 ? o.cosine_period_epochs : o.epochs) * steps_per_epoch_),
@@ -189,10 +189,10 @@ class EncoderTask : public EpochTask {
     const auto mine = [&](const torch::Tensor& rows) { return job.distributed() ? shard_rows(job, rows) : rows; };
     torch::Tensor loss;
     bool local_terms = false;  // a mean over this rank's share, not over the global batch
-    if (o_.loss == "ce") {
+    if (loss_.needs.linear_head) {  // ce: the head alone
       loss = torch::nn::functional::cross_entropy(classifier_->forward(encoder_->features(mine(augment(batch, augmentation_)))), mine(y));
       local_terms = true;
-    } else if (o_.loss != "autoencoder") {
+    } else if (loss_.batch != nullptr) {  // a contrastive loss (the autoencoder alone has none)
       const auto views = two_views(batch, augmentation_);  // [view 1 of the B samples; view 2]
       const bool head = o_.head.enabled();
       torch::Tensor z, features;  // features: this rank's views' (the joint head's input), with the head only
@@ -296,6 +296,7 @@ class EncoderTask : public EpochTask {
   torch::Tensor images_, labels_, conditions_;  // conditions_: undefined without them
   // The joint head's labels (on the data's device) and which samples are labelled (undefined: all).
   torch::Tensor head_labels_, labelled_;
+  const LossEntry& loss_;
   int64_t num_classes_, local_batch_, steps_per_epoch_, period_;
   torch::Tensor partner_, order_;
   bool bf16_ = uses_bf16(o_.precision);
@@ -319,7 +320,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
     }
   }
   if (n < o.batch_size) throw InvalidArgument("batch-size", "must be at most the number of training images (" + std::to_string(n) + ")");
-  if ((o.loss == "thanos" || o.loss == "autoencoder") && !autoencoder) throw InvalidArgument("loss", o.loss + " needs an autoencoder");
+  if (loss_entry(o.loss).needs.autoencoder && !autoencoder) throw InvalidArgument("loss", o.loss + " needs an autoencoder");
   // Once here, so that the steps need not read the labels back.
   if (autoencoder && n > 0) require_labels_below(labels, autoencoder->options().classes, "labels", "the autoencoder");
 
@@ -342,7 +343,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   // The networks move to the run's device after a resume has loaded them (on the CPU).
   // Used by "ce" and by the joint head (TrainOptions::head) only.
   torch::nn::Linear classifier(encoder->options().embedding_dim, head ? head_classes : num_classes);
-  const bool autoencoder_only = o.loss == "autoencoder";
+  const bool autoencoder_only = !loss_entry(o.loss).needs.trains_encoder;
   std::vector<torch::Tensor> parameters;
   if (!autoencoder_only) parameters = encoder->parameters();
   const bool linear_head = loss_entry(o.loss).needs.linear_head || head;  // the loss's own head (ce) or the joint one

@@ -14,6 +14,7 @@
 #include "geomsim/train/robustness/robust_training.hpp"
 #include "geomsim/train/data/robustness_data.hpp"
 #include "geomsim/train/robustness/robustness_methods.hpp"
+#include "geomsim/train/losses/loss_registry.hpp"
 #include "geomsim/train/data/tensor_points.hpp"
 #include "train/tiny_models.hpp"
 
@@ -278,16 +279,27 @@ TEST_CASE("The robustness data sets have the documented group counts and are det
 }
 
 TEST_CASE("A robustness method names the labels it sees, and cclk-fair needs the background", "[train][robustness]") {
-  for (const auto& method : robustness_method_names()) {
-    const LabelsSeen seen = labels_seen(method);
+  for (const auto& method : robustness_methods()) {
+    const LabelsSeen& seen = method.labels;
     CHECK_FALSE(seen.end_model.empty());
     CHECK_FALSE(seen.model_selection.empty());
-    CHECK((seen.model_selection.find("true groups") != std::string::npos) == (method == "groupdro-oracle"));
+    CHECK((seen.model_selection.find("true groups") != std::string::npos) == (method.groups == RobustnessGroups::true_groups));
+    CHECK(seen.representation.empty() == (method.groups == RobustnessGroups::none || method.groups == RobustnessGroups::true_groups));
+    CHECK(&robustness_method(method.name) == &method);
+    // A method's encoder trains with a loss of the loss registry, and only a clustering method has one.
+    if (method.trains_encoder()) {
+      CHECK(method.uses_clusters());
+      CHECK_NOTHROW(loss_entry(method.encoder_loss));
+    }
   }
-  CHECK(labels_seen("cclk-fair").representation.find("no class labels") != std::string::npos);
+  CHECK(robustness_method("cclk-fair").labels.representation.find("no class labels") != std::string::npos);
+  CHECK(robustness_method("cclk-fair").conditions_on_attribute);
+  CHECK_FALSE(robustness_method("george").trains_encoder());
+  CHECK(robustness_method("george").uses_clusters());
+  CHECK_THROWS_WITH(robustness_method("dro"), Catch::Contains("must be one of erm, jtt, george, supcon, spread, thanos, groupdro-oracle, cclk-fair; got 'dro'"));
   // L_spread alone (seed 000's Table 3) trains its encoder on the class labels, as SupCon does.
-  CHECK(trains_encoder("spread"));
-  CHECK(labels_seen("spread").representation == labels_seen("supcon").representation);
+  CHECK(robustness_method("spread").trains_encoder());
+  CHECK(robustness_method("spread").labels.representation == robustness_method("supcon").labels.representation);
   RobustnessOptions spread;
   spread.method = "spread";
   CHECK_NOTHROW(validate(spread, false));

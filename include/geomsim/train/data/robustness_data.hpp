@@ -49,6 +49,9 @@ struct RobustnessDataOptions {
 };
 
 const std::vector<std::string>& robustness_dataset_names();  // undersampled, spurious
+// Whether the data set has an attribute besides the classes (GroupedData::attribute_name): the
+// spurious one's background.
+bool robustness_dataset_has_attribute(const std::string& dataset);
 // Throws InvalidArgument naming the option (data-seed and the sizes as the CLI spells them).
 void validate(const RobustnessDataOptions& options);
 

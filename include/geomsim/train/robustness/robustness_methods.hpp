@@ -42,15 +42,44 @@
 
 namespace geomsim::train {
 
-const std::vector<std::string>& robustness_method_names();
-
 // Which labels a method sees, in words (for the JSON, the README and the report page).
 struct LabelsSeen {
   std::string representation;   // the first stage (encoder or first model); empty when there is none
   std::string end_model;        // training the end model
   std::string model_selection;  // choosing the end model's epoch on validation
 };
-LabelsSeen labels_seen(const std::string& method);
+
+// The groups a method's end model is trained on and its epoch selected by.
+enum class RobustnessGroups {
+  none,                // ERM on the class labels; selection by plain accuracy
+  first_model_errors,  // JTT: class x whether a first ERM model (jtt_epochs) errs; its errors upsampled
+  clusters,            // clusters of a first stage's embeddings within each class, as Group DRO's groups
+  true_groups,         // Group DRO on the true groups (the oracle)
+};
+
+// One method of the table above: what sets it apart is read from here, never from its name.
+struct RobustnessMethod {
+  std::string name;   // "george"
+  std::string title;  // its row on the pages ("GEORGE-style (Sohoni et al.)")
+  RobustnessGroups groups = RobustnessGroups::none;
+  // The contrastive encoder of the first stage (a loss_registry.hpp name), whose embeddings are
+  // clustered; empty: none (with RobustnessGroups::clusters, the ERM model's embeddings are).
+  std::string encoder_loss;
+  // The encoder conditions on the data set's attribute (the background) in place of the class
+  // labels: only on a data set that has one (GroupedData::has_attribute).
+  bool conditions_on_attribute = false;
+  LabelsSeen labels;
+
+  bool trains_encoder() const { return !encoder_loss.empty(); }
+  bool uses_clusters() const { return groups == RobustnessGroups::clusters; }
+};
+
+// Every method, in the order of the CLI's help.
+const std::vector<RobustnessMethod>& robustness_methods();
+// Throws InvalidArgument("method", "must be one of erm, jtt, ...; got 'name'").
+const RobustnessMethod& robustness_method(const std::string& name);
+// The names, in the table's order.
+std::vector<std::string> robustness_method_names();
 
 struct RobustnessOptions {
   std::string method = "erm";
@@ -83,9 +112,6 @@ void validate(const RobustnessOptions& options, bool data_has_attribute);
 
 // The first stage's checkpoint file for an end-model checkpoint path.
 std::string first_stage_checkpoint(const std::string& checkpoint);
-bool uses_clusters(const std::string& method);
-// Whether the method's first stage trains a contrastive encoder (supcon, spread, thanos, cclk-fair).
-bool trains_encoder(const std::string& method);
 // Refuses (InvalidArgument("encoder-batch-size")) an encoder batch that does not divide among
 // `world_size` data-parallel ranks, for a method that trains an encoder.
 void require_encoder_batch_divides(const std::string& method, int64_t encoder_batch_size, int world_size);
