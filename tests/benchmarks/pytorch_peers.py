@@ -17,7 +17,7 @@ request per line on stdin, one JSON answer per line on stdout:
   cnn SAMPLES BATCH SEED FORM
       one epoch of the CNN recipe of geomsim train on SAMPLES random 1 x 28 x 28 images with two
       coarse labels: the same encoder, augmentations, L_spread (alpha 0.5, tau 0.5), AdamW with
-      the cosine schedule and a loss.item() per step. Answers samples per second. FORM is
+      the cosine schedule, the losses read back once per epoch. Answers samples per second. FORM is
       "textbook" (conv - ReLU - pool, N x C x H x W: the model as a PyTorch user writes it) or
       "geomsim" (geomsim's own implementation choices, all three: pool before ReLU,
       channels-last weights, and glibc's malloc set as geomsim-torch sets it, through ctypes;
@@ -26,6 +26,10 @@ request per line on stdin, one JSON answer per line on stdout:
 The embeddings of `spread` and `supcon` are drawn as geomsim's benchmark draws them
 (torch.manual_seed, randn, row-normalise, randint labels), and libtorch's generator is the same
 in both, so the two sides see the same batch.
+
+With `--cnn-peer DEVICE BATCHES SAMPLES_PER_BATCH OUT.json [--eager-only]` it is instead the GPU
+check's PyTorch peer (cnn_peer_rows): the same CNN epoch on DEVICE, eager and through
+torch.compile, per batch size, written to OUT.json.
 
 supcontrast_supcon_loss is SupContrast's SupConLoss formula, which the benchmark of geomsim.torch's
 losses against their PyTorch peers imports with spread_loss (loss_peers/bench_contrastive_losses.py);
@@ -60,7 +64,7 @@ def spread_loss(z, labels, partner, tau, alpha):
     """seed 004's L_spread = (1 - alpha) L_sup + alpha L_cNCE, with D(i) = P(i) (eq. 10)."""
     n = z.shape[0]
     s = z @ z.T / tau
-    eye = torch.eye(n, dtype=torch.bool)
+    eye = torch.eye(n, dtype=torch.bool, device=z.device)
     same = labels[:, None] == labels[None, :]
     positive = same & ~eye
     negative = ~same
@@ -77,7 +81,7 @@ def supcon_loss(z, labels, tau):
     """SupCon L_out (seed 001) over all anchors a != i."""
     n = z.shape[0]
     s = z @ z.T / tau
-    eye = torch.eye(n, dtype=torch.bool)
+    eye = torch.eye(n, dtype=torch.bool, device=z.device)
     positive = (labels[:, None] == labels[None, :]) & ~eye
     log_prob = s - torch.logsumexp(s.masked_fill(eye, float("-inf")), dim=1, keepdim=True)
     return (-(log_prob * positive).sum(1) / positive.sum(1)).mean()
@@ -164,22 +168,23 @@ def keep_freed_memory():
 
 
 def augment(images, max_shift=2, brightness=0.2, contrast=0.2, noise_std=0.02):
+    """geomsim's default augmentations, batched on the images' device (no host sync)."""
     b, _, h, w = images.shape
     s = max_shift
+    device = images.device
     padded = F.pad(images, (s, s, s, s))
-    offset = torch.randint(0, (2 * s + 1) ** 2, (b,))
-    x = torch.empty_like(images)
-    for k in range((2 * s + 1) ** 2):  # one crop per distinct offset
-        members = offset.eq(k).nonzero().squeeze(1)
-        if members.numel() == 0:
-            continue
-        dy, dx = divmod(k, 2 * s + 1)
-        x.index_copy_(0, members, padded.index_select(0, members)[:, :, dy:dy + h, dx:dx + w])
+    # A random crop per image: the rows dy..dy+h and columns dx..dx+w of its padded copy.
+    dy = torch.randint(0, 2 * s + 1, (b, 1), device=device)
+    dx = torch.randint(0, 2 * s + 1, (b, 1), device=device)
+    rows = (dy + torch.arange(h, device=device))[:, None, :, None]
+    cols = (dx + torch.arange(w, device=device))[:, None, None, :]
+    x = padded.gather(2, rows.expand(b, padded.shape[1], h, padded.shape[3]))
+    x = x.gather(3, cols.expand(b, padded.shape[1], h, w))
 
     def per_sample(lo, hi):
-        return torch.rand(b, 1, 1, 1) * (hi - lo) + lo
+        return torch.rand(b, 1, 1, 1, device=device) * (hi - lo) + lo
 
-    flip = torch.rand(b, 1, 1, 1).lt(0.5)
+    flip = torch.rand(b, 1, 1, 1, device=device).lt(0.5)
     x = torch.where(flip, x.flip(3), x)
     mean = x.mean((1, 2, 3), keepdim=True)
     x = (x - mean) * per_sample(1 - contrast, 1 + contrast) + mean
@@ -188,37 +193,76 @@ def augment(images, max_shift=2, brightness=0.2, contrast=0.2, noise_std=0.02):
     return x.clamp(0.0, 1.0)
 
 
-def cnn_epoch(samples, batch, seed, form, lr=1e-3, weight_decay=1e-4, tau=0.5, alpha=0.5):
+def synchronize(device):
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+def cnn_epoch(samples, batch, seed, form, lr=1e-3, weight_decay=1e-4, tau=0.5, alpha=0.5, device="cpu", compiled=False,
+              warmup_epochs=0):
+    """The CNN recipe for `warmup_epochs` untimed epochs, then one timed epoch. compiled: the
+    encoder through torch.compile (its compilation falls in the warm-up)."""
     if form not in ("textbook", "geomsim"):
         raise ValueError("the CNN's form is textbook or geomsim, not " + form)
     if form == "geomsim":
         keep_freed_memory()
+    device = torch.device(device)
     torch.manual_seed(seed)
-    images = torch.rand(samples, 1, 28, 28)
-    labels = torch.randint(0, 2, (samples,))
-    encoder = cnn_encoder(form)
+    images = torch.rand(samples, 1, 28, 28).to(device)
+    labels = torch.randint(0, 2, (samples,)).to(device)
+    encoder = cnn_encoder(form).to(device)
     optimizer = torch.optim.AdamW(encoder.parameters(), lr=lr, weight_decay=weight_decay)
-    partner = torch.remainder(torch.arange(2 * batch) + batch, 2 * batch)
+    forward = torch.compile(encoder) if compiled else encoder
+    partner = torch.remainder(torch.arange(2 * batch, device=device) + batch, 2 * batch)
     steps = samples // batch
-    start = time.perf_counter()
     encoder.train()
-    order = torch.randperm(samples)
-    total = 0.0
-    for step in range(steps):
-        for group in optimizer.param_groups:
-            group["lr"] = 0.5 * lr * (1 + math.cos(math.pi * step / steps))
-        idx = order[step * batch:(step + 1) * batch]
-        x = images.index_select(0, idx)
-        y = labels.index_select(0, idx)
-        views = torch.cat([augment(x), augment(x)])
-        z = F.normalize(encoder(views), dim=1)
-        loss = spread_loss(z, torch.cat([y, y]), partner, tau, alpha)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        total += loss.item()
+
+    def epoch():
+        order = torch.randperm(samples, device=device)
+        total = torch.zeros((), device=device)
+        for step in range(steps):
+            for group in optimizer.param_groups:
+                group["lr"] = 0.5 * lr * (1 + math.cos(math.pi * step / steps))
+            idx = order[step * batch:(step + 1) * batch]
+            x = images.index_select(0, idx)
+            y = labels.index_select(0, idx)
+            views = torch.cat([augment(x), augment(x)])
+            z = F.normalize(forward(views), dim=1)
+            loss = spread_loss(z, torch.cat([y, y]), partner, tau, alpha)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total += loss.detach()
+        return total
+
+    for _ in range(warmup_epochs):
+        epoch()
+    synchronize(device)
+    start = time.perf_counter()
+    total = epoch().item()  # the one read-back of the epoch
     seconds = time.perf_counter() - start
     return {"samples_per_second": steps * batch / seconds, "seconds": seconds, "loss": total / steps}
+
+
+def cnn_peer_rows(device, batches, samples_per_batch, compiled_too):
+    """The GPU check's PyTorch peer (tests/gpu/gpu_check.sh): per batch size, samples per second of
+    the CNN recipe on `device`, eager and (compiled_too) through torch.compile, over
+    samples_per_batch x batch random images, after one warm-up epoch; the same work as
+    tests/gpu/gpu_bench.cpp's training rows (their second epoch of two)."""
+    rows = []
+    for batch in batches:
+        samples = samples_per_batch * batch
+        row = {"batch": batch, "images": samples, "device": str(device), "torch": torch.__version__,
+               "eager_samples_per_second": cnn_epoch(samples, batch, 0, "textbook", device=device, warmup_epochs=1)["samples_per_second"]}
+        if compiled_too:
+            try:
+                row["compiled_samples_per_second"] = cnn_epoch(samples, batch, 0, "textbook", device=device, compiled=True,
+                                                               warmup_epochs=1)["samples_per_second"]
+            except Exception as error:  # torch.compile needs a compiler toolchain; say why it is missing
+                row["compiled_samples_per_second"] = None
+                row["compiled_error"] = f"{type(error).__name__}: {str(error)[:300]}"
+        rows.append(row)
+    return rows
 
 
 def answer(words):
@@ -239,6 +283,18 @@ def answer(words):
 
 
 def main():
+    if len(sys.argv) > 1:  # the GPU check's peer: --cnn-peer DEVICE BATCH,BATCH,... SAMPLES_PER_BATCH OUT.json [--eager-only]
+        if len(sys.argv) not in (6, 7) or sys.argv[1] != "--cnn-peer" or sys.argv[6:] not in ([], ["--eager-only"]):
+            sys.exit("usage: pytorch_peers.py --cnn-peer DEVICE BATCH,BATCH,... SAMPLES_PER_BATCH OUT.json [--eager-only]")
+        batches = [int(b) for b in sys.argv[3].split(",")]
+        if torch.device(sys.argv[2]).type == "cuda" and not torch.cuda.is_available():
+            print("pytorch_peers: no CUDA device here", file=sys.stderr)
+            sys.exit(77)  # skipped, as the GPU benchmark says it
+        rows = cnn_peer_rows(torch.device(sys.argv[2]), batches, int(sys.argv[4]), sys.argv[6:] != ["--eager-only"])
+        with open(sys.argv[5], "w") as f:
+            json.dump(rows, f, indent=2)
+        print(json.dumps(rows))
+        return
     for line in sys.stdin:
         words = line.split()
         if not words:

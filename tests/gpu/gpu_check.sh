@@ -6,7 +6,8 @@
 # It builds geomsim against that machine's own torch (Torch_DIR from `python3 -c 'import torch;
 # print(torch.utils.cmake_prefix_path)'`, CUDA on), runs every ctest labelled gpu, the GPU
 # benchmark (tests/gpu/gpu_bench.cpp), a full RLBFGS solve of N = 2 10^4 points in d = 128 on
-# the GPU (`geomsim --device cuda`), geomsim.torch's losses on the GPU against the CPU
+# the GPU (`geomsim --device cuda`), the PyTorch peer of its CNN training (eager and compiled,
+# tests/benchmarks/pytorch_peers.py), geomsim.torch's losses on the GPU against the CPU
 # (tests/gpu/torch_losses_cuda.py, where python3 has pybind11), and data-parallel training over NCCL when the machine has
 # several GPUs; it writes DIR/gpu-check.json (everything measured, and each step's status) and
 # the logs beside it.
@@ -110,6 +111,10 @@ if [ $built -eq 0 ]; then
   fashion_args=()
   [ -n "$fashion" ] && fashion_args=(--fashion-mnist "$fashion")
   step gpu_bench "$build/tests/geomsim_gpu_bench" --out "$out/gpu-bench.json" "${fashion_args[@]}"
+  # PyTorch side by side (issue 49): the same CNN, L_spread, AdamW, batches and augmentations,
+  # eager and through torch.compile, on 16 batches of random images after a warm-up epoch, as
+  # gpu_bench's training rows; the report below divides geomsim's rate by each.
+  step pytorch_peer "$python" tests/benchmarks/pytorch_peers.py --cnn-peer cuda 256,1024 16 "$out/pytorch-peer.json"
   step solve_n20000_d128 "$build/geomsim" --K 10 --ny 2000 --d 128 --alpha 0.64 --tau 0.5 --seeds 0 --restarts 0 \
     --max-seconds 100 --device cuda --json "$out/solve.json"
   gpus=$("$python" -c 'import torch; print(torch.cuda.device_count())')
@@ -140,6 +145,22 @@ with open(os.path.join(out, "steps.tsv")) as f:
 with open(os.path.join(out, "machine.txt")) as f:
     machine = f.read().splitlines()
 solve = read("solve.json")
+def pytorch_peer(bench, peer):
+    """Per batch size: geomsim's float32 CNN rate (gpu_bench's training rows) over PyTorch's."""
+    if not peer:
+        return None
+    ours = {r["batch"]: r["samples_per_second"] for r in (bench or {}).get("training", [])
+            if r.get("model") == "cnn" and r.get("precision") == "float32"}
+    rows = []
+    for r in peer:
+        row = dict(r)
+        mine = ours.get(r["batch"])
+        row["geomsim_samples_per_second"] = mine
+        for form in ("eager", "compiled"):
+            theirs = r.get(form + "_samples_per_second")
+            row["vs_pytorch_" + form] = mine / theirs if mine and theirs else None
+        rows.append(row)
+    return rows
 report = {
     "machine": machine,
     "steps": steps,
@@ -148,6 +169,7 @@ report = {
         "parameters": solve["parameters"], "loss": solve["result"]["loss"],
         "geometry": solve["result"]["geometry"]["description"], "runs": solve["result"]["runs"],
         "seconds": solve["timing"]["seconds"]},
+    "pytorch_peer": pytorch_peer(read("gpu-bench.json"), read("pytorch-peer.json")),
     "nccl_train": read("nccl-train.json"),
     "torch_losses_cuda": read("torch-losses-cuda.json"),
 }
