@@ -34,6 +34,12 @@ std::string training_kind_list() {
   for (const auto& kind : training_experiment_kinds()) list += (list.empty() ? "" : ", ") + std::string(kind.name);
   return list;
 }
+
+std::string simulation_kind_list() {
+  std::string list;
+  for (const auto& kind : simulation_kinds()) list += (list.empty() ? "" : ", ") + kind.name;
+  return list;
+}
 }  // namespace
 
 void add_report_options(CLI::App& command, ReportOptions& o) {
@@ -45,7 +51,7 @@ void add_report_options(CLI::App& command, ReportOptions& o) {
                      "train only shard i/n of each training definition's runs (or slurm: this job array task's), writing no "
                      "page: a job array's tasks share the cache, and a report without --shard writes the pages");
   command.footer(
-      "Simulation kinds run here. Training kinds (" + training_kind_list() +
+      "Simulation kinds (" + simulation_kind_list() + ") run here. Training kinds (" + training_kind_list() +
       ") run in geomsim-torch (`geomsim experiment`), which caches every finished run in OUT/NAME.csv: a rerun trains "
       "only the runs missing there. Without the training module they are skipped, with a note.\n"
       "Progress: on a terminal, the points of the running definition (done/total, elapsed, ETA) on stderr; elsewhere one "
