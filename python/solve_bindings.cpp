@@ -6,6 +6,7 @@
 
 #include "bindings.hpp"
 #include "geomsim/experiments/spread_problem.hpp"
+#include "geomsim/solvers/solver_registry.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/number_lists.hpp"
 #include "numpy_views.hpp"
@@ -172,11 +173,12 @@ void bind_solve(py::module_& module) {
       py::arg("K") = 3, py::arg("n_y") = 8, py::arg("d") = py::none(), py::arg("alpha") = 0.64, py::arg("tau") = 0.5,
       py::arg("seeds") = "0:4", py::arg("solver") = "auto", py::arg("max_seconds") = 0.0,
       py::arg("cluster_tol") = kDefaultAtomTolerance, py::arg("restarts") = py::none(),
-      "Minimises L_spread (seed 004, eq. 39-40) for K classes of n_y points on S^{d-1} (d defaults to max(K, 2)) from\n"
-      "one random start per seed, and returns the best run as a Solution. The same as `geomsim --K K --ny n_y --d d\n"
-      "--alpha alpha --tau tau --seeds seeds --solver solver --restarts restarts`, bit for bit. solver: auto, slsqp,\n"
-      "rlbfgs or rtr. restarts: None for the CLI's default.\n"
-      "Releases the GIL while it solves.");
+      ("Minimises L_spread (seed 004, eq. 39-40) for K classes of n_y points on S^{d-1} (d defaults to max(K, 2)) from\n"
+       "one random start per seed, and returns the best run as a Solution. The same as `geomsim --K K --ny n_y --d d\n"
+       "--alpha alpha --tau tau --seeds seeds --solver solver --restarts restarts`, bit for bit.\nsolver: " +
+       solver_name_list(" or ") + ". restarts: None for the CLI's default.\n"
+       "Releases the GIL while it solves.")
+          .c_str());
 }
 
 }  // namespace geomsim::python

@@ -17,6 +17,7 @@
 
 #include "cli_support.hpp"
 #include "geomsim/experiments/shard.hpp"
+#include "geomsim/experiments/sim_kinds.hpp"
 #include "geomsim/figures/sim_figures.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
@@ -33,6 +34,12 @@ std::string training_kind_list() {
   for (const auto& kind : training_experiment_kinds()) list += (list.empty() ? "" : ", ") + std::string(kind.name);
   return list;
 }
+
+std::string simulation_kind_list() {
+  std::string list;
+  for (const auto& kind : simulation_kinds()) list += (list.empty() ? "" : ", ") + kind.name;
+  return list;
+}
 }  // namespace
 
 void add_report_options(CLI::App& command, ReportOptions& o) {
@@ -44,7 +51,7 @@ void add_report_options(CLI::App& command, ReportOptions& o) {
                      "train only shard i/n of each training definition's runs (or slurm: this job array task's), writing no "
                      "page: a job array's tasks share the cache, and a report without --shard writes the pages");
   command.footer(
-      "Simulation kinds run here. Training kinds (" + training_kind_list() +
+      "Simulation kinds (" + simulation_kind_list() + ") run here. Training kinds (" + training_kind_list() +
       ") run in geomsim-torch (`geomsim experiment`), which caches every finished run in OUT/NAME.csv: a rerun trains "
       "only the runs missing there. Without the training module they are skipped, with a note.\n"
       "Progress: on a terminal, the points of the running definition (done/total, elapsed, ETA) on stderr; elsewhere one "
@@ -171,7 +178,7 @@ class PointProgress {
   // From the definition's result: its points read from cache_files or the checkpoint (a page of
   // the paper's method reads its second solve's after the first is done, so the first progress
   // call does not count them all).
-  std::string resumed_note(const std::string& name, const SimResult& result) const {
+  std::string resumed_note(const std::string& name, const SimData& result) const {
     if (result.cached_points == 0) return "";
     return " (resumed: " + std::to_string(result.cached_points) + " of " + std::to_string(result.sweep_points) + " points were in " +
            result.cache_files + " or " + name + ".partial.csv)";
@@ -253,38 +260,42 @@ int write_report(const ReportOptions& o, const std::vector<SimDefinition>& defin
     const auto before = output_files(o);
     OutputTransaction outputs;
     PointProgress progress(label, terminal);
-    SimResult result;
+    const auto started = std::chrono::steady_clock::now();
+    SimData result;
+    std::string markdown;
     try {
-      result = run_sim(def, o.out, o.smoke, outputs, std::ref(progress));
+      result = run_sim(def, o.out, o.smoke, outputs, std::ref(progress));  // the solves and NAME.csv
+      markdown = draw_sim(def, result, o.out, outputs);                    // the figure and the page's section
     } catch (...) {
       if (progress.drawn()) write_stderr("\n");  // the error below starts a line of its own
       throw;
     }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const std::string checkpoint = sim_checkpoint_path(o.out, def);
     std::ostringstream page;
     page << "# " << def.title << "\n\n"
          << "Definition: [`" << def.path << "`](../" << def.path << ") · regenerate with `geomsim report --sims " << o.sims
-         << " --out " << o.out << " --only " << def.name << (o.smoke ? " --smoke" : "") << "` (" << fixed(result.seconds, 3)
+         << " --out " << o.out << " --only " << def.name << (o.smoke ? " --smoke" : "") << "` (" << fixed(seconds, 3)
          << " s" << (result.cached_points > 0 ? ", with " + std::to_string(result.cached_points) + " of its " +
                                                    std::to_string(result.sweep_points) + " points read from " + result.cache_files +
                                                    " or its checkpoint " + def.name + ".partial.csv; delete them to solve them again"
                                              : std::string())
          << ")\n\n";
     if (!def.paper.empty()) page << "**The paper.** " << def.paper << "\n\n";
-    page << "**Measured.**\n\n" << result.markdown << "\n";
+    page << "**Measured.**\n\n" << markdown << "\n";
     if (!def.notes.empty() && !o.smoke) page << "**Comparison.** " << def.notes << "\n";
     outputs.stage((fs::path(o.out) / (def.name + ".md")).string(), page.str(), "out");
     outputs.commit();
     fs::remove(checkpoint, ec);  // NAME.csv holds every point now
-    finished[def.name] = finished_entry(o, digest, result.seconds, before);
+    finished[def.name] = finished_entry(o, digest, seconds, before);
     write_progress_record(o, finished);
-    const std::string summary = " " + fixed(result.seconds, 3) + " s" + progress.resumed_note(def.name, result);
+    const std::string summary = " " + fixed(seconds, 3) + " s" + progress.resumed_note(def.name, result);
     if (terminal) {
       write_stderr("\r" + label + summary + std::string(progress.drawn() ? 40 : 0, ' ') + "\n");
     } else {
       std::cerr << summary << "\n";
     }
-    index << "| [" << def.title << "](" << def.name << ".md) | " << def.kind << " | " << fixed(result.seconds, 3)
+    index << "| [" << def.title << "](" << def.name << ".md) | " << def.kind << " | " << fixed(seconds, 3)
           << " |\n";
   }
   // Every definition asked for has finished: nothing is left to resume (a shard leaves the record be).

@@ -33,7 +33,7 @@ void add_sweep_options(CLI::App& command, SweepOptions& o) {
   command.add_option("--alpha", o.alpha, "alpha values in [0, 1], e.g. 0.5:0.9:0.01 or 0.6,0.7")->capture_default_str();
   command.add_option("--tau", o.tau, "temperatures in [1/700, 1000] (values, list or range)")->capture_default_str();
   command.add_option("--seeds", o.seeds, "random starts per point, e.g. 0:4; the best run is kept")->capture_default_str();
-  command.add_option("--solver", o.solver, "slsqp, rlbfgs, rtr or auto (as for the main command)")->capture_default_str();
+  command.add_option("--solver", o.solver, solver_name_list(" or ", true) + " (as for the main command)")->capture_default_str();
   command.add_option("--restarts", o.restarts, restarts_help() + " (per point)")->check(at_least(0));
   command.add_option("--cluster-tol", o.cluster_tolerance, "atom tolerance of the geometry summary")->capture_default_str();
   command.add_option("--shard", o.shard, "run only shard i of n (points whose grid index is i mod n), e.g. 0/4; slurm: this job array task's")

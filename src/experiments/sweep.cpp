@@ -352,7 +352,7 @@ std::vector<SweepRow> parse_sweep_csv(const std::string& text, const std::string
     require(r.point.alpha >= 0.0 && r.point.alpha <= 1.0, "alpha", "must be in [0, 1], got " + format_number(r.point.alpha));
     require(r.point.tau > 0.0 && finite(r.point.tau), "tau", "must be a finite number > 0, got " + format_number(r.point.tau));
     require(!r.seeds.empty(), "seeds", "is empty");
-    require(one_of(r.solver, {"slsqp", "rlbfgs", "rtr"}), "solver", "'" + r.solver + "' is not a solver");
+    require(is_solver_run_name(r.solver), "solver", "'" + r.solver + "' is not a solver");
     require(r.cluster_tolerance > 0.0 && finite(r.cluster_tolerance), "cluster_tol", "must be a finite number > 0");
     require(finite(r.loss), "loss", "must be finite, got " + format_number(r.loss));
     require(finite(r.spread) && r.spread >= 0.0, "spread", "must be a finite number >= 0, got " + format_number(r.spread));

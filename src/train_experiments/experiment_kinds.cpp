@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "geomsim/figures/sim_figures.hpp"
+#include "geomsim/experiments/sim_definition.hpp"
 #include "geomsim/support/json_input.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"

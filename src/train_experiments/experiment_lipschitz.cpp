@@ -20,7 +20,7 @@
 #include "geomsim/train_experiments/experiment_kinds.hpp"
 #include "geomsim/train_experiments/experiment_progress.hpp"
 #include "geomsim/experiments/experiment_page.hpp"
-#include "geomsim/figures/sim_figures.hpp"
+#include "geomsim/experiments/sim_definition.hpp"
 #include "geomsim/support/json_input.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"

@@ -5,7 +5,7 @@
 
 #include "fuzz_findings.hpp"
 #include "fuzz_input_file.hpp"
-#include "geomsim/figures/sim_figures.hpp"
+#include "geomsim/experiments/sim_definition.hpp"
 #include "geomsim/support/plain_text.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

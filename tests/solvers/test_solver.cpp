@@ -234,3 +234,23 @@ TEST_CASE("Small problems solve on one thread unless the thread count is explici
   CHECK(teamed.threads == 2);
   CHECK(quiet.points == teamed.points);  // bitwise
 }
+
+TEST_CASE("Every solver of the registry's table is made by its name, which the listings read", "[solver][registry]") {
+  for (const auto& choice : solver_choices()) {
+    CAPTURE(choice.name);
+    CHECK(make_solver(choice.name)->name() == choice.runs);
+    CHECK(is_solver_run_name(choice.runs));
+  }
+  CHECK_FALSE(is_solver_run_name("auto"));  // it stands for RLBFGS; a row records the solver that ran
+  // `geomsim sweep --help` puts "auto" last; the messages keep the table's order (cli_test.sh pins it).
+  CHECK(solver_name_list(", ").rfind("auto, ", 0) == 0);
+  const std::string help = solver_name_list(" or ", true);
+  CHECK(help.size() > 8);
+  CHECK(help.substr(help.size() - 8) == " or auto");
+  try {
+    make_solver("newton");
+    FAIL("make_solver accepted an unknown name");
+  } catch (const InvalidArgument& error) {
+    CHECK(error.requirement() == "must be one of: " + solver_name_list(", ") + "; got 'newton'");
+  }
+}

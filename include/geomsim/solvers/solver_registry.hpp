@@ -3,12 +3,33 @@
 // the Solver interface (solver.hpp), so that the interface itself stays free of them.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "geomsim/solvers/solver.hpp"
 
 namespace geomsim {
 
-// The solvers the CLI can select by name: "slsqp" (the paper's method, NLopt's SLSQP),
+// A solver the CLI, the sweeps and the Python module select by name.
+struct SolverChoice {
+  std::string name;  // what --solver takes
+  std::string runs;  // the solver that runs (its Solver::name()): the name itself, or for "auto" the one it stands for
+  std::unique_ptr<Solver> (*make)(double max_seconds);
+};
+
+// The table of solvers, in the order the messages list them: "auto", "slsqp", "rlbfgs", "rtr".
+// A new solver: its class (NAME_solver.hpp/.cpp), its line in solver_registry.cpp, and its tests.
+const std::vector<SolverChoice>& solver_choices();
+
+// The names of solver_choices() joined by ", ", with `last` before the final one; with
+// `choices_last` the names that stand for another solver ("auto") come after the others
+// ("slsqp, rlbfgs, rtr or auto").
+std::string solver_name_list(const std::string& last, bool choices_last = false);
+
+// Whether `name` is the name of a solver that runs (what a sweep row or a result records): "slsqp",
+// "rlbfgs", "rtr"; not "auto".
+bool is_solver_run_name(const std::string& name);
+
+// The solvers the CLI can select by name (solver_choices()): "slsqp" (the paper's method, NLopt's SLSQP),
 // "rlbfgs" (the manifold solver), "rtr" (trust regions with the exact Hessian), or "auto",
 // the default: RLBFGS at every size. RLBFGS and SLSQP reach the same best loss (to 7e-13 over
 // 8 settings x 20 seeds), but on the paper's problem (K = 3, n_y = 8, d = 3) a seed costs
