@@ -285,12 +285,26 @@ def answer(words):
 def main():
     if len(sys.argv) > 1:  # the GPU check's peer: --cnn-peer DEVICE BATCH,BATCH,... SAMPLES_PER_BATCH OUT.json [--eager-only]
         if len(sys.argv) not in (6, 7) or sys.argv[1] != "--cnn-peer" or sys.argv[6:] not in ([], ["--eager-only"]):
-            sys.exit("usage: pytorch_peers.py --cnn-peer DEVICE BATCH,BATCH,... SAMPLES_PER_BATCH OUT.json [--eager-only]")
-        batches = [int(b) for b in sys.argv[3].split(",")]
-        if torch.device(sys.argv[2]).type == "cuda" and not torch.cuda.is_available():
+            print("usage: pytorch_peers.py --cnn-peer DEVICE BATCH,BATCH,... SAMPLES_PER_BATCH OUT.json [--eager-only]", file=sys.stderr)
+            sys.exit(2)
+        try:
+            batches = [int(b) for b in sys.argv[3].split(",")]
+            samples_per_batch = int(sys.argv[4])
+            if min(batches) < 2 or samples_per_batch < 1:
+                raise ValueError
+        except ValueError:
+            print("pytorch_peers: BATCH,... must be whole numbers >= 2 and SAMPLES_PER_BATCH one >= 1, got "
+                  f"'{sys.argv[3]}' and '{sys.argv[4]}'", file=sys.stderr)
+            sys.exit(2)
+        try:
+            device = torch.device(sys.argv[2])
+        except RuntimeError:
+            print(f"pytorch_peers: DEVICE must be a torch device (cpu, cuda, cuda:N), got '{sys.argv[2]}'", file=sys.stderr)
+            sys.exit(2)
+        if device.type == "cuda" and not torch.cuda.is_available():
             print("pytorch_peers: no CUDA device here", file=sys.stderr)
             sys.exit(77)  # skipped, as the GPU benchmark says it
-        rows = cnn_peer_rows(torch.device(sys.argv[2]), batches, int(sys.argv[4]), sys.argv[6:] != ["--eager-only"])
+        rows = cnn_peer_rows(device, batches, samples_per_batch, sys.argv[6:] != ["--eager-only"])
         with open(sys.argv[5], "w") as f:
             json.dump(rows, f, indent=2)
         print(json.dumps(rows))
