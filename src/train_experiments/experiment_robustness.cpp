@@ -249,7 +249,7 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
     }
     const RobustnessRun& run = plan[i];
     RobustnessRunOptions options = run.options;
-    options.device = context.device;
+    options.device = train::device_name(context.device);
     options.device_given = context.device_given;
     options.sync_every = context.sync_every;
     const json out = robustness_run(options, context.job);
