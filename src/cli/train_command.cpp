@@ -191,20 +191,16 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
 }
 
 int run_train(const TrainRunOptions& o) {
-  require_colour_backgrounds(o.data);  // a contradiction in the options before any file is looked for
+  validate(o);  // every option, and their contradictions, before any file is looked for or any rank starts
   std::vector<NamedPath> files = data_files(o.data);
   files.push_back({"checkpoint", o.train.checkpoint});  // read (resume) and written: one file by design
   files.push_back({"json", o.json_path});
   require_distinct_files(files);
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
-  if (o.nproc_per_node > 1) {  // bad options refused once, before any rank starts
-    validate(o);
-    const int64_t batch_size = o.train.batch_size;  // the recipe's, unless given
-    if (batch_size % o.nproc_per_node != 0) {
-      throw InvalidArgument("batch-size", "must divide among the " + std::to_string(o.nproc_per_node) +
-                                              " ranks of --nproc-per-node (each takes an equal share of every batch), got " +
-                                              std::to_string(batch_size));
-    }
+  if (o.nproc_per_node > 1 && o.train.batch_size % o.nproc_per_node != 0) {  // the recipe's batch, unless given
+    throw InvalidArgument("batch-size", "must divide among the " + std::to_string(o.nproc_per_node) +
+                                            " ranks of --nproc-per-node (each takes an equal share of every batch), got " +
+                                            std::to_string(o.train.batch_size));
   }
   if (const auto status = run_as_local_ranks(o.nproc_per_node, o.distributed_timeout)) return *status;
   const TrainedRun run = train_run(o);

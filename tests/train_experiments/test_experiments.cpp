@@ -357,7 +357,7 @@ TEST_CASE("A transfer definition sweeps the learning rate as an axis of its own 
   json one = p;
   one["lr"] = 0.003;
   CHECK(transfer_key_columns(one).size() == key.size() - 1);
-  CHECK(plan_transfer_runs(one).front().options.learning_rate == 0.003);
+  CHECK(plan_transfer_runs(one).front().options.train.learning_rate == 0.003);
   CHECK(plan_transfer_runs(one).front().parameters.text("lr") == std::optional<std::string>("0.003"));
   // Both sweeps at once: every combination.
   json both = p;
@@ -447,7 +447,7 @@ TEST_CASE("A transfer definition sweeps CCL-K's RBF bandwidth as an axis of its 
   std::set<std::string> bandwidths, checkpoints;
   for (const auto& run : plan) {
     bandwidths.insert(run.parameters.text("cond_bandwidth").value_or(""));
-    CHECK(run.parameters.text("cond_bandwidth") == std::optional<std::string>(format_number(run.options.cond_bandwidth)));
+    CHECK(run.parameters.text("cond_bandwidth") == std::optional<std::string>(format_number(run.options.train.loss_options.cond_bandwidth)));
     checkpoints.insert(run_checkpoint_path("out", "x", run.parameters));
   }
   CHECK(bandwidths == std::set<std::string>{"0.1", "1", "10"});
@@ -458,7 +458,7 @@ TEST_CASE("A transfer definition sweeps CCL-K's RBF bandwidth as an axis of its 
   json one = p;
   one["cond_bandwidth"] = 2;
   CHECK(transfer_key_columns(one).size() == key.size() - 1);
-  CHECK(plan_transfer_runs(one).front().options.cond_bandwidth == 2.0);
+  CHECK(plan_transfer_runs(one).front().options.train.loss_options.cond_bandwidth == 2.0);
   // A method that reads no bandwidth would train the same run again for each value.
   json cosine = p;
   cosine["methods"] = {"cclk-weak-attr-rbf", "cclk-weak-attr-cosine"};
@@ -548,7 +548,7 @@ TEST_CASE("A robustness run's parameters read back into the options they came fr
   o.dataset.seed = 11;
   o.learning_rate = 0.03;
   o.pca_components = 5;
-  o.train.seed = 9;
+  o.seed = 9;
   o.data = "/somewhere";
   const json parameters = robustness_parameters(o);
   const RobustnessRunOptions back = robustness_options_from_parameters(parameters);
