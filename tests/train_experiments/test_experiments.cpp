@@ -498,18 +498,18 @@ TEST_CASE("A robustness definition plans every data set, method and seed as geom
     CAPTURE(run.label);
     // The definition's values reach the command's options; the rest are its defaults.
     CHECK(o.dataset.train_per_subclass == 30);
-    CHECK(o.learning_rate == 0.05);
-    CHECK(o.model == "cnn");
+    CHECK(o.run.end.learning_rate == 0.05);
+    CHECK(o.run.model.kind == "cnn");
     CHECK(o.threads == 1);
     CHECK(o.quiet);
-    CHECK(o.epochs == RobustnessRunOptions{}.epochs);
+    CHECK(o.run.end.epochs == RobustnessRunOptions{}.run.end.epochs);
     CHECK(o.dataset.validation_per_subclass == RobustnessRunOptions{}.dataset.validation_per_subclass);
     // The seed draws the data set and the training.
-    CHECK(o.dataset.seed == o.seed);
+    CHECK(o.dataset.seed == o.run.seed);
     // The cache row holds the key and every option, as the command's --json records them.
     CHECK(run.parameters.text("dataset") == o.dataset.dataset);
-    CHECK(run.parameters.text("method") == o.method);
-    CHECK(run.parameters.text("seed") == std::to_string(o.seed));
+    CHECK(run.parameters.text("method") == o.run.method);
+    CHECK(run.parameters.text("seed") == std::to_string(o.run.seed));
     CHECK(run.parameters.text("train_per_subclass") == std::optional<std::string>("30"));
     CHECK(run.parameters.number("lr") == 0.05);
     // ... and the results version of the code (run_identity.hpp).
@@ -518,10 +518,10 @@ TEST_CASE("A robustness definition plans every data set, method and seed as geom
     CHECK(keys.insert(*run.parameters.text("dataset") + " " + *run.parameters.text("method") + " " + *run.parameters.text("seed")).second);
   }
   CHECK(plan.runs.front().options.dataset.dataset == "undersampled");
-  CHECK(plan.runs.front().options.method == "erm");
-  CHECK(plan.runs.front().options.seed == 3u);
-  CHECK(plan.runs.back().options.method == "cclk-fair");
-  CHECK(plan.runs.back().options.seed == 4u);
+  CHECK(plan.runs.front().options.run.method == "erm");
+  CHECK(plan.runs.front().options.run.seed == 3u);
+  CHECK(plan.runs.back().options.run.method == "cclk-fair");
+  CHECK(plan.runs.back().options.run.seed == 4u);
 
   const auto with = [&](const std::string& key, const json& value) {
     json q = p;
@@ -542,25 +542,25 @@ TEST_CASE("A robustness definition plans every data set, method and seed as geom
 TEST_CASE("A robustness run's parameters read back into the options they came from", "[experiments][robustness]") {
   RobustnessRunOptions o;
   o.dataset.dataset = "spurious";
-  o.method = "thanos";
+  o.run.method = "thanos";
   o.dataset.train_per_subclass = 17;
   o.dataset.rare_fraction = 0.125;
   o.dataset.seed = 11;
-  o.learning_rate = 0.03;
-  o.pca_components = 5;
-  o.seed = 9;
+  o.run.end.learning_rate = 0.03;
+  o.run.clustering.pca_components = 5;
+  o.run.seed = 9;
   o.data = "/somewhere";
   const json parameters = robustness_parameters(o);
   const RobustnessRunOptions back = robustness_options_from_parameters(parameters);
   CHECK(robustness_parameters(back) == parameters);  // every key, one table both ways
   CHECK(back.dataset.train_per_subclass == 17);
   CHECK(back.dataset.seed == 11u);
-  CHECK(back.learning_rate == 0.03);
+  CHECK(back.run.end.learning_rate == 0.03);
   CHECK(back.data == "/somewhere");
   // A subset sets only its keys; the base keeps the rest.
   const RobustnessRunOptions partial = robustness_options_from_parameters(json{{"lr", 0.5}}, o);
-  CHECK(partial.learning_rate == 0.5);
-  CHECK(partial.pca_components == 5);
+  CHECK(partial.run.end.learning_rate == 0.5);
+  CHECK(partial.run.clustering.pca_components == 5);
 
   const auto refused = [](const json& values, const std::string& phrase) {
     try {
