@@ -1,12 +1,12 @@
 #include "train_command.hpp"
 
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "cli_support.hpp"
 #include "evaluation_output.hpp"
 #include "local_ranks.hpp"
-#include "geomsim/experiments/spread_problem.hpp"
 #include "geomsim/support/atomic_output.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/data/image_attributes.hpp"
@@ -76,19 +76,23 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
       "Exit status: 0 done, 2 bad input (nothing is written), 3 the training diverged (a non-finite loss; the last\n"
       "checkpoint is kept and nothing else is written), or a data-parallel rank failed.\n" + losses_footer());
   add_data_options(c, o.data);
-  c.add_option("--model", o.model, "encoder: mlp, cnn or vit")->capture_default_str();
-  c.add_option("--loss", o.loss, "one of the losses listed below: " + train::train_loss_list())->capture_default_str();
-  c.add_option("--reconstruction-weight", o.reconstruction_weight, "THANOS: weight of the autoencoder's reconstruction loss")
-      ->capture_default_str();
-  c.add_option("--kernel-lambda", o.kernel_lambda, parameter_help("kernel-lambda"))->capture_default_str();
-  c.add_option("--kernel-bandwidth", o.kernel_bandwidth, parameter_help("kernel-bandwidth"))->capture_default_str();
-  c.add_option("--cond-kernel", o.cond_kernel,
+  train::TrainOptions& t = o.train;
+  c.add_option("--model", o.model.kind, "encoder: mlp, cnn or vit")->capture_default_str();
+  c.add_option("--loss", t.loss, "one of the losses listed below: " + train::train_loss_list())->capture_default_str();
+  // Every loss parameter, from the loss registry: bound to the one LossOptions the trainer reads.
+  for (const train::LossParameter& p : train::loss_parameters()) {
+    train::LossOptions& loss = t.loss_options;
+    if (p.flag) {
+      c.add_flag_function("--" + p.name, [&loss, &p](int64_t count) { p.set(loss, count > 0 ? 1.0 : 0.0); }, parameter_help(p.name));
+    } else {
+      c.add_option_function<double>("--" + p.name, [&loss, &p](const double& value) { p.set(loss, value); }, parameter_help(p.name))
+          ->default_val(p.get(loss));
+    }
+  }
+  c.add_option("--cond-kernel", t.loss_options.cond_kernel,
                "CCL-K's kernel K_Z on the conditioning values: " + train::conditioning_kernel_list() +
                    " (seed 002's default: cosine; read by --loss " + train::condition_reader_list() + ")")
       ->capture_default_str();
-  c.add_option("--cond-bandwidth", o.cond_bandwidth, parameter_help("cond-bandwidth"))->capture_default_str();
-  c.add_option("--cond-degree", o.cond_degree, parameter_help("cond-degree"))->capture_default_str();
-  c.add_option("--cond-offset", o.cond_offset, parameter_help("cond-offset"))->capture_default_str();
   c.add_option("--condition-on", o.condition_on,
                "what CCL-K's kernel conditions on: labels (the coarse training labels, one-hot) or attributes:NAME[,NAME...] "
                "with names among " + train::image_attribute_list() +
@@ -99,18 +103,11 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
                "K >= 1: the K k-means clusters of the --condition-on attributes replace the labels of a loss that reads "
                "labels and no kernel (weaksup-infonce, fair-infonce: seed 002's discretised z, §4.2); 0: the labels")
       ->capture_default_str();
-  c.add_option("--clip-cosine", o.clip_cosine, parameter_help("clip-cosine"))->capture_default_str();
-  c.add_option("--positive-weight", o.positive_weight, parameter_help("positive-weight"))->capture_default_str();
-  c.add_option("--negative-weight", o.negative_weight, parameter_help("negative-weight"))->capture_default_str();
-  c.add_option("--base-temperature", o.base_temperature, parameter_help("base-temperature"))->capture_default_str();
-  c.add_option("--clip-pos", o.clip_pos, parameter_help("clip-pos"))->capture_default_str();
-  c.add_option("--positives", o.positives, parameter_help("positives"))->capture_default_str();
-  c.add_option("--noise-correction", o.noise_correction, parameter_help("noise-correction"))->capture_default_str();
-  c.add_option("--label-accuracy", o.label_accuracy, parameter_help("label-accuracy"))->capture_default_str();
-  c.add_option("--denominator-size", o.denominator_size, parameter_help("denominator-size"))->capture_default_str();
   c.add_option("--label-noise", o.label_noise,
                "RATE in [0, 1]: seed 000's symmetric noise, each training label the loss sees replaced by another with chance "
                "RATE (the probes are fit on the clean labels)")
+      ->capture_default_str();
+  c.add_option("--reconstruction-weight", t.reconstruction_weight, "THANOS: weight of the autoencoder's reconstruction loss")
       ->capture_default_str();
   c.add_option("--gamma", o.gamma, "Theorem 3's margin gamma > 1 for the gamma-margin error and the bound")->capture_default_str();
   c.add_option("--autoencoder", o.autoencoder,
@@ -122,16 +119,16 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
       ->capture_default_str();
   c.add_option("--label-smoothing", o.label_smoothing, "label smoothing of the joint autoencoder's cross-entropy head")
       ->capture_default_str();
-  c.add_option("--head-weight", o.head.weight,
+  c.add_option("--head-weight", t.head.weight,
                "weight of the seeds' joint cross-entropy head, a linear classifier on the encoder's features trained with any "
                "contrastive loss (seed 004 §5, F.2-F.3; seed 000 §5.1); its test accuracy is reported. 0: no head")
       ->capture_default_str();
-  c.add_option("--head-label-smoothing", o.head.label_smoothing,
+  c.add_option("--head-label-smoothing", t.head.label_smoothing,
                "label smoothing of the joint head's cross-entropy, in [0, 1) (the seeds give no value)")
       ->capture_default_str();
-  c.add_option("--head-dropout", o.head.dropout, "dropout rate before the joint head, in [0, 1) (seed 004 F.3: 0.05)")
+  c.add_option("--head-dropout", t.head.dropout, "dropout rate before the joint head, in [0, 1) (seed 004 F.3: 0.05)")
       ->capture_default_str();
-  c.add_option("--head-labelled-share", o.head.labelled_share,
+  c.add_option("--head-labelled-share", t.head.labelled_share,
                "share of the training samples whose (clean) labels the joint head sees, in (0, 1], fixed by --seed (seed 000 "
                "E.3.2: 0.2)")
       ->capture_default_str();
@@ -143,67 +140,67 @@ void add_train_options(CLI::App& c, TrainRunOptions& o) {
                                      "AdamW lr 3e-4, no weight decay, batch 128) or paper-transfer (F.3's transfer runs: lr "
                                      "1e-3, no weight decay, batch 128); explicit --lr, --weight-decay, --batch-size, "
                                      "--cosine-period win");
-  c.add_option("--cosine-period", o.cosine_period, "T_max of the cosine schedule in epochs (0: the run's epochs)")->capture_default_str();
-  c.add_option("--alpha", o.alpha, parameter_help("alpha"))->capture_default_str();
-  c.add_option("--tau", o.tau, "temperature in [" + format_number(kMinTemperature) + ", " + format_number(kMaxTemperature) + "]")
-      ->capture_default_str();
-  c.add_flag("--exclude-partner", o.exclude_partner, parameter_help("exclude-partner"));
-  c.add_option("--epochs", o.epochs, "epochs of the cosine schedule, in [1, " + std::to_string(train::kMaxEpochs) + "]")->capture_default_str();
-  c.add_option("--stop-after", o.stop_after, "stop after this many epochs (resume later with --checkpoint)");
-  c.add_option("--batch-size", o.batch_size, "samples per step (two views each)")->capture_default_str();
-  c.add_option("--lr", o.learning_rate, "AdamW learning rate, in (0, " + format_number(train::kMaxLearningRate) + "]")->capture_default_str();
-  c.add_option("--weight-decay", o.weight_decay, "AdamW weight decay")->capture_default_str();
-  c.add_option("--embedding-dim", o.embedding_dim, "embedding size, >= 2 (refused when the model would not fit in memory)")->capture_default_str();
-  c.add_option("--width", o.width, "hidden width of the encoder, >= 4 (refused when the model would not fit in memory)")->capture_default_str();
-  c.add_option("--seed", o.seed, "seed of everything random (>= 0)")->capture_default_str()->check(non_negative_integer());
+  c.add_option("--cosine-period", t.cosine_period_epochs, "T_max of the cosine schedule in epochs (0: the run's epochs)")->capture_default_str();
+  c.add_option("--epochs", t.epochs, "epochs of the cosine schedule, in [1, " + std::to_string(train::kMaxEpochs) + "]")->capture_default_str();
+  c.add_option("--stop-after", t.stop_after, "stop after this many epochs (resume later with --checkpoint)");
+  c.add_option("--batch-size", t.batch_size, "samples per step (two views each)")->capture_default_str();
+  c.add_option("--lr", t.learning_rate, "AdamW learning rate, in (0, " + format_number(train::kMaxLearningRate) + "]")->capture_default_str();
+  c.add_option("--weight-decay", t.weight_decay, "AdamW weight decay")->capture_default_str();
+  c.add_option("--embedding-dim", o.model.embedding_dim, "embedding size, >= 2 (refused when the model would not fit in memory)")->capture_default_str();
+  c.add_option("--width", o.model.width, "hidden width of the encoder, >= 4 (refused when the model would not fit in memory)")->capture_default_str();
+  c.add_option("--seed", t.seed, "seed of everything random (>= 0)")->capture_default_str()->check(non_negative_integer());
   c.add_option("--threads", o.threads, "CPU threads for libtorch, from 0 (all cores) to the number of cores")->capture_default_str();
-  add_device_options(c, o.device, o.device_given, o.sync_every);
-  c.add_option("--precision", o.precision,
+  // --device's text lives only until it is resolved, once, when the command line is complete.
+  const auto device = std::make_shared<std::string>("auto");
+  add_device_options(c, *device, t.device_explicit, t.sync_every);
+  c.add_option("--precision", t.precision,
                "float32, or bf16: the encoder's forward pass under bfloat16 autocast (for a GPU; on the CPU it runs, "
                "slower), the losses and the weights in float32")
       ->capture_default_str();
   add_data_parallel_options(c, o.nproc_per_node, o.distributed_timeout);
   c.add_option("--train-samples", o.train_samples, "use this many training images (0: all 60000)")->capture_default_str();
   c.add_option("--test-samples", o.test_samples, "evaluate on this many test images (0: all 10000)")->capture_default_str();
-  c.add_option("--checkpoint", o.checkpoint, "checkpoint file, written every epoch; an existing one is resumed");
+  c.add_option("--checkpoint", t.checkpoint, "checkpoint file, written every epoch; an existing one is resumed");
   c.add_option("--json", o.json_path, "write the run (parameters, epochs, evaluation) as JSON to FILE");
   c.add_flag("--quiet,-q", o.quiet, "print nothing on stdout");
-  c.parse_complete_callback([&c, &o] {
-    o.learning_rate_given = c.count("--lr") > 0;
-    o.weight_decay_given = c.count("--weight-decay") > 0;
-    o.batch_size_given = c.count("--batch-size") > 0;
-    o.cosine_period_given = c.count("--cosine-period") > 0;
+  c.parse_complete_callback([&c, &o, device] {
     // A loss parameter given to a loss that does not read it would change nothing: refused, naming
     // it and what the loss reads (as geomsim.torch's losses do).
     for (const train::LossParameter& p : train::loss_parameters()) {
-      const CLI::Option* option = c.get_option_no_throw("--" + p.name);
-      if (option != nullptr && option->count() > 0) train::require_loss_reads(o.loss, p.name);
+      if (c.count("--" + p.name) > 0) train::require_loss_reads(o.train.loss, p.name);
     }
     // Likewise the joint head's settings without the head.
-    if (o.head.weight == 0.0) {  // a bad --head-weight is refused by its own check
+    if (o.train.head.weight == 0.0) {  // a bad --head-weight is refused by its own check
       for (const std::string name : {"head-label-smoothing", "head-dropout", "head-labelled-share"}) {
         if (c.count("--" + name) > 0) {
           throw InvalidArgument(name, "changes nothing without the joint head: give --head-weight > 0 as well");
         }
       }
     }
+    // The command's edge: the recipe under the values given, and the device resolved, once.
+    if (!o.recipe.empty()) {
+      const train::TrainOptions given = o.train;
+      train::apply_recipe(train::train_recipe(o.recipe), o.train);
+      if (c.count("--lr") > 0) o.train.learning_rate = given.learning_rate;
+      if (c.count("--weight-decay") > 0) o.train.weight_decay = given.weight_decay;
+      if (c.count("--batch-size") > 0) o.train.batch_size = given.batch_size;
+      if (c.count("--cosine-period") > 0) o.train.cosine_period_epochs = given.cosine_period_epochs;
+    }
+    o.train.device = train::resolve_device(*device);
   });
 }
 
 int run_train(const TrainRunOptions& o) {
-  require_colour_backgrounds(o.data);  // a contradiction in the options before any file is looked for
+  validate(o);  // every option, and their contradictions, before any file is looked for or any rank starts
   std::vector<NamedPath> files = data_files(o.data);
-  files.push_back({"checkpoint", o.checkpoint});  // read (resume) and written: one file by design
+  files.push_back({"checkpoint", o.train.checkpoint});  // read (resume) and written: one file by design
   files.push_back({"json", o.json_path});
   require_distinct_files(files);
   if (!o.json_path.empty()) require_writable_path(o.json_path, "json");
-  if (o.nproc_per_node > 1) {  // bad options refused once, before any rank starts
-    const int64_t batch_size = trainer_options(o).batch_size;  // the recipe's, unless given
-    if (batch_size % o.nproc_per_node != 0) {
-      throw InvalidArgument("batch-size", "must divide among the " + std::to_string(o.nproc_per_node) +
-                                              " ranks of --nproc-per-node (each takes an equal share of every batch), got " +
-                                              std::to_string(batch_size));
-    }
+  if (o.nproc_per_node > 1 && o.train.batch_size % o.nproc_per_node != 0) {  // the recipe's batch, unless given
+    throw InvalidArgument("batch-size", "must divide among the " + std::to_string(o.nproc_per_node) +
+                                            " ranks of --nproc-per-node (each takes an equal share of every batch), got " +
+                                            std::to_string(o.train.batch_size));
   }
   if (const auto status = run_as_local_ranks(o.nproc_per_node, o.distributed_timeout)) return *status;
   const TrainedRun run = train_run(o);
@@ -215,13 +212,14 @@ int run_train(const TrainRunOptions& o) {
   if (!o.quiet) {
     const json& p = out["parameters"];
     std::ostringstream text;
-    text << "geomsim train: " << o.model << " on " << p["data"].get<std::string>() << ", " << p["hierarchy"].get<std::string>() << " (" << p["train_samples"].get<int64_t>()
-         << " train, " << p["test_samples"].get<int64_t>() << " test images), loss " << o.loss << ", tau " << o.tau;
-    if (train::loss_entry(o.loss).reads("alpha")) text << ", alpha " << o.alpha;
+    const train::LossOptions& loss = o.train.loss_options;
+    text << "geomsim train: " << o.model.kind << " on " << p["data"].get<std::string>() << ", " << p["hierarchy"].get<std::string>() << " (" << p["train_samples"].get<int64_t>()
+         << " train, " << p["test_samples"].get<int64_t>() << " test images), loss " << o.train.loss << ", tau " << loss.tau;
+    if (train::loss_entry(o.train.loss).reads("alpha")) text << ", alpha " << loss.alpha;
     if (autoencoder_mode(o) != "none") text << ", " << autoencoder_mode(o) << " autoencoder";
-    if (o.head.enabled()) {
-      text << ", cross-entropy head (weight " << format_number(o.head.weight) << ", on "
-           << format_number(100 * o.head.labelled_share) << " % of the labels)";
+    if (o.train.head.enabled()) {
+      text << ", cross-entropy head (weight " << format_number(o.train.head.weight) << ", on "
+           << format_number(100 * o.train.head.labelled_share) << " % of the labels)";
     }
     if (o.no_augmentation) text << ", no augmentation";
     text << ", " << out["device"].get<std::string>() << "\n";
@@ -230,7 +228,7 @@ int run_train(const TrainRunOptions& o) {
            << fixed(epoch["samples_per_second"].get<double>(), 4) << " samples/s\n";
     }
     if (!out["finished"].get<bool>()) {
-      text << "  stopped after " << out["epochs"].size() << " of " << o.epochs << " epochs (--stop-after)\n";
+      text << "  stopped after " << out["epochs"].size() << " of " << o.train.epochs << " epochs (--stop-after)\n";
     }
     text << evaluation_text(out["evaluation"]) << "  time" << std::string(36, ' ') << fixed(out["seconds"].get<double>(), 3) << " s\n";
     std::cout << text.str() << std::flush;

@@ -99,13 +99,14 @@ CoresetSettings read_settings(const json& p) {
     }
   }
   if (s.scorers.size() > static_cast<std::size_t>(kMaxLineCurves)) throw InvalidArgument("definition", "methods lists more than the figure tells apart");
-  if (s.el2n_epoch > s.base.epochs) {
-    throw InvalidArgument("definition", "el2n_epoch must be at most epochs (" + std::to_string(s.base.epochs) + "), got " + std::to_string(s.el2n_epoch));
+  if (s.el2n_epoch > s.base.train.epochs) {
+    throw InvalidArgument("definition", "el2n_epoch must be at most epochs (" + std::to_string(s.base.train.epochs) + "), got " + std::to_string(s.el2n_epoch));
   }
   if (!(s.probe_labels > 0.0 && s.probe_labels <= 1.0)) {
     throw InvalidArgument("definition", "probe_labels must be in (0, 1], got " + format_number(s.probe_labels));
   }
-  const int64_t batch = trainer_options(method_options(s.base, training_method("ce"))).batch_size;
+  validate(method_options(s.base, training_method("ce")));  // before the fractions are held against its batch
+  const int64_t batch = s.base.train.batch_size;
   const auto require_fraction = [&](const char* name, double f) {
     if (!(f > 0.0 && f <= 1.0)) throw InvalidArgument("definition", std::string(name) + " must be in (0, 1], got " + format_number(f));
     if (images_of(f, s.base.train_samples) < batch) {
@@ -155,11 +156,11 @@ PoolScores score_pool(const CoresetSettings& s, std::uint64_t seed, const Experi
     auto forgetting = torch::zeros({n}, torch::kDouble), el2n = torch::zeros({n}, torch::kDouble);
     for (int64_t r = 0; r < s.score_runs; ++r) {
       TrainRunOptions o = end;
-      o.seed = seed * 1000003ULL + 101 * static_cast<std::uint64_t>(r + 1);  // another initialisation, the same pool
+      o.train.seed = seed * 1000003ULL + 101 * static_cast<std::uint64_t>(r + 1);  // another initialisation, the same pool
       o.data_seed = seed;
       o.quiet = true;
       std::vector<torch::Tensor> correct;
-      o.on_epoch_end = [&](const train::EpochSummary& e, train::Encoder& encoder, torch::nn::Linear& head) {
+      o.train.on_epoch_end = [&](const train::EpochSummary& e, train::Encoder& encoder, torch::nn::Linear& head) {
         const auto logits = train::classifier_logits(encoder, head, pool.images);
         correct.push_back(logits.argmax(1).eq(pool.coarse));
         if (e.epoch == s.el2n_epoch) el2n += train::el2n_scores(logits, pool.coarse);
@@ -171,13 +172,10 @@ PoolScores score_pool(const CoresetSettings& s, std::uint64_t seed, const Experi
     scores.el2n = to_vector(el2n / runs);
   }
   if (wants(s, "grand")) {
-    train::EncoderOptions model;
-    model.kind = s.encoder;
-    model.embedding_dim = end.embedding_dim;
-    model.width = end.width;
+    train::EncoderOptions model = end.model;
     model.channels = pool.images.size(1);
     model.image_size = pool.images.size(3);
-    const torch::Device device = trainer_options(end).device;
+    const torch::Device device = end.train.device;
     auto grand = torch::zeros({n}, torch::kDouble);
     for (int64_t r = 0; r < s.score_runs; ++r) {
       torch::manual_seed(seed * 1000003ULL + 7 * static_cast<std::uint64_t>(r + 1));
@@ -202,7 +200,7 @@ PoolScores score_pool(const CoresetSettings& s, std::uint64_t seed, const Experi
         TrainRunOptions o = context.on_device(run_options(s.base, "spread", s.encoder, run_seed, s.hierarchy, s.alpha, s.tau));
         o.data_seed = seed;
         o.quiet = true;
-        o.epochs = std::max<int64_t>(1, std::llround(static_cast<double>(s.spread_epochs) / t));
+        o.train.epochs = std::max<int64_t>(1, std::llround(static_cast<double>(s.spread_epochs) / t));
         const auto rows = random_coreset(static_cast<std::size_t>(n), static_cast<std::size_t>(images_of(t, n)), run_seed);
         o.train_subset.assign(rows.begin(), rows.end());
         TrainedRun run = train_run(o, context.job);
@@ -290,7 +288,7 @@ void run_coreset_experiment(const json& definition, const ExperimentContext& con
     for (const auto& scorer : s.scorers) {
       for (double size : s.sizes) {
         TrainRunOptions o = run_options(s.base, "ce", s.encoder, s.seeds[i], s.hierarchy, s.alpha, s.tau);
-        o.epochs = std::max<int64_t>(1, std::llround(static_cast<double>(s.base.epochs) / size));
+        o.train.epochs = std::max<int64_t>(1, std::llround(static_cast<double>(s.base.train.epochs) / size));
         RunRow row = training_parameters(scorer, o);
         row.set("size", format_number(size));
         row.set("coreset_images", std::to_string(images_of(size, pool)));
@@ -368,7 +366,7 @@ void run_coreset_experiment(const json& definition, const ExperimentContext& con
 
   LineFigureSpec figure;
   figure.title = "End-model accuracy against the coreset's size";
-  figure.subtitle = s.hierarchy + ", " + s.encoder + ", a pool of " + std::to_string(pool) + " images, ~" + std::to_string(s.base.epochs) +
+  figure.subtitle = s.hierarchy + ", " + s.encoder + ", a pool of " + std::to_string(pool) + " images, ~" + std::to_string(s.base.train.epochs) +
                     "/size epochs of cross entropy, seeds " + format_seed_list(s.seeds) + " (± sd)";
   figure.xlabel = "coreset size (share of the pool)";
   figure.ylabel = "test accuracy of the end model (%)";
@@ -388,12 +386,12 @@ void run_coreset_experiment(const json& definition, const ExperimentContext& con
 
   ExperimentPage page = begin_page(definition, context);
   page.paragraph("**Setup.** Fashion-MNIST " + s.hierarchy + " (" + std::to_string(train::resolve_hierarchy(s.hierarchy).num_coarse()) +
-                 " classes), " + s.encoder + " encoder (embedding " + std::to_string(s.base.embedding_dim) + ", width " +
-                 std::to_string(s.base.width) + "), a pool of " + std::to_string(pool) + " training images per seed and " +
+                 " classes), " + s.encoder + " encoder (embedding " + std::to_string(s.base.model.embedding_dim) + ", width " +
+                 std::to_string(s.base.model.width) + "), a pool of " + std::to_string(pool) + " training images per seed and " +
                  std::to_string(s.base.test_samples) + " test images, recipe " + s.base.recipe + ". The end model trains with cross entropy on "
-                 "each coreset for about " + std::to_string(s.base.epochs) + "/size epochs (as many steps as " + std::to_string(s.base.epochs) +
+                 "each coreset for about " + std::to_string(s.base.train.epochs) + "/size epochs (as many steps as " + std::to_string(s.base.train.epochs) +
                  " epochs on the whole pool) and is scored by its own head. Forgetting and EL2N come from " + std::to_string(s.score_runs) +
-                 " cross-entropy runs on the whole pool (" + std::to_string(s.base.epochs) + " epochs; every pool image classified after each "
+                 " cross-entropy runs on the whole pool (" + std::to_string(s.base.train.epochs) + " epochs; every pool image classified after each "
                  "epoch; EL2N after epoch " + std::to_string(s.el2n_epoch) + "), GraNd from " + std::to_string(s.score_runs) +
                  " initialisations; seed 000's buckets from L_spread (τ = " + format_number(s.tau) + ", α = " + format_number(s.alpha) + ") on " +
                  std::to_string(s.spread_samples) + " random subsets at each fraction " + fractions_text + " (about " +

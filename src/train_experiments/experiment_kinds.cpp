@@ -47,7 +47,7 @@ void run_experiment(const ExperimentOptions& o) {
   context.title = text("title");
   context.out_dir = o.out;
   context.smoke = o.smoke;
-  context.device = o.device;
+  context.device = device;
   context.device_given = o.device_given;
   context.sync_every = o.sync_every;
   context.shard = shard;

@@ -103,7 +103,7 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
   std::vector<PlannedRun> plan;
   for (auto& run : plan_transfer_runs(source_parameters)) {
     if (!keep("methods", run.parameters) || !keep("hierarchies", run.parameters) || !keep("seeds", run.parameters)) continue;
-    run.options.checkpoint = run_checkpoint_path(context.out_dir, source_name, run.parameters);
+    run.options.train.checkpoint = run_checkpoint_path(context.out_dir, source_name, run.parameters);
     run.parameters.set("source", source_name);
     run.parameters.set("pairs", std::to_string(e.pairs));
     run.parameters.set("augmentations", std::to_string(e.augmentations));
@@ -136,12 +136,12 @@ void run_lipschitz_experiment(const json& definition, const ExperimentContext& c
     options.quiet = true;
     // A finished checkpoint resumes with nothing left to train; a missing one trains the run
     // again (and keeps it). train_run then evaluates the model as the source did.
-    const bool had_checkpoint = std::filesystem::exists(options.checkpoint, ec);
+    const bool had_checkpoint = std::filesystem::exists(options.train.checkpoint, ec);
     (had_checkpoint ? loaded : trained_again) += 1;
     TrainedRun trained = train_run(options, context.job);
     add_transfer_metrics(trained, row);
     // Every rank measures, so that the ranks reach the next run's collectives together; rank 0 writes.
-    add_lipschitz_metrics(trained.encoder, trained.autoencoder, trained.test, options.seed, e, row);
+    add_lipschitz_metrics(trained.encoder, trained.autoencoder, trained.test, options.train.seed, e, row);
     row.set("lipschitz_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!context.job.is_main()) continue;
     cache.add(row);

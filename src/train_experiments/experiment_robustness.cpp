@@ -112,8 +112,7 @@ RobustnessPlan plan_robustness_runs(const json& p) {
         RobustnessRun run{options_from_parameters(chosen, threads), RunRow{}, method + " " + dataset + " seed " + std::to_string(seed)};
         set_results_version(run.parameters);
         // Everything the run would refuse is refused now, before anything is trained.
-        train::validate(run.options.dataset);
-        train::validate(robustness_library_options(run.options), dataset == "spurious");
+        validate(run.options);
         for (const char* key : {"dataset", "method", "seed"}) run.parameters.set(key, key == std::string("seed") ? std::to_string(seed) : chosen.at(key).get<std::string>());
         const json parameters = robustness_parameters(run.options);  // items() must not outlive it
         for (const auto& [key, value] : parameters.items()) {
@@ -249,9 +248,9 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
     }
     const RobustnessRun& run = plan[i];
     RobustnessRunOptions options = run.options;
-    options.device = context.device;
-    options.device_given = context.device_given;
-    options.sync_every = context.sync_every;
+    options.run.device = context.device;
+    options.run.device_explicit = context.device_given;
+    options.run.sync_every = context.sync_every;
     const json out = robustness_run(options, context.job);
     ++trained;
     if (!context.job.is_main()) continue;  // every rank trained the run; rank 0 caches and reports it
@@ -270,6 +269,7 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
 
   ExperimentPage page = begin_page(definition, context);
   const RobustnessRunOptions& o = plan.front().options;
+  const train::RobustnessOptions& r = o.run;
   std::string data_text;
   for (const auto& dataset : datasets) {
     train::RobustnessDataOptions d = o.dataset;
@@ -284,15 +284,15 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
                  std::to_string(o.dataset.validation_per_subclass) + " validation and " + std::to_string(o.dataset.test_per_subclass) +
                  " test images per Fashion-MNIST label (undersampled: Bag at " + format_number(o.dataset.rare_fraction) +
                  " in training; spurious: the frame agrees with the class for " + format_number(o.dataset.agreement) +
-                 " of training)." + data_text + " End model: " + o.model + " (width " + std::to_string(o.width) + ", embedding " +
-                 std::to_string(o.embedding_dim) + "), SGD lr " + format_number(o.learning_rate) + ", momentum " +
-                 format_number(o.momentum) + ", L2 " + format_number(o.l2) + ", " + std::to_string(o.epochs) +
-                 " epochs, batch " + std::to_string(o.batch_size) + "; Group DRO η " + format_number(o.dro_eta) + ", C " +
-                 format_number(o.dro_adjustment) + "; JTT T = " + std::to_string(o.jtt_epochs) + ", λ_up = " +
-                 std::to_string(o.jtt_upweight) + "; encoders (SupCon, THANOS, CCL-K) " + std::to_string(o.encoder_epochs) +
-                 " epochs, τ " + format_number(o.tau) + ", α " + format_number(o.alpha) + "; clustering: " +
-                 std::to_string(o.pca_components) + " principal components, k ≤ " + std::to_string(o.max_clusters) +
-                 " by silhouette (one cluster below " + format_number(o.min_silhouette) + "). Seeds " + format_seed_list(seeds) +
+                 " of training)." + data_text + " End model: " + r.model.kind + " (width " + std::to_string(r.model.width) + ", embedding " +
+                 std::to_string(r.model.embedding_dim) + "), SGD lr " + format_number(r.end.learning_rate) + ", momentum " +
+                 format_number(r.end.momentum) + ", L2 " + format_number(r.end.l2) + ", " + std::to_string(r.end.epochs) +
+                 " epochs, batch " + std::to_string(r.end.batch_size) + "; Group DRO η " + format_number(r.end.dro.step_size) + ", C " +
+                 format_number(r.end.dro.adjustment) + "; JTT T = " + std::to_string(r.jtt_epochs) + ", λ_up = " +
+                 std::to_string(r.jtt_upweight) + "; encoders (SupCon, THANOS, CCL-K) " + std::to_string(r.encoder.epochs) +
+                 " epochs, τ " + format_number(r.encoder.loss_options.tau) + ", α " + format_number(r.encoder.loss_options.alpha) + "; clustering: " +
+                 std::to_string(r.clustering.pca_components) + " principal components, k ≤ " + std::to_string(r.clustering.max_clusters) +
+                 " by silhouette (one cluster below " + format_number(r.clustering.min_silhouette) + "). Seeds " + format_seed_list(seeds) +
                  ". Cells are mean ± sd over seeds, in %." +
                  (skipped.empty() ? std::string() : " Not run: " + join_words(skipped) + " (that data set has no background)."));
   const double seconds = total_seconds(rows);

@@ -22,9 +22,9 @@ using nlohmann::json;
 std::string ExperimentContext::stem() const { return (std::filesystem::path(out_dir) / name).string(); }
 
 TrainRunOptions ExperimentContext::on_device(TrainRunOptions options) const {
-  options.device = device;
-  options.device_given = device_given;
-  options.sync_every = sync_every;
+  options.train.device = device;
+  options.train.device_explicit = device_given;
+  options.train.sync_every = sync_every;
   return options;
 }
 
@@ -172,75 +172,78 @@ bool clusters_attributes(const TrainingMethod& method) {
 
 TrainRunOptions method_options(const TrainRunOptions& base, const TrainingMethod& method) {
   TrainRunOptions o = base;
-  o.loss = method.loss;
+  o.train.loss = method.loss;
   o.autoencoder = method.autoencoder;
-  if (!method.cond_kernel.empty()) o.cond_kernel = method.cond_kernel;
+  if (!method.cond_kernel.empty()) o.train.loss_options.cond_kernel = method.cond_kernel;
   if (!method.condition_on.empty()) o.condition_on = method.condition_on;
   if (!clusters_attributes(method)) o.cond_clusters = 0;
   o.noise_handling = method.noise_handling;
   // The joint cross-entropy head goes with the contrastive batch losses only: ce is that head, and
   // cAuto's joint autoencoder has its own (an autoencoder-only method trains no encoder).
-  if (train::loss_entry(method.loss).batch == nullptr) o.head = {};
+  if (train::loss_entry(method.loss).batch == nullptr) o.train.head = {};
   return o;
 }
 
 TrainRunOptions run_options(const TrainRunOptions& base, const std::string& method, const std::string& encoder,
                                 std::uint64_t seed, const std::string& hierarchy, double alpha, double tau) {
   TrainRunOptions o = method_options(base, training_method(method));
-  o.model = encoder;
-  o.seed = seed;
+  o.model.kind = encoder;
+  o.train.seed = seed;
   o.data.hierarchy = hierarchy;
-  o.alpha = alpha;
-  o.tau = tau;
+  o.train.loss_options.alpha = alpha;
+  o.train.loss_options.tau = tau;
   return o;
 }
 
 RunRow training_parameters(const std::string& method, const TrainRunOptions& o) {
-  const train::TrainOptions t = trainer_options(o);
+  validate(o);  // every planned run, before any trains
+  const train::TrainOptions& t = o.train;
+  const train::LossOptions lo = run_loss_options(o);
   RunRow row;
   set_results_version(row);
   row.set("method", method);
   row.set("hierarchy", o.data.hierarchy);
-  row.set("encoder", o.model);
-  row.set("seed", std::to_string(o.seed));
-  row.set("alpha", format_number(o.alpha));
-  row.set("tau", format_number(o.tau));
+  row.set("encoder", o.model.kind);
+  row.set("seed", std::to_string(t.seed));
+  row.set("alpha", format_number(lo.alpha));
+  row.set("tau", format_number(lo.tau));
   row.set("augmentation", o.no_augmentation ? "false" : "true");
   if (o.corruptions) row.set("corruptions", "true");  // only then: every earlier cached run keeps its parameters
   if (o.data.colour_backgrounds) row.set("colour_backgrounds", format_number(*o.data.colour_backgrounds));
   row.set("train_images", std::to_string(o.train_samples));
   row.set("test_images", std::to_string(o.test_samples));
-  row.set("epochs", std::to_string(o.epochs));
-  row.set("loss", o.loss);
+  row.set("epochs", std::to_string(t.epochs));
+  row.set("loss", t.loss);
   row.set("autoencoder", autoencoder_mode(o));
   row.set("recipe", o.recipe.empty() ? "geomsim" : o.recipe);
   row.set("lr", format_number(t.learning_rate));
   row.set("weight_decay", format_number(t.weight_decay));
   row.set("batch_size", std::to_string(t.batch_size));
   row.set("cosine_period", std::to_string(t.cosine_period_epochs));
-  row.set("embedding_dim", std::to_string(o.embedding_dim));
-  row.set("width", std::to_string(o.width));
+  row.set("embedding_dim", std::to_string(o.model.embedding_dim));
+  row.set("width", std::to_string(o.model.width));
   row.set("autoencoder_dropout", format_number(o.autoencoder_dropout));
   row.set("label_smoothing", format_number(o.label_smoothing));
   row.set("gamma", format_number(o.gamma));
-  const train::LossEntry& loss = train::loss_entry(o.loss);
-  if (loss.reads("clip-cosine")) row.set("clip_cosine", format_number(o.clip_cosine));
-  if (loss.reads("positive-weight")) row.set("positive_weight", format_number(o.positive_weight));
-  if (loss.reads("negative-weight")) row.set("negative_weight", format_number(o.negative_weight));
-  if (o.positives > 0) row.set("positives", format_number(o.positives));  // only then: every cached run keeps its parameters
+  const train::LossEntry& loss = train::loss_entry(t.loss);
+  for (const char* name : {"clip-cosine", "positive-weight", "negative-weight"}) {  // Table 9's baselines, when read
+    const train::LossParameter& p = train::loss_parameter(name);
+    if (loss.reads(name)) row.set(p.key(), format_number(p.get(lo)));
+  }
+  if (lo.positives > 0) row.set("positives", format_number(lo.positives));  // only then: every cached run keeps its parameters
   if (o.label_noise > 0) row.set("label_noise", format_number(o.label_noise));
   // The joint head, only when it is on: a row without these columns is a run without the head, so
   // every row cached before the head existed keeps its parameters (and its run id).
-  if (o.head.enabled()) {
-    row.set("head_weight", format_number(o.head.weight));
-    row.set("head_label_smoothing", format_number(o.head.label_smoothing));
-    row.set("head_dropout", format_number(o.head.dropout));
-    row.set("head_labelled_share", format_number(o.head.labelled_share));
+  if (t.head.enabled()) {
+    row.set("head_weight", format_number(t.head.weight));
+    row.set("head_label_smoothing", format_number(t.head.label_smoothing));
+    row.set("head_dropout", format_number(t.head.dropout));
+    row.set("head_labelled_share", format_number(t.head.labelled_share));
   }
-  if (t.loss_options.noise_correction > 0) row.set("noise_correction", format_number(t.loss_options.noise_correction));
-  if (train::loss_entry(o.loss).reads("label-accuracy")) {
-    row.set("label_accuracy", format_number(t.loss_options.label_accuracy));
-    row.set("denominator_size", format_number(o.denominator_size));
+  if (lo.noise_correction > 0) row.set("noise_correction", format_number(lo.noise_correction));
+  if (loss.reads("label-accuracy")) {
+    row.set("label_accuracy", format_number(lo.label_accuracy));
+    row.set("denominator_size", format_number(lo.denominator_size));
   }
   std::string condition = o.condition_on;  // a cell holds no comma: attributes:ink+aspect+intensity
   std::replace(condition.begin(), condition.end(), ',', '+');
@@ -248,14 +251,14 @@ RunRow training_parameters(const std::string& method, const TrainRunOptions& o) 
     row.set("condition_on", condition);
     row.set("cond_clusters", std::to_string(o.cond_clusters));
   }
-  if (train::loss_entry(o.loss).needs.condition) {
-    row.set("kernel_lambda", format_number(o.kernel_lambda));
-    row.set("cond_kernel", o.cond_kernel);
+  if (loss.needs.condition) {
+    row.set("kernel_lambda", format_number(lo.kernel_lambda));
+    row.set("cond_kernel", lo.cond_kernel);
     row.set("condition_on", condition);
-    if (o.cond_kernel == "rbf" || o.cond_kernel == "laplacian") row.set("cond_bandwidth", format_number(o.cond_bandwidth));
-    if (o.cond_kernel == "polynomial") {
-      row.set("cond_degree", format_number(o.cond_degree));
-      row.set("cond_offset", format_number(o.cond_offset));
+    if (lo.cond_kernel == "rbf" || lo.cond_kernel == "laplacian") row.set("cond_bandwidth", format_number(lo.cond_bandwidth));
+    if (lo.cond_kernel == "polynomial") {
+      row.set("cond_degree", format_number(lo.cond_degree));
+      row.set("cond_offset", format_number(lo.cond_offset));
     }
   }
   return row;
@@ -416,7 +419,7 @@ std::vector<RunRow> run_plan(std::vector<PlannedRun>& plan, RunCache& cache, con
   const auto& chosen = choice.chosen;
   double samples = 0.0;
   for (std::size_t i = 0; i < plan.size(); ++i) {
-    if (chosen[i]) samples += static_cast<double>(plan[i].options.epochs) * static_cast<double>(plan[i].options.train_samples);
+    if (chosen[i]) samples += static_cast<double>(plan[i].options.train.epochs) * static_cast<double>(plan[i].options.train_samples);
   }
   ExperimentProgress progress(context.name, choice.to_train, samples, context.job.is_main());
   std::vector<RunRow> rows;
@@ -431,7 +434,7 @@ std::vector<RunRow> run_plan(std::vector<PlannedRun>& plan, RunCache& cache, con
       }
       continue;
     }
-    progress.start_run(run.label, static_cast<double>(run.options.epochs) * static_cast<double>(run.options.train_samples));
+    progress.start_run(run.label, static_cast<double>(run.options.train.epochs) * static_cast<double>(run.options.train_samples));
     TrainRunOptions options = context.on_device(run.options);
     options.quiet = true;
     TrainedRun trained = train_run(options, context.job, [&](const train::StepReport& s) {
@@ -581,21 +584,27 @@ std::string string_parameter(const json& p, const std::string& key, const std::s
 
 TrainRunOptions base_training_options(const json& p) {
   TrainRunOptions o;
+  train::TrainOptions& t = o.train;
   o.train_samples = integer_parameter(p, "train_images", 2);
   o.test_samples = integer_parameter(p, "test_images", 1);
-  o.epochs = integer_parameter(p, "epochs", 1);
+  t.epochs = integer_parameter(p, "epochs", 1);
   o.recipe = string_parameter(p, "recipe", "geomsim");
-  o.embedding_dim = p.contains("embedding_dim") ? integer_parameter(p, "embedding_dim", 2) : o.embedding_dim;
-  o.width = p.contains("width") ? integer_parameter(p, "width", 1) : o.width;
+  train::apply_recipe(train::train_recipe(o.recipe), t);  // under the values given below
+  if (p.contains("lr")) t.learning_rate = number_parameter(p, "lr");
+  if (p.contains("batch_size")) t.batch_size = integer_parameter(p, "batch_size", 2);
+  o.model.embedding_dim = p.contains("embedding_dim") ? integer_parameter(p, "embedding_dim", 2) : o.model.embedding_dim;
+  o.model.width = p.contains("width") ? integer_parameter(p, "width", 1) : o.model.width;
   o.gamma = p.contains("gamma") ? number_parameter(p, "gamma") : o.gamma;
   o.threads = p.contains("threads") ? static_cast<int>(integer_parameter(p, "threads", 0)) : 0;
   if (p.contains("autoencoder_dropout")) o.autoencoder_dropout = number_parameter(p, "autoencoder_dropout");
   if (p.contains("label_smoothing")) o.label_smoothing = number_parameter(p, "label_smoothing");
-  if (p.contains("clip_cosine")) o.clip_cosine = number_parameter(p, "clip_cosine");
-  if (p.contains("positive_weight")) o.positive_weight = number_parameter(p, "positive_weight");
-  if (p.contains("negative_weight")) o.negative_weight = number_parameter(p, "negative_weight");
-  if (p.contains("kernel_lambda")) o.kernel_lambda = number_parameter(p, "kernel_lambda");
-  if (p.contains("cond_bandwidth")) o.cond_bandwidth = number_parameter(p, "cond_bandwidth");
+  // The loss parameters a definition sets for all its runs, by the registry's keys (alpha and tau
+  // are each run's: run_options).
+  for (const char* name : {"clip-cosine", "positive-weight", "negative-weight", "kernel-lambda", "cond-bandwidth", "positives",
+                           "denominator-size", "cond-degree", "cond-offset"}) {
+    const train::LossParameter& parameter = train::loss_parameter(name);
+    if (p.contains(parameter.key())) parameter.set(t.loss_options, number_parameter(p, parameter.key()));
+  }
   if (p.contains("cond_clusters")) o.cond_clusters = cluster_count(number_parameter(p, "cond_clusters"));
   if (p.contains("colour_backgrounds")) {
     const double rho = number_parameter(p, "colour_backgrounds");
@@ -609,23 +618,11 @@ TrainRunOptions base_training_options(const json& p) {
     if (given.size() != 1) throw InvalidArgument("definition", "parameter 'corruptions' is one true or false, not a list");
     o.corruptions = given.front();
   }
-  if (p.contains("lr")) {
-    o.learning_rate = number_parameter(p, "lr");
-    o.learning_rate_given = true;
-  }
-  if (p.contains("positives")) o.positives = number_parameter(p, "positives");
   if (p.contains("label_noise")) o.label_noise = number_parameter(p, "label_noise");
-  if (p.contains("head_weight")) o.head.weight = number_parameter(p, "head_weight");
-  if (p.contains("head_label_smoothing")) o.head.label_smoothing = number_parameter(p, "head_label_smoothing");
-  if (p.contains("head_dropout")) o.head.dropout = number_parameter(p, "head_dropout");
-  if (p.contains("head_labelled_share")) o.head.labelled_share = number_parameter(p, "head_labelled_share");
-  if (p.contains("denominator_size")) o.denominator_size = number_parameter(p, "denominator_size");
-  if (p.contains("cond_degree")) o.cond_degree = number_parameter(p, "cond_degree");
-  if (p.contains("cond_offset")) o.cond_offset = number_parameter(p, "cond_offset");
-  if (p.contains("batch_size")) {
-    o.batch_size = integer_parameter(p, "batch_size", 2);
-    o.batch_size_given = true;
-  }
+  if (p.contains("head_weight")) t.head.weight = number_parameter(p, "head_weight");
+  if (p.contains("head_label_smoothing")) t.head.label_smoothing = number_parameter(p, "head_label_smoothing");
+  if (p.contains("head_dropout")) t.head.dropout = number_parameter(p, "head_dropout");
+  if (p.contains("head_labelled_share")) t.head.labelled_share = number_parameter(p, "head_labelled_share");
   o.quiet = true;
   return o;
 }

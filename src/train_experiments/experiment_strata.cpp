@@ -105,12 +105,13 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
   const double tau = number_parameter(p, "tau"), alpha = number_parameter(p, "alpha");
   const TrainRunOptions base = base_training_options(p);
   const train::LabelHierarchy hierarchy = train::resolve_hierarchy(hierarchy_name);
-  const train::TrainOptions recipe = trainer_options(method_options(base, training_method(methods.front())));
+  validate(method_options(base, training_method(methods.front())));  // before the fractions are held against its batch
+  const int64_t batch = base.train.batch_size;
   for (double t : fractions) {
     if (!(t > 0.0 && t <= 1.0)) throw InvalidArgument("definition", "fractions must be in (0, 1], got " + format_number(t));
-    if (std::llround(t * static_cast<double>(base.train_samples)) < recipe.batch_size) {
+    if (std::llround(t * static_cast<double>(base.train_samples)) < batch) {
       throw InvalidArgument("definition", "fraction " + format_number(t) + " of " + std::to_string(base.train_samples) +
-                                              " images is fewer than one batch of " + std::to_string(recipe.batch_size));
+                                              " images is fewer than one batch of " + std::to_string(batch));
     }
   }
   validate_claims(definition, kStrataAxes);
@@ -125,7 +126,7 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
       for (const auto& m : methods) {
         TrainRunOptions o = run_options(base, m, encoder, seed, hierarchy_name, alpha, tau);
         o.train_samples = std::llround(t * static_cast<double>(base.train_samples));
-        o.epochs = std::max<int64_t>(1, std::llround(static_cast<double>(base.epochs) / t));
+        o.train.epochs = std::max<int64_t>(1, std::llround(static_cast<double>(base.train.epochs) / t));
         RunRow row = training_parameters(m, o);
         row.set("fraction", format_number(t));
         plan.emplace_back(o, row, m + " t " + format_number(t) + " seed " + std::to_string(seed));
@@ -143,7 +144,7 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
   // The figures, in the house style (figures/line_figure.hpp): one curve per method (mean ± sd
   // over seeds as error bars), the settings they share in the subtitle, the paper's PDFs.
   const std::string fixed = hierarchy_name + ", " + encoder + ", τ = " + format_number(tau) + ", α = " + format_number(alpha) + ", " +
-                            std::to_string(base.train_samples) + " images at t = 1, ~" + std::to_string(base.epochs) + "/t epochs, seeds " +
+                            std::to_string(base.train_samples) + " images at t = 1, ~" + std::to_string(base.train.epochs) + "/t epochs, seeds " +
                             format_seed_list(seeds) + " (± sd)";
   // Figures 1 and 2: sigma_f(z), and delta(z, common), against p(z|y), at the largest t: one point per subclass.
   LineFigureSpec sigma_figure, delta_figure;
@@ -230,7 +231,7 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
   ExperimentPage page = begin_page(definition, context);
   page.paragraph("**Setup.** Fashion-MNIST " + hierarchy_name + ", " + encoder + " encoder, a pool of " + std::to_string(base.train_samples) +
                  " training images per seed; a run at fraction t trains on the first t of them (a seeded subset) for about " +
-                 std::to_string(base.epochs) + "/t epochs, so every run takes about as many steps; " + std::to_string(base.test_samples) +
+                 std::to_string(base.train.epochs) + "/t epochs, so every run takes about as many steps; " + std::to_string(base.test_samples) +
                  " test images; recipe " + base.recipe + ", τ = " + format_number(tau) + ", α = " + format_number(alpha) +
                  " (L_spread), seeds " + format_seed_list(seeds) + ". The most common subclass of each class (kept whole by the "
                  "imbalanced hierarchy) is \"common\", the others \"rare\"; classes with one subclass are left out.");

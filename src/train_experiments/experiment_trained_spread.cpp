@@ -58,7 +58,7 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
   std::vector<PlannedRun> plan;
   for (const auto seed : seeds) {
     const auto plan_one = [&](const std::string& m, std::optional<double> alpha) {
-      const TrainRunOptions o = run_options(base, m, encoder, seed, hierarchy, alpha.value_or(base.alpha), tau);
+      const TrainRunOptions o = run_options(base, m, encoder, seed, hierarchy, alpha.value_or(base.train.loss_options.alpha), tau);
       RunRow row = training_parameters(m, o);
       if (!alpha) row.set("alpha", "none");
       plan.emplace_back(o, row, m + " seed " + std::to_string(seed) + (alpha ? " alpha " + format_number(*alpha) : std::string()));
@@ -76,7 +76,7 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
   SweepGrid grid;
   grid.K = {K};
   grid.ny = {sim_ny};
-  grid.d = {static_cast<int>(base.embedding_dim)};
+  grid.d = {static_cast<int>(base.model.embedding_dim)};
   grid.tau = {tau};
   grid.alpha = alphas;
   SolveSettings settings;
@@ -106,20 +106,20 @@ void run_trained_spread_experiment(const json& definition, const ExperimentConte
     const auto s = table.cell({{"method", m}, {"alpha", "none"}}, "spread");
     if (s) figure.references.emplace_back(training_method(m).label + " (no α)", s->mean);
   }
-  figure.subtitle = "Fashion-MNIST " + hierarchy + " (K = " + std::to_string(K) + "), " + encoder + ", d = " + std::to_string(base.embedding_dim) +
-                    ", τ = " + format_number(tau) + ", " + std::to_string(base.epochs) + " epochs, seeds " + format_seed_list(seeds) +
+  figure.subtitle = "Fashion-MNIST " + hierarchy + " (K = " + std::to_string(K) + "), " + encoder + ", d = " + std::to_string(base.model.embedding_dim) +
+                    ", τ = " + format_number(tau) + ", " + std::to_string(base.train.epochs) + " epochs, seeds " + format_seed_list(seeds) +
                     "; simulated: n_y = " + std::to_string(sim_ny) + ", best of seeds " + sim_seeds;
   const GnuplotFigure fig = spread_figure(figure);
   fig.render(context.stem());
   write_text_file(context.stem() + "-spread.csv", csv);
 
   ExperimentPage page = begin_page(definition, context);
-  const train::TrainOptions t = trainer_options(method_options(base, training_method("spread")));
+  const train::TrainOptions& t = base.train;
   page.paragraph("**Setup.** Fashion-MNIST " + hierarchy + " (K = " + std::to_string(K) + " coarse classes), " + encoder + " encoder, " +
                  std::to_string(base.train_samples) + " training images per run (a seeded subset per seed), " +
-                 std::to_string(base.test_samples) + " test images, " + std::to_string(base.epochs) + " epochs, recipe " +
+                 std::to_string(base.test_samples) + " test images, " + std::to_string(base.train.epochs) + " epochs, recipe " +
                  base.recipe + " (lr " + format_number(t.learning_rate) + ", batch " + std::to_string(t.batch_size) +
-                 "), embedding dimension d = " + std::to_string(base.embedding_dim) + ", τ = " + format_number(tau) + ", seeds " +
+                 "), embedding dimension d = " + std::to_string(base.model.embedding_dim) + ", τ = " + format_number(tau) + ", seeds " +
                  format_seed_list(seeds) + ". The simulated optimum is the core's solve of eq. (39)–(40) at the same K, d and τ "
                  "with n_y = " + std::to_string(sim_ny) + " points per class, best of seeds " + sim_seeds + ".");
   page.paragraph("**Measured wall time.** " + std::to_string(rows.size()) + " runs, " + clock_text(total_seconds(rows)) + " (" +

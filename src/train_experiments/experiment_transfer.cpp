@@ -121,14 +121,11 @@ struct Sweepable {
   void (*set)(TrainRunOptions&, double);
 };
 const std::vector<Sweepable> kSweepable = {
-    {"cond_bandwidth", "bandwidth", [](TrainRunOptions& o, double v) { o.cond_bandwidth = v; }},
+    {"cond_bandwidth", "bandwidth", [](TrainRunOptions& o, double v) { o.train.loss_options.cond_bandwidth = v; }},
     {"lr", "lr",
-     [](TrainRunOptions& o, double v) {
-       o.learning_rate = v;
-       o.learning_rate_given = true;
-     }},
+     [](TrainRunOptions& o, double v) { o.train.learning_rate = v; }},
     {"cond_clusters", "clusters", [](TrainRunOptions& o, double v) { o.cond_clusters = cluster_count(v); }},
-    {"positives", "positives", [](TrainRunOptions& o, double v) { o.positives = v; }},
+    {"positives", "positives", [](TrainRunOptions& o, double v) { o.train.loss_options.positives = v; }},
     {"label_noise", "noise", [](TrainRunOptions& o, double v) { o.label_noise = v; }},
 };
 
@@ -316,7 +313,7 @@ std::vector<PlannedRun> plan_transfer_runs(const json& p) {
                                               " on k-means clusters of its attributes: give cond_clusters (K >= 1)");
     }
     if (std::find(sweeps.begin(), sweeps.end(), "cond_bandwidth") != sweeps.end()) {
-      const std::string kernel = method_options(base, method).cond_kernel;
+      const std::string kernel = method_options(base, method).train.loss_options.cond_kernel;
       if (!train::loss_entry(method.loss).needs.condition || (kernel != "rbf" && kernel != "laplacian")) {
         throw InvalidArgument("definition", "sweeps cond_bandwidth, which the method " + m +
                                                 " does not use (only CCL-K with an rbf or laplacian kernel reads it)");
@@ -434,7 +431,7 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
     std::filesystem::create_directories(std::filesystem::path(context.out_dir) / "checkpoints" / context.name, ec);
     const auto sweeps = swept_options(p);
     const bool swept_lr = std::find(sweeps.begin(), sweeps.end(), "lr") != sweeps.end();
-    for (auto& run : plan) run.options.checkpoint = run_checkpoint_path(context.out_dir, context.name, run.parameters, swept_lr);
+    for (auto& run : plan) run.options.train.checkpoint = run_checkpoint_path(context.out_dir, context.name, run.parameters, swept_lr);
   }
   const auto heatmaps = plan_heatmaps(definition, plan, context);
   RunCache cache(context.stem() + ".csv", transfer_key_columns(p));
@@ -443,7 +440,7 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   if (probe_share) {
     measure.name = "fine_probe_labelled " + format_number(*probe_share);
     measure.add = [&](const PlannedRun& planned, TrainedRun& run, RunRow& row) {
-      row.set("fine_probe_labelled", labelled_probe_accuracy(run, *probe_share, planned.options.seed));
+      row.set("fine_probe_labelled", labelled_probe_accuracy(run, *probe_share, planned.options.train.seed));
     };
   }
   const std::vector<RunRow> rows = run_plan(plan, cache, context, measure);
@@ -451,7 +448,7 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   const RunTable table(rows, axes);
 
   ExperimentPage page = begin_page(definition, context);
-  const train::TrainOptions t = trainer_options(method_options(base, training_method(methods.front())));
+  const train::TrainOptions& t = base.train;
   // What the encoders were trained on: the coarse labels, unless a method trains on none or on
   // other supervision (seed 002's attributes), which the table "Labels each method saw" names.
   const bool all_coarse = std::all_of(methods.begin(), methods.end(), [](const std::string& m) {
@@ -475,10 +472,10 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   }
   page.paragraph("**Setup.** Fashion-MNIST, " + std::to_string(base.train_samples) + " training images per run (a seeded "
                  "subset that differs between seeds; the imbalanced hierarchy keeps its subclass proportions), " +
-                 std::to_string(base.test_samples) + " test images, " + std::to_string(base.epochs) + " epochs, recipe " +
+                 std::to_string(base.test_samples) + " test images, " + std::to_string(base.train.epochs) + " epochs, recipe " +
                  (base.recipe.empty() ? "geomsim" : base.recipe) + " (AdamW, " + lr_text + ", weight decay " + format_number(t.weight_decay) + ", batch " + std::to_string(t.batch_size) +
-                 ", cosine schedule), embedding dimension " + std::to_string(base.embedding_dim) + ", width " +
-                 std::to_string(base.width) + "; seeds " + format_seed_list(seeds) + ". Each encoder is " + trained_on +
+                 ", cosine schedule), embedding dimension " + std::to_string(base.model.embedding_dim) + ", width " +
+                 std::to_string(base.model.width) + "; seeds " + format_seed_list(seeds) + ". Each encoder is " + trained_on +
                  " and frozen; the linear probe and the mean classifier are then fit on the training images' "
                  "fine labels (the subclasses) and scored on the test images. Cells are mean ± sd over seeds.");
   if (base.data.colour_backgrounds) {
@@ -631,7 +628,7 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
     }
     if (definition.contains("figure")) {
       draw_sweep(definition.at("figure"), table, context, encoder,
-                 std::to_string(base.epochs) + " epochs, seeds " + format_seed_list(seeds), page);
+                 std::to_string(base.train.epochs) + " epochs, seeds " + format_seed_list(seeds), page);
     }
   }
 

@@ -50,56 +50,52 @@ T parameter_value(const char* key, const json& value) {
   }
 }
 
+// The parameter `key` at the place `field` gives in the options.
 template <class T>
-Parameter parameter(const char* key, T RobustnessRunOptions::*member) {
-  return {key, [member](const RobustnessRunOptions& o) { return json(o.*member); },
-          [key, member](RobustnessRunOptions& o, const json& value) { o.*member = parameter_value<T>(key, value); }};
-}
-
-template <class S, class T>
-Parameter parameter(const char* key, S RobustnessRunOptions::*outer, T S::*member) {
-  return {key, [outer, member](const RobustnessRunOptions& o) { return json(o.*outer.*member); },
-          [key, outer, member](RobustnessRunOptions& o, const json& value) { o.*outer.*member = parameter_value<T>(key, value); }};
+Parameter parameter(const char* key, T& (*field)(RobustnessRunOptions&)) {
+  return {key, [field](const RobustnessRunOptions& o) { return json(field(const_cast<RobustnessRunOptions&>(o))); },
+          [key, field](RobustnessRunOptions& o, const json& value) { field(o) = parameter_value<T>(key, value); }};
 }
 
 // Every option that changes a run's result, by its command-line name with '_' for '-', in the
 // order of the JSON's "parameters" ("data" first, which has a default of its own).
 const std::vector<Parameter>& parameters() {
+  // Each as a place in the options: [](RobustnessRunOptions& o) -> auto& { return o.run.end.epochs; }.
   static const std::vector<Parameter> table = {
-      parameter("dataset", &RobustnessRunOptions::dataset, &train::RobustnessDataOptions::dataset),
-      parameter("method", &RobustnessRunOptions::method),
-      parameter("train_per_subclass", &RobustnessRunOptions::dataset, &train::RobustnessDataOptions::train_per_subclass),
-      parameter("validation_per_subclass", &RobustnessRunOptions::dataset, &train::RobustnessDataOptions::validation_per_subclass),
-      parameter("test_per_subclass", &RobustnessRunOptions::dataset, &train::RobustnessDataOptions::test_per_subclass),
-      parameter("rare_fraction", &RobustnessRunOptions::dataset, &train::RobustnessDataOptions::rare_fraction),
-      parameter("agreement", &RobustnessRunOptions::dataset, &train::RobustnessDataOptions::agreement),
-      parameter("frame_width", &RobustnessRunOptions::dataset, &train::RobustnessDataOptions::frame_width),
-      parameter("data_seed", &RobustnessRunOptions::dataset, &train::RobustnessDataOptions::seed),
-      parameter("model", &RobustnessRunOptions::model),
-      parameter("width", &RobustnessRunOptions::width),
-      parameter("embedding_dim", &RobustnessRunOptions::embedding_dim),
-      parameter("epochs", &RobustnessRunOptions::epochs),
-      parameter("batch_size", &RobustnessRunOptions::batch_size),
-      parameter("lr", &RobustnessRunOptions::learning_rate),
-      parameter("momentum", &RobustnessRunOptions::momentum),
-      parameter("l2", &RobustnessRunOptions::l2),
-      parameter("dro_eta", &RobustnessRunOptions::dro_eta),
-      parameter("dro_adjustment", &RobustnessRunOptions::dro_adjustment),
-      parameter("jtt_epochs", &RobustnessRunOptions::jtt_epochs),
-      parameter("jtt_upweight", &RobustnessRunOptions::jtt_upweight),
-      parameter("encoder_epochs", &RobustnessRunOptions::encoder_epochs),
-      parameter("encoder_batch_size", &RobustnessRunOptions::encoder_batch_size),
-      parameter("encoder_lr", &RobustnessRunOptions::encoder_lr),
-      parameter("encoder_weight_decay", &RobustnessRunOptions::encoder_weight_decay),
-      parameter("tau", &RobustnessRunOptions::tau),
-      parameter("alpha", &RobustnessRunOptions::alpha),
-      parameter("kernel_lambda", &RobustnessRunOptions::kernel_lambda),
-      parameter("reconstruction_weight", &RobustnessRunOptions::reconstruction_weight),
-      parameter("pca_components", &RobustnessRunOptions::pca_components),
-      parameter("max_clusters", &RobustnessRunOptions::max_clusters),
-      parameter("min_silhouette", &RobustnessRunOptions::min_silhouette),
-      parameter("silhouette_points", &RobustnessRunOptions::silhouette_points),
-      parameter("seed", &RobustnessRunOptions::seed),
+      parameter("dataset", +[](RobustnessRunOptions& o) -> auto& { return o.dataset.dataset; }),
+      parameter("method", +[](RobustnessRunOptions& o) -> auto& { return o.run.method; }),
+      parameter("train_per_subclass", +[](RobustnessRunOptions& o) -> auto& { return o.dataset.train_per_subclass; }),
+      parameter("validation_per_subclass", +[](RobustnessRunOptions& o) -> auto& { return o.dataset.validation_per_subclass; }),
+      parameter("test_per_subclass", +[](RobustnessRunOptions& o) -> auto& { return o.dataset.test_per_subclass; }),
+      parameter("rare_fraction", +[](RobustnessRunOptions& o) -> auto& { return o.dataset.rare_fraction; }),
+      parameter("agreement", +[](RobustnessRunOptions& o) -> auto& { return o.dataset.agreement; }),
+      parameter("frame_width", +[](RobustnessRunOptions& o) -> auto& { return o.dataset.frame_width; }),
+      parameter("data_seed", +[](RobustnessRunOptions& o) -> auto& { return o.dataset.seed; }),
+      parameter("model", +[](RobustnessRunOptions& o) -> auto& { return o.run.model.kind; }),
+      parameter("width", +[](RobustnessRunOptions& o) -> auto& { return o.run.model.width; }),
+      parameter("embedding_dim", +[](RobustnessRunOptions& o) -> auto& { return o.run.model.embedding_dim; }),
+      parameter("epochs", +[](RobustnessRunOptions& o) -> auto& { return o.run.end.epochs; }),
+      parameter("batch_size", +[](RobustnessRunOptions& o) -> auto& { return o.run.end.batch_size; }),
+      parameter("lr", +[](RobustnessRunOptions& o) -> auto& { return o.run.end.learning_rate; }),
+      parameter("momentum", +[](RobustnessRunOptions& o) -> auto& { return o.run.end.momentum; }),
+      parameter("l2", +[](RobustnessRunOptions& o) -> auto& { return o.run.end.l2; }),
+      parameter("dro_eta", +[](RobustnessRunOptions& o) -> auto& { return o.run.end.dro.step_size; }),
+      parameter("dro_adjustment", +[](RobustnessRunOptions& o) -> auto& { return o.run.end.dro.adjustment; }),
+      parameter("jtt_epochs", +[](RobustnessRunOptions& o) -> auto& { return o.run.jtt_epochs; }),
+      parameter("jtt_upweight", +[](RobustnessRunOptions& o) -> auto& { return o.run.jtt_upweight; }),
+      parameter("encoder_epochs", +[](RobustnessRunOptions& o) -> auto& { return o.run.encoder.epochs; }),
+      parameter("encoder_batch_size", +[](RobustnessRunOptions& o) -> auto& { return o.run.encoder.batch_size; }),
+      parameter("encoder_lr", +[](RobustnessRunOptions& o) -> auto& { return o.run.encoder.learning_rate; }),
+      parameter("encoder_weight_decay", +[](RobustnessRunOptions& o) -> auto& { return o.run.encoder.weight_decay; }),
+      parameter("tau", +[](RobustnessRunOptions& o) -> auto& { return o.run.encoder.loss_options.tau; }),
+      parameter("alpha", +[](RobustnessRunOptions& o) -> auto& { return o.run.encoder.loss_options.alpha; }),
+      parameter("kernel_lambda", +[](RobustnessRunOptions& o) -> auto& { return o.run.encoder.loss_options.kernel_lambda; }),
+      parameter("reconstruction_weight", +[](RobustnessRunOptions& o) -> auto& { return o.run.encoder.reconstruction_weight; }),
+      parameter("pca_components", +[](RobustnessRunOptions& o) -> auto& { return o.run.clustering.pca_components; }),
+      parameter("max_clusters", +[](RobustnessRunOptions& o) -> auto& { return o.run.clustering.max_clusters; }),
+      parameter("min_silhouette", +[](RobustnessRunOptions& o) -> auto& { return o.run.clustering.min_silhouette; }),
+      parameter("silhouette_points", +[](RobustnessRunOptions& o) -> auto& { return o.run.clustering.max_silhouette_points; }),
+      parameter("seed", +[](RobustnessRunOptions& o) -> auto& { return o.run.seed; }),
   };
   return table;
 }
@@ -131,41 +127,21 @@ RobustnessRunOptions robustness_options_from_parameters(const json& values, Robu
   return o;
 }
 
-train::RobustnessOptions robustness_library_options(const RobustnessRunOptions& o) {
+train::RobustnessOptions robustness_command_defaults() {
   train::RobustnessOptions r;
-  r.method = o.method;
-  r.model.kind = o.model;
-  r.model.width = o.width;
-  r.model.embedding_dim = o.embedding_dim;
-  r.end.epochs = o.epochs;
-  r.end.batch_size = o.batch_size;
-  r.end.learning_rate = o.learning_rate;
-  r.end.momentum = o.momentum;
-  r.end.l2 = o.l2;
-  r.end.dro.step_size = o.dro_eta;
-  r.end.dro.adjustment = o.dro_adjustment;
-  r.jtt_epochs = o.jtt_epochs;
-  r.jtt_upweight = o.jtt_upweight;
-  r.encoder.epochs = o.encoder_epochs;
-  r.encoder.batch_size = o.encoder_batch_size;
-  r.encoder.learning_rate = o.encoder_lr;
-  r.encoder.weight_decay = o.encoder_weight_decay;
-  r.encoder.loss_options.tau = o.tau;
-  r.encoder.loss_options.alpha = o.alpha;
-  r.encoder.loss_options.kernel_lambda = o.kernel_lambda;
-  r.encoder.reconstruction_weight = o.reconstruction_weight;
-  r.clustering.pca_components = o.pca_components;
-  r.clustering.max_clusters = o.max_clusters;
-  r.clustering.min_silhouette = o.min_silhouette;
-  r.clustering.max_silhouette_points = o.silhouette_points;
-  r.seed = o.seed;
-  r.checkpoint = o.checkpoint;
-  r.stop_after = o.stop_after;
-  r.run_description = robustness_parameters(o).dump();
-  r.device = train::resolve_device(o.device);
-  r.device_explicit = o.device_given;
-  r.sync_every = o.sync_every;
+  r.model.kind = "mlp";
+  r.model.width = 128;
+  r.model.embedding_dim = 32;
+  r.encoder.epochs = 10;
+  r.encoder.batch_size = 128;
+  r.encoder.learning_rate = 1e-3;
+  r.encoder.weight_decay = 1e-4;
   return r;
+}
+
+void validate(const RobustnessRunOptions& o) {
+  train::validate(o.dataset);
+  train::validate(o.run, o.dataset.dataset == "spurious");
 }
 
 namespace {
@@ -220,9 +196,10 @@ json robustness_run(const RobustnessRunOptions& o, const train::DistributedConte
   const auto start = std::chrono::steady_clock::now();
   train::validate(o.dataset);
   const json parameters = robustness_parameters(o);
+  const train::RobustnessOptions& given = o.run;
   const std::string folder = o.data.empty() ? train::kFashionMnistDir : o.data;
-  std::vector<NamedPath> paths = {{"json", o.json_path}, {"checkpoint", o.checkpoint},
-                                  {"checkpoint", train::first_stage_checkpoint(o.checkpoint)}};
+  std::vector<NamedPath> paths = {{"json", o.json_path}, {"checkpoint", given.checkpoint},
+                                  {"checkpoint", train::first_stage_checkpoint(given.checkpoint)}};
   for (const char* name : {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"}) {
     for (const std::string suffix : {".gz", ""}) {
       const auto path = std::filesystem::path(folder) / (name + suffix);
@@ -230,8 +207,9 @@ json robustness_run(const RobustnessRunOptions& o, const train::DistributedConte
     }
   }
   require_distinct_files(paths);
-  if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
-  train::RobustnessOptions options = robustness_library_options(o);
+  if (!given.checkpoint.empty()) require_writable_path(given.checkpoint, "checkpoint");
+  train::RobustnessOptions options = given;
+  options.run_description = parameters.dump();
   require_job_device(job, options.device);
   options.distributed = job;
   train::validate(options, o.dataset.dataset == "spurious");
@@ -248,7 +226,7 @@ json robustness_run(const RobustnessRunOptions& o, const train::DistributedConte
 
   const train::RobustnessResult r = train::run_robustness(data, options, progress_lines("geomsim robustness", o.quiet, job));
 
-  const train::RobustnessMethod& method = train::robustness_method(o.method);
+  const train::RobustnessMethod& method = train::robustness_method(given.method);
   const train::LabelsSeen& seen = method.labels;
   json stages = json::object();
   if (r.encoder_stage) {
@@ -256,7 +234,7 @@ json robustness_run(const RobustnessRunOptions& o, const train::DistributedConte
     for (const auto& e : r.encoder_stage->epochs) {
       epochs.push_back({{"epoch", e.epoch}, {"loss", e.loss}, {"seconds", e.seconds}});
     }
-    stages["encoder"] = {{"loss", o.method}, {"epochs", epochs},
+    stages["encoder"] = {{"loss", given.method}, {"epochs", epochs},
                          {"resumed_epochs", r.encoder_stage->resumed_epochs}};
   }
   if (r.first_model) stages["first_model"] = end_model_epochs_json(*r.first_model);
@@ -287,7 +265,7 @@ json robustness_run(const RobustnessRunOptions& o, const train::DistributedConte
   json out = {{"command", "robustness"},
               {"parameters", parameters},
               {"threads", torch::get_num_threads()},
-              {"checkpoint", o.checkpoint},
+              {"checkpoint", given.checkpoint},
               {"dataset", dataset_json(data, o.dataset)},
               {"labels_seen",
                {{"representation", seen.representation.empty() ? json(nullptr) : json(seen.representation)},

@@ -62,38 +62,17 @@ std::string autoencoder_mode(const TrainRunOptions& o) {
   }
   if (o.general_autoencoder) return "general";
   if (!o.autoencoder.empty()) return o.autoencoder;
-  return train::loss_entry(o.loss).needs.autoencoder ? "joint" : "none";
+  return train::loss_entry(o.train.loss).needs.autoencoder ? "joint" : "none";
 }
 
-train::TrainOptions trainer_options(const TrainRunOptions& o) {
-  train::TrainOptions t;
-  if (!o.recipe.empty()) train::apply_recipe(train::train_recipe(o.recipe), t);
-  if (o.recipe.empty() || o.learning_rate_given) t.learning_rate = o.learning_rate;
-  if (o.recipe.empty() || o.weight_decay_given) t.weight_decay = o.weight_decay;
-  if (o.recipe.empty() || o.batch_size_given) t.batch_size = o.batch_size;
-  if (o.recipe.empty() || o.cosine_period_given) t.cosine_period_epochs = o.cosine_period;
-  t.loss = o.loss;
-  t.loss_options.alpha = o.alpha;
-  t.loss_options.tau = o.tau;
-  t.loss_options.include_partner = !o.exclude_partner;
-  t.epochs = o.epochs;
-  t.seed = o.seed;
-  t.checkpoint = o.checkpoint;
-  t.stop_after = o.stop_after;
-  t.device = train::resolve_device(o.device);
-  t.device_explicit = o.device_given;
-  t.sync_every = o.sync_every;
-  t.precision = o.precision;
-  t.reconstruction_weight = o.reconstruction_weight;
-  t.head = o.head;  // one object, not its fields: the trainer owns it
-  t.loss_options.kernel_lambda = o.kernel_lambda;
-  t.loss_options.kernel_bandwidth = o.kernel_bandwidth;
-  t.loss_options.clip_cosine = o.clip_cosine;
-  t.loss_options.positive_weight = o.positive_weight;
-  t.loss_options.negative_weight = o.negative_weight;
-  t.loss_options.base_temperature = o.base_temperature;
-  t.loss_options.clip_pos = o.clip_pos;
-  t.loss_options.positives = o.positives;
+train::LossOptions run_loss_options(const TrainRunOptions& o) {
+  train::LossOptions loss = o.train.loss_options;
+  if (o.noise_handling == "correct") loss.noise_correction = o.label_noise;
+  if (o.noise_handling == "debias") loss.label_accuracy = 1.0 - o.label_noise;
+  return loss;
+}
+
+void validate(const TrainRunOptions& o) {
   if (o.noise_handling != "" && o.noise_handling != "correct" && o.noise_handling != "debias") {
     throw InvalidArgument("noise-handling", "must be correct, debias or empty, got '" + o.noise_handling + "'");
   }
@@ -101,58 +80,47 @@ train::TrainOptions trainer_options(const TrainRunOptions& o) {
     throw InvalidArgument("label-noise", "must be in [0, 1] (the chance that a training label is replaced), got " +
                                              format_number(o.label_noise));
   }
-  t.loss_options.noise_correction = o.noise_handling == "correct" ? o.label_noise : o.noise_correction;
-  t.loss_options.label_accuracy = o.noise_handling == "debias" ? 1.0 - o.label_noise : o.label_accuracy;
-  t.loss_options.denominator_size = o.denominator_size;
-  t.loss_options.cond_kernel = o.cond_kernel;
-  t.loss_options.cond_bandwidth = o.cond_bandwidth;
-  t.loss_options.cond_degree = o.cond_degree;
-  t.loss_options.cond_offset = o.cond_offset;
-  train::validate(t);
+  train::TrainOptions trainer = o.train;
+  trainer.loss_options = run_loss_options(o);
+  train::validate(trainer);
   train::require_distributed_timeout(o.distributed_timeout);
   require_colour_backgrounds(o.data);
   const std::string mode = autoencoder_mode(o);
   require_at_least("cond-clusters", o.cond_clusters, 0);
   const bool conditioned = !train::parse_condition_on(o.condition_on).empty();
+  const train::LossEntry& loss = train::loss_entry(o.train.loss);
   if (o.cond_clusters > 0) {
     if (!conditioned) throw InvalidArgument("cond-clusters", "needs --condition-on attributes:NAME[,NAME...], the values it clusters");
-    const train::LossNeeds& needs = train::loss_entry(o.loss).needs;
-    if (!needs.labels || needs.condition || needs.num_classes || needs.linear_head || mode != "none") {
+    if (!loss.needs.labels || loss.needs.condition || loss.needs.num_classes || loss.needs.linear_head || mode != "none") {
       throw InvalidArgument("cond-clusters", "replaces the labels of a contrastive loss that reads labels and no kernel, without an "
-                                             "autoencoder (weaksup-infonce, fair-infonce, supcon, ...), not --loss " + o.loss);
+                                             "autoencoder (weaksup-infonce, fair-infonce, supcon, ...), not --loss " + o.train.loss);
     }
   } else if (conditioned) {
-    train::require_loss_reads_condition(o.loss, "condition-on");
+    train::require_loss_reads_condition(o.train.loss, "condition-on");
   }
-  if (mode == "none" && train::loss_entry(o.loss).needs.autoencoder) {
-    throw InvalidArgument("autoencoder", "cannot be none for --loss " + o.loss);
-  }
-  if (mode != "none" && train::loss_entry(o.loss).needs.linear_head) {
-    throw InvalidArgument("autoencoder", "must be none for --loss " + o.loss);
-  }
-  return t;
+  if (mode == "none" && loss.needs.autoencoder) throw InvalidArgument("autoencoder", "cannot be none for --loss " + o.train.loss);
+  if (mode != "none" && loss.needs.linear_head) throw InvalidArgument("autoencoder", "must be none for --loss " + o.train.loss);
 }
 
 TrainedRun train_run(const TrainRunOptions& options, const std::function<void(const train::StepReport&)>& on_step) {
-  const train::TrainOptions t = trainer_options(options);  // bad options refused before the ranks meet
-  return train_run(options, join_data_parallel_job(options.distributed_timeout, t.device), on_step);
+  validate(options);  // bad options refused before the ranks meet
+  return train_run(options, join_data_parallel_job(options.distributed_timeout, options.train.device), on_step);
 }
 
 TrainedRun train_run(const TrainRunOptions& given, const train::DistributedContext& job,
                      const std::function<void(const train::StepReport&)>& on_step) {
   const auto start = std::chrono::steady_clock::now();
+  validate(given);
   TrainRunOptions o = given;
   o.data.hierarchy = data_hierarchy(given.data);  // the data's default when not given
   TrainedRun run;
   run.hierarchy = train::resolve_hierarchy(o.data.hierarchy);
-  train::EncoderOptions model;
-  model.kind = o.model;
-  model.embedding_dim = o.embedding_dim;
-  model.width = o.width;
+  train::EncoderOptions& model = o.model;
+  train::TrainOptions& t = o.train;
   const std::string mode = autoencoder_mode(o);
-  const json description = {{"data", data_source(o.data)}, {"hierarchy", o.data.hierarchy}, {"loss", o.loss},
-                            {"autoencoder", mode},         {"alpha", o.alpha},            {"tau", o.tau},
-                            {"seed", o.seed},              {"train_samples", o.train_samples},
+  const json description = {{"data", data_source(o.data)}, {"hierarchy", o.data.hierarchy}, {"loss", t.loss},
+                            {"autoencoder", mode},         {"alpha", t.loss_options.alpha}, {"tau", t.loss_options.tau},
+                            {"seed", t.seed},              {"train_samples", o.train_samples},
                             {"augmentation", !o.no_augmentation}};
   json described = description;
   // Named only off the default: the checkpoints of runs conditioned on the labels resume unchanged.
@@ -161,19 +129,18 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   if (o.label_noise > 0) described["label_noise"] = o.label_noise;
   if (o.data.colour_backgrounds) described["colour_backgrounds"] = *o.data.colour_backgrounds;
   if (!o.train_subset.empty()) described["train_subset"] = subset_fingerprint(o.train_subset);
-  if (o.data_seed && *o.data_seed != o.seed) described["data_seed"] = *o.data_seed;
-  train::TrainOptions t = trainer_options(o);
+  if (o.data_seed && *o.data_seed != t.seed) described["data_seed"] = *o.data_seed;
+  t.loss_options = run_loss_options(given);
   t.run_description = described.dump();
   t.on_step = on_step;
-  t.on_epoch_end = o.on_epoch_end;
   train::require_margin_gamma(o.gamma);
-  if (!o.checkpoint.empty()) require_writable_path(o.checkpoint, "checkpoint");
+  if (!t.checkpoint.empty()) require_writable_path(t.checkpoint, "checkpoint");
   require_job_device(job, t.device);
   t.distributed = job;
   set_rank_threads(o.threads);
   run.rank = t.distributed.rank();
   run.world_size = t.distributed.world_size();
-  const std::uint64_t data_seed = o.data_seed.value_or(o.seed);
+  const std::uint64_t data_seed = o.data_seed.value_or(t.seed);
   run.training = load_split(o.data, true, o.train_samples, data_seed, "train-samples");
   if (!o.train_subset.empty()) run.training = subset_of(run.training, o.train_subset);
   run.test = load_split(o.data, false, o.test_samples, data_seed + 7, "test-samples");
@@ -185,21 +152,21 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   if (run.training.images.size(2) != model.image_size) throw InvalidArgument("images", "must be square");
   train::validate(model);
   // Before building the model: --width or --embedding-dim 10^8 would end in std::bad_alloc.
-  require_memory(o.embedding_dim > o.width ? "embedding-dim" : "width",
-                 train::training_memory_bytes(model, std::max<int64_t>(o.batch_size, 1024)),
-                 "training the " + o.model + " encoder (weights, gradients, AdamW's state and a batch's activations)");
+  require_memory(model.embedding_dim > model.width ? "embedding-dim" : "width",
+                 train::training_memory_bytes(model, std::max<int64_t>(t.batch_size, 1024)),
+                 "training the " + model.kind + " encoder (weights, gradients, AdamW's state and a batch's activations)");
   // The loss of one batch: the streaming engine's O(N d), or a dense loss's N x N matrices.
   const train::LossEntry& loss = train::loss_entry(t.loss);
   if (loss.batch != nullptr) {
-    const int64_t rows = (loss.needs.two_views ? 2 : 1) * o.batch_size;
+    const int64_t rows = (loss.needs.two_views ? 2 : 1) * t.batch_size;
     train::require_device_memory(t.device,
-                                 train::loss_memory_bytes(loss, t.loss_options, rows, o.embedding_dim,
+                                 train::loss_memory_bytes(loss, t.loss_options, rows, model.embedding_dim,
                                                           t.precision == "float64" ? 8 : 4),
-                                 "the " + t.loss + " loss of a batch of " + std::to_string(o.batch_size) + " samples",
+                                 "the " + t.loss + " loss of a batch of " + std::to_string(t.batch_size) + " samples",
                                  "batch-size");
   }
 
-  torch::manual_seed(o.seed);
+  torch::manual_seed(t.seed);
   run.encoder = train::Encoder(model);
   if (mode != "none") {
     train::AutoencoderOptions ae;
@@ -226,13 +193,13 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
                                                  " training images, got " + std::to_string(o.cond_clusters));
     }
     const std::vector<int> clusters = compact_cluster_ids(
-        kmeans_best_of(train::to_points(conditions), static_cast<int>(o.cond_clusters), o.seed, kClusterRestarts));
+        kmeans_best_of(train::to_points(conditions), static_cast<int>(o.cond_clusters), t.seed, kClusterRestarts));
     labels = torch::tensor(std::vector<int64_t>(clusters.begin(), clusters.end()), torch::kLong);
     num_labels = *std::max_element(clusters.begin(), clusters.end()) + 1;
     conditions = torch::Tensor();  // the loss reads no kernel
   }
   // Seed 000's symmetric noise on the labels the loss sees (the probes below keep the clean ones).
-  labels = train::symmetric_label_noise(labels, num_labels, o.label_noise, o.seed * 7919 + 17);
+  labels = train::symmetric_label_noise(labels, num_labels, o.label_noise, t.seed * 7919 + 17);
   const train::AugmentationOptions augmentation =
       o.no_augmentation ? train::no_augmentation() : train::default_augmentations(model.channels, model.image_size);
   // One line per epoch, from rank 0; an experiment (on_step) shows its own progress.
@@ -240,18 +207,18 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   const auto train_start = std::chrono::steady_clock::now();
   // The joint head sees the clean coarse labels (seed 000 E.3.2), whatever the loss sees.
   const train::HeadTargets head_targets =
-      o.head.enabled() ? train::HeadTargets{run.training.coarse, run.hierarchy.num_coarse()} : train::HeadTargets{};
+      t.head.enabled() ? train::HeadTargets{run.training.coarse, run.hierarchy.num_coarse()} : train::HeadTargets{};
   run.result = train::train_encoder(run.encoder, run.training.images, labels, num_labels, t, augmentation, progress,
                                     run.autoencoder, conditions, head_targets);
   run.train_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - train_start).count();
   if (t.distributed.distributed()) run.communication = t.distributed.communication_times();
-  if (!train::loss_entry(o.loss).needs.trains_encoder) run.encoder = train::Encoder{nullptr};  // the embedding is the autoencoder's alone
+  if (!loss.needs.trains_encoder) run.encoder = train::Encoder{nullptr};  // the embedding is the autoencoder's alone
   // Every rank embeds its shard and evaluates the weights every rank holds, so that the ranks
   // stay in step for what the caller does next (an experiment's next run); rank 0 reports.
   run.train_embeddings = train::embed(run.encoder, run.training.images, job, run.autoencoder);
   run.test_embeddings = train::embed(run.encoder, run.test.images, job, run.autoencoder);
   run.evaluation = train::evaluate_transfer(run.train_embeddings, run.training.coarse, run.training.fine, run.test_embeddings,
-                                            run.test.coarse, run.test.fine, o.seed, o.gamma);
+                                            run.test.coarse, run.test.fine, t.seed, o.gamma);
   if (run.result.classifier) {
     const auto predicted = train::classifier_logits(run.encoder, run.result.classifier, run.test.images).argmax(1);
     run.evaluation.head_accuracy = predicted.eq(run.test.coarse).to(torch::kDouble).mean().item<double>();
@@ -262,10 +229,10 @@ TrainedRun train_run(const TrainRunOptions& given, const train::DistributedConte
   }
   if (o.corruptions) {
     run.evaluation.corruption = train::evaluate_corruptions(run.encoder, run.autoencoder, run.train_embeddings, run.training.fine,
-                                                            run.test.images, run.test.fine, o.seed, job);
+                                                            run.test.images, run.test.fine, t.seed, job);
     if (run.result.classifier) {
       run.evaluation.head_corruption =
-          train::evaluate_head_corruptions(run.encoder, run.result.classifier, run.test.images, run.test.coarse, o.seed);
+          train::evaluate_head_corruptions(run.encoder, run.result.classifier, run.test.images, run.test.coarse, t.seed);
     }
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -276,7 +243,8 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
   const train::TrainResult& result = run.result;
   const LabelledSplit& training = run.training;
   const LabelledSplit& test = run.test;
-  const train::TrainOptions t = trainer_options(o);
+  const train::TrainOptions& t = o.train;
+  const train::LossOptions loss = run_loss_options(o);
   // Where rank 0's training time went besides computing: each kind of collective, with its
   // waiting for the slower rank.
   json communication = json::array();
@@ -287,29 +255,29 @@ json train_run_json(const TrainRunOptions& o, const TrainedRun& run) {
   for (const auto& e : result.epochs) {
     epochs.push_back({{"epoch", e.epoch}, {"loss", e.loss}, {"seconds", e.seconds}, {"samples_per_second", e.samples_per_second}});
   }
-  const bool finished = static_cast<int64_t>(result.epochs.size()) == o.epochs;
+  const bool finished = static_cast<int64_t>(result.epochs.size()) == t.epochs;
+  json parameters = {{"data", data_source(o.data)},
+                     {"colour_backgrounds", o.data.colour_backgrounds ? json(*o.data.colour_backgrounds) : json(nullptr)},
+                     {"hierarchy", data_hierarchy(o.data)}, {"model", o.model.kind}, {"loss", t.loss},
+                     {"include_partner", loss.include_partner}, {"cond_kernel", loss.cond_kernel},
+                     {"reconstruction_weight", t.reconstruction_weight}, {"autoencoder", autoencoder_mode(o)},
+                     {"autoencoder_dropout", o.autoencoder_dropout}, {"label_smoothing", o.label_smoothing},
+                     {"augmentation", !o.no_augmentation}, {"recipe", o.recipe.empty() ? "geomsim" : o.recipe},
+                     {"cosine_period", t.cosine_period_epochs}, {"label_noise", o.label_noise},
+                     {"condition_on", o.condition_on}, {"cond_clusters", o.cond_clusters}, {"epochs", t.epochs},
+                     {"batch_size", t.batch_size}, {"lr", t.learning_rate}, {"weight_decay", t.weight_decay},
+                     {"embedding_dim", o.model.embedding_dim}, {"width", o.model.width}, {"seed", t.seed},
+                     {"threads", torch::get_num_threads()}, {"train_samples", training.images.size(0)},
+                     {"test_samples", test.images.size(0)}, {"checkpoint", t.checkpoint}, {"sync_every", t.sync_every},
+                     {"precision", t.precision},
+                     {"head_weight", t.head.weight}, {"head_label_smoothing", t.head.label_smoothing},
+                     {"head_dropout", t.head.dropout}, {"head_labelled_share", t.head.labelled_share}};
+  // Every numeric loss parameter, by its key (the flag exclude-partner is include_partner above).
+  for (const train::LossParameter& p : train::loss_parameters()) {
+    if (!p.flag) parameters[p.key()] = p.get(loss);
+  }
   json out = {{"command", "train"},
-              {"parameters",
-               {{"data", data_source(o.data)},
-                {"colour_backgrounds", o.data.colour_backgrounds ? json(*o.data.colour_backgrounds) : json(nullptr)},
-                {"hierarchy", data_hierarchy(o.data)}, {"model", o.model}, {"loss", o.loss},
-                {"alpha", o.alpha}, {"tau", o.tau}, {"include_partner", !o.exclude_partner},
-                {"reconstruction_weight", o.reconstruction_weight}, {"autoencoder", autoencoder_mode(o)},
-                {"autoencoder_dropout", o.autoencoder_dropout}, {"label_smoothing", o.label_smoothing},
-                {"augmentation", !o.no_augmentation}, {"recipe", o.recipe.empty() ? "geomsim" : o.recipe},
-                {"cosine_period", t.cosine_period_epochs},
-                {"kernel_lambda", o.kernel_lambda}, {"kernel_bandwidth", o.kernel_bandwidth}, {"clip_cosine", o.clip_cosine},
-                {"positive_weight", o.positive_weight}, {"negative_weight", o.negative_weight}, {"base_temperature", o.base_temperature}, {"clip_pos", o.clip_pos}, {"positives", o.positives}, {"label_noise", o.label_noise},
-                {"noise_correction", t.loss_options.noise_correction}, {"label_accuracy", t.loss_options.label_accuracy},
-                {"denominator_size", o.denominator_size},
-                {"cond_kernel", o.cond_kernel}, {"cond_bandwidth", o.cond_bandwidth}, {"cond_degree", o.cond_degree},
-                {"cond_offset", o.cond_offset}, {"condition_on", o.condition_on}, {"cond_clusters", o.cond_clusters}, {"epochs", o.epochs},
-                {"batch_size", t.batch_size}, {"lr", t.learning_rate}, {"weight_decay", t.weight_decay},
-                {"embedding_dim", o.embedding_dim}, {"width", o.width}, {"seed", o.seed}, {"threads", torch::get_num_threads()},
-                {"train_samples", training.images.size(0)}, {"test_samples", test.images.size(0)}, {"checkpoint", o.checkpoint}, {"sync_every", o.sync_every},
-                {"precision", o.precision},
-                {"head_weight", o.head.weight}, {"head_label_smoothing", o.head.label_smoothing},
-                {"head_dropout", o.head.dropout}, {"head_labelled_share", o.head.labelled_share}}},
+              {"parameters", parameters},
               {"device", result.device},
               {"world_size", run.world_size},
               {"train_seconds", run.train_seconds},

@@ -19,9 +19,9 @@ std::size_t train_sweep(const TrainSweepOptions& o, const std::function<void(con
   const std::vector<double> alphas = parse_number_list(o.alphas, "alphas");
   for (double a : alphas) require_in_closed_range("alphas", a, 0.0, 1.0);
   require_at_least("sim-ny", o.sim_ny, 2);
-  if (o.train.loss != "spread") throw InvalidArgument("loss", "must be spread for train-sweep (it sweeps L_spread's alpha)");
+  if (o.train.train.loss != "spread") throw InvalidArgument("loss", "must be spread for train-sweep (it sweeps L_spread's alpha)");
   // Options of `geomsim train` that train-sweep does not use must not be given as if they did something.
-  if (!o.train.checkpoint.empty()) throw InvalidArgument("checkpoint", "is not used by train-sweep (each alpha trains from scratch)");
+  if (!o.train.train.checkpoint.empty()) throw InvalidArgument("checkpoint", "is not used by train-sweep (each alpha trains from scratch)");
   if (!o.train.json_path.empty()) throw InvalidArgument("json", "is not written by train-sweep (its results are STEM.csv)");
   if (o.train.nproc_per_node != 1) throw InvalidArgument("nproc-per-node", "is not used by train-sweep (it trains in one process)");
   std::vector<NamedPath> files = data_files(o.train.data);
@@ -29,14 +29,14 @@ std::size_t train_sweep(const TrainSweepOptions& o, const std::function<void(con
   require_distinct_files(files);
   require_writable_path(o.out + ".csv", "out");
   const int K = train::resolve_hierarchy(data_hierarchy(o.train.data)).num_coarse();
-  const int d = static_cast<int>(o.train.embedding_dim);
+  const int d = static_cast<int>(o.train.model.embedding_dim);
 
   // The simulation: the core's optimum at the same K, d and tau.
   SweepGrid grid;
   grid.K = {K};
   grid.ny = {o.sim_ny};
   grid.d = {std::max(d, 2)};
-  grid.tau = {o.train.tau};
+  grid.tau = {o.train.train.loss_options.tau};
   grid.alpha = alphas;
   SolveSettings settings;
   settings.seeds = parse_seed_list(o.sim_seeds, "sim-seeds");
@@ -47,8 +47,8 @@ std::size_t train_sweep(const TrainSweepOptions& o, const std::function<void(con
   std::vector<double> trained;
   for (std::size_t k = 0; k < alphas.size(); ++k) {
     TrainRunOptions run = o.train;
-    run.alpha = alphas[k];
-    run.checkpoint.clear();
+    run.train.loss_options.alpha = alphas[k];
+    run.train.checkpoint.clear();
     const json out = train_run_json(run, train_run(run));
     const json& e = out["evaluation"];
     const double spread = e["spread"].get<double>();
@@ -63,9 +63,9 @@ std::size_t train_sweep(const TrainSweepOptions& o, const std::function<void(con
     trained.push_back(spread);
   }
   SpreadFigure figure;
-  figure.title = "Spread against α: trained " + o.train.model + " vs the simulated optimum";
+  figure.title = "Spread against α: trained " + o.train.model.kind + " vs the simulated optimum";
   figure.subtitle = data_name(o.train.data) + " " + data_hierarchy(o.train.data) + " (K = " + std::to_string(K) + "), d = " + std::to_string(d) +
-                    ", τ = " + format_number(o.train.tau) + ", " + std::to_string(o.train.epochs) + " epochs, seed " + std::to_string(o.train.seed) +
+                    ", τ = " + format_number(o.train.train.loss_options.tau) + ", " + std::to_string(o.train.train.epochs) + " epochs, seed " + std::to_string(o.train.train.seed) +
                     "; simulated: n_y = " + std::to_string(o.sim_ny) + ", best of seeds " + format_seed_list(settings.seeds);
   figure.K = K;
   figure.alphas = alphas;

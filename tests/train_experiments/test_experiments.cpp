@@ -312,7 +312,7 @@ TEST_CASE("The methods of the paper's tables map to losses and autoencoders", "[
   base.cond_clusters = 10;
   for (const auto& m : training_methods()) {
     CAPTURE(m.name);
-    CHECK_NOTHROW(trainer_options(method_options(base, m)));
+    CHECK_NOTHROW(validate(method_options(base, m)));
     CHECK((method_options(base, m).cond_clusters == 10) == clusters_attributes(m));
   }
   CHECK(clusters_attributes(training_method("fair-infonce-colour")));
@@ -324,8 +324,8 @@ TEST_CASE("The CCL-K kernel methods condition on the images' attributes with eac
     const TrainingMethod& m = training_method("cclk-weak-attr-" + kernel);
     CAPTURE(m.name);
     const TrainRunOptions o = method_options(TrainRunOptions{}, m);
-    CHECK(o.loss == "cclk-weak");
-    CHECK(o.cond_kernel == kernel);
+    CHECK(o.train.loss == "cclk-weak");
+    CHECK(o.train.loss_options.cond_kernel == kernel);
     CHECK(o.condition_on == "attributes:ink,aspect,intensity");
     const RunRow row = training_parameters(m.name, o);
     CHECK(row.text("cond_kernel") == std::optional<std::string>(kernel));
@@ -345,8 +345,7 @@ TEST_CASE("A transfer definition sweeps the learning rate as an axis of its own 
   std::set<std::string> rates, checkpoints;
   for (const auto& run : plan) {
     rates.insert(run.parameters.text("lr").value_or(""));
-    CHECK(run.options.learning_rate_given);
-    CHECK(run.parameters.text("lr") == std::optional<std::string>(format_number(run.options.learning_rate)));
+    CHECK(run.parameters.text("lr") == std::optional<std::string>(format_number(run.options.train.learning_rate)));
     CHECK(run.label.find(" lr ") != std::string::npos);
     checkpoints.insert(run_checkpoint_path("out", "x", run.parameters, true));
   }
@@ -358,7 +357,7 @@ TEST_CASE("A transfer definition sweeps the learning rate as an axis of its own 
   json one = p;
   one["lr"] = 0.003;
   CHECK(transfer_key_columns(one).size() == key.size() - 1);
-  CHECK(plan_transfer_runs(one).front().options.learning_rate == 0.003);
+  CHECK(plan_transfer_runs(one).front().options.train.learning_rate == 0.003);
   CHECK(plan_transfer_runs(one).front().parameters.text("lr") == std::optional<std::string>("0.003"));
   // Both sweeps at once: every combination.
   json both = p;
@@ -425,8 +424,8 @@ TEST_CASE("A transfer definition sweeps SupCon's number of positives, 0 (all) in
   for (const auto& run : plan) {
     const std::string n = run.parameters.text("positives").value_or("");
     values.insert(n);  // 0 too: the swept value is in its key column even where it is the default
-    CHECK(format_number(run.options.positives) == n);
-    CHECK(trainer_options(run.options).loss_options.positives == run.options.positives);
+    CHECK(format_number(run.options.train.loss_options.positives) == n);
+    CHECK(run_loss_options(run.options).positives == run.options.train.loss_options.positives);
     checkpoints.insert(run_checkpoint_path("out", "x", run.parameters, false));
   }
   CHECK(values == std::set<std::string>{"0", "1", "5"});
@@ -448,7 +447,7 @@ TEST_CASE("A transfer definition sweeps CCL-K's RBF bandwidth as an axis of its 
   std::set<std::string> bandwidths, checkpoints;
   for (const auto& run : plan) {
     bandwidths.insert(run.parameters.text("cond_bandwidth").value_or(""));
-    CHECK(run.parameters.text("cond_bandwidth") == std::optional<std::string>(format_number(run.options.cond_bandwidth)));
+    CHECK(run.parameters.text("cond_bandwidth") == std::optional<std::string>(format_number(run.options.train.loss_options.cond_bandwidth)));
     checkpoints.insert(run_checkpoint_path("out", "x", run.parameters));
   }
   CHECK(bandwidths == std::set<std::string>{"0.1", "1", "10"});
@@ -459,7 +458,7 @@ TEST_CASE("A transfer definition sweeps CCL-K's RBF bandwidth as an axis of its 
   json one = p;
   one["cond_bandwidth"] = 2;
   CHECK(transfer_key_columns(one).size() == key.size() - 1);
-  CHECK(plan_transfer_runs(one).front().options.cond_bandwidth == 2.0);
+  CHECK(plan_transfer_runs(one).front().options.train.loss_options.cond_bandwidth == 2.0);
   // A method that reads no bandwidth would train the same run again for each value.
   json cosine = p;
   cosine["methods"] = {"cclk-weak-attr-rbf", "cclk-weak-attr-cosine"};
@@ -499,18 +498,18 @@ TEST_CASE("A robustness definition plans every data set, method and seed as geom
     CAPTURE(run.label);
     // The definition's values reach the command's options; the rest are its defaults.
     CHECK(o.dataset.train_per_subclass == 30);
-    CHECK(o.learning_rate == 0.05);
-    CHECK(o.model == "cnn");
+    CHECK(o.run.end.learning_rate == 0.05);
+    CHECK(o.run.model.kind == "cnn");
     CHECK(o.threads == 1);
     CHECK(o.quiet);
-    CHECK(o.epochs == RobustnessRunOptions{}.epochs);
+    CHECK(o.run.end.epochs == RobustnessRunOptions{}.run.end.epochs);
     CHECK(o.dataset.validation_per_subclass == RobustnessRunOptions{}.dataset.validation_per_subclass);
     // The seed draws the data set and the training.
-    CHECK(o.dataset.seed == o.seed);
+    CHECK(o.dataset.seed == o.run.seed);
     // The cache row holds the key and every option, as the command's --json records them.
     CHECK(run.parameters.text("dataset") == o.dataset.dataset);
-    CHECK(run.parameters.text("method") == o.method);
-    CHECK(run.parameters.text("seed") == std::to_string(o.seed));
+    CHECK(run.parameters.text("method") == o.run.method);
+    CHECK(run.parameters.text("seed") == std::to_string(o.run.seed));
     CHECK(run.parameters.text("train_per_subclass") == std::optional<std::string>("30"));
     CHECK(run.parameters.number("lr") == 0.05);
     // ... and the results version of the code (run_identity.hpp).
@@ -519,10 +518,10 @@ TEST_CASE("A robustness definition plans every data set, method and seed as geom
     CHECK(keys.insert(*run.parameters.text("dataset") + " " + *run.parameters.text("method") + " " + *run.parameters.text("seed")).second);
   }
   CHECK(plan.runs.front().options.dataset.dataset == "undersampled");
-  CHECK(plan.runs.front().options.method == "erm");
-  CHECK(plan.runs.front().options.seed == 3u);
-  CHECK(plan.runs.back().options.method == "cclk-fair");
-  CHECK(plan.runs.back().options.seed == 4u);
+  CHECK(plan.runs.front().options.run.method == "erm");
+  CHECK(plan.runs.front().options.run.seed == 3u);
+  CHECK(plan.runs.back().options.run.method == "cclk-fair");
+  CHECK(plan.runs.back().options.run.seed == 4u);
 
   const auto with = [&](const std::string& key, const json& value) {
     json q = p;
@@ -543,25 +542,25 @@ TEST_CASE("A robustness definition plans every data set, method and seed as geom
 TEST_CASE("A robustness run's parameters read back into the options they came from", "[experiments][robustness]") {
   RobustnessRunOptions o;
   o.dataset.dataset = "spurious";
-  o.method = "thanos";
+  o.run.method = "thanos";
   o.dataset.train_per_subclass = 17;
   o.dataset.rare_fraction = 0.125;
   o.dataset.seed = 11;
-  o.learning_rate = 0.03;
-  o.pca_components = 5;
-  o.seed = 9;
+  o.run.end.learning_rate = 0.03;
+  o.run.clustering.pca_components = 5;
+  o.run.seed = 9;
   o.data = "/somewhere";
   const json parameters = robustness_parameters(o);
   const RobustnessRunOptions back = robustness_options_from_parameters(parameters);
   CHECK(robustness_parameters(back) == parameters);  // every key, one table both ways
   CHECK(back.dataset.train_per_subclass == 17);
   CHECK(back.dataset.seed == 11u);
-  CHECK(back.learning_rate == 0.03);
+  CHECK(back.run.end.learning_rate == 0.03);
   CHECK(back.data == "/somewhere");
   // A subset sets only its keys; the base keeps the rest.
   const RobustnessRunOptions partial = robustness_options_from_parameters(json{{"lr", 0.5}}, o);
-  CHECK(partial.learning_rate == 0.5);
-  CHECK(partial.pca_components == 5);
+  CHECK(partial.run.end.learning_rate == 0.5);
+  CHECK(partial.run.clustering.pca_components == 5);
 
   const auto refused = [](const json& values, const std::string& phrase) {
     try {
@@ -706,20 +705,19 @@ TEST_CASE("A run trains on the rows of its subset of one pool, whatever its init
   // Debian's Fashion-MNIST (dataset-fashion-mnist), as the pages train on.
   TrainRunOptions o;
   o.data.hierarchy = "identity";
-  o.model = "mlp";
-  o.loss = "ce";
-  o.width = 8;
-  o.embedding_dim = 4;
-  o.batch_size = 32;
-  o.batch_size_given = true;
+  o.model.kind = "mlp";
+  o.train.loss = "ce";
+  o.model.width = 8;
+  o.model.embedding_dim = 4;
+  o.train.batch_size = 32;
   o.train_samples = 200;
   o.test_samples = 50;
-  o.epochs = 2;
-  o.seed = 11;
+  o.train.epochs = 2;
+  o.train.seed = 11;
   o.data_seed = 4;
   o.threads = 1;
   o.quiet = true;
-  o.device = "cpu";
+  o.train.device = torch::kCPU;
   // Every class in the subset, so that the evaluation's mean classifier has each one.
   const LabelledSplit pool = load_split(o.data, true, o.train_samples, 4, "train-samples");
   std::vector<int64_t> rows;
@@ -731,7 +729,7 @@ TEST_CASE("A run trains on the rows of its subset of one pool, whatever its init
   REQUIRE(classes.size() == 10);
   o.train_subset = rows;
   int epochs_seen = 0;
-  o.on_epoch_end = [&](const train::EpochSummary& e, train::Encoder& encoder, torch::nn::Linear& head) {
+  o.train.on_epoch_end = [&](const train::EpochSummary& e, train::Encoder& encoder, torch::nn::Linear& head) {
     ++epochs_seen;
     CHECK(e.epoch == epochs_seen);
     CHECK(train::classifier_logits(encoder, head, pool.images).sizes() == torch::IntArrayRef({200, 10}));
@@ -838,20 +836,19 @@ TEST_CASE("A run with the joint head trains it on the clean labels, scores it, a
   // Debian's Fashion-MNIST, as the pages train on: SupCon on 40 % noisy labels, the head on the
   // clean labels of 20 % of the images (seed 000 E.3.2).
   TrainRunOptions o;
-  o.model = "mlp";
-  o.loss = "supcon";
-  o.width = 8;
-  o.embedding_dim = 4;
-  o.batch_size = 32;
-  o.batch_size_given = true;
+  o.model.kind = "mlp";
+  o.train.loss = "supcon";
+  o.model.width = 8;
+  o.model.embedding_dim = 4;
+  o.train.batch_size = 32;
   o.train_samples = 128;
   o.test_samples = 50;
-  o.seed = 3;
+  o.train.seed = 3;
   o.threads = 1;
   o.quiet = true;
-  o.device = "cpu";
+  o.train.device = torch::kCPU;
   o.label_noise = 0.4;
-  o.head = {1.0, 0.1, 0.05, 0.2};
+  o.train.head = {1.0, 0.1, 0.05, 0.2};
   TrainedRun run = train_run(o);
   REQUIRE(run.result.classifier);
   CHECK(run.result.classifier->options.out_features() == 2);  // fmnist-2's coarse classes
@@ -875,7 +872,7 @@ TEST_CASE("A run with the joint head trains it on the clean labels, scores it, a
   // The head's cells enter the run id: a run with the head is never taken for one without it.
   RunRow a = training_parameters("supcon", o), b = training_parameters("supcon", method_options(o, training_method("supcon")));
   TrainRunOptions no_head = o;
-  no_head.head.weight = 0;
+  no_head.train.head.weight = 0;
   RunRow c = training_parameters("supcon", no_head);
   stamp_run_id(a, "");
   stamp_run_id(b, "");
@@ -886,17 +883,17 @@ TEST_CASE("A run with the joint head trains it on the clean labels, scores it, a
   // that head, cAuto has its own); the trainer refuses it on the others.
   const TrainRunOptions defined = base_training_options({{"train_images", 64}, {"test_images", 10}, {"epochs", 1},
                                                          {"head_weight", 0.5}, {"head_labelled_share", 0.2}});
-  CHECK(defined.head.weight == 0.5);
-  CHECK(defined.head.labelled_share == 0.2);
-  CHECK(method_options(defined, training_method("spread")).head.weight == 0.5);
-  CHECK(method_options(defined, training_method("thanos")).head.weight == 0.5);
-  for (const char* method : {"ce", "cauto", "gauto"}) CHECK_FALSE(method_options(defined, training_method(method)).head.enabled());
+  CHECK(defined.train.head.weight == 0.5);
+  CHECK(defined.train.head.labelled_share == 0.2);
+  CHECK(method_options(defined, training_method("spread")).train.head.weight == 0.5);
+  CHECK(method_options(defined, training_method("thanos")).train.head.weight == 0.5);
+  for (const char* method : {"ce", "cauto", "gauto"}) CHECK_FALSE(method_options(defined, training_method(method)).train.head.enabled());
   TrainRunOptions on_ce = defined;
-  on_ce.loss = "ce";
-  CHECK_THROWS_WITH(trainer_options(on_ce), Catch::Contains("--loss ce is that head alone"));
+  on_ce.train.loss = "ce";
+  CHECK_THROWS_WITH(validate(on_ce), Catch::Contains("--loss ce is that head alone"));
   TrainRunOptions bad = o;
-  bad.head.labelled_share = 0;
-  CHECK_THROWS_WITH(trainer_options(bad), Catch::Contains("(0, 1]"));
+  bad.train.head.labelled_share = 0;
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("(0, 1]"));
 }
 
 TEST_CASE("Under corruption a run's own head is scored as the probe is, on the same corrupted images", "[experiments][joint_head]") {
@@ -904,19 +901,18 @@ TEST_CASE("Under corruption a run's own head is scored as the probe is, on the s
   // and calibration under each corruption, beside the probe's; a run without a head has only the
   // probe's.
   TrainRunOptions o;
-  o.model = "mlp";
-  o.loss = "ce";
-  o.width = 8;
-  o.embedding_dim = 4;
-  o.batch_size = 32;
-  o.batch_size_given = true;
+  o.model.kind = "mlp";
+  o.train.loss = "ce";
+  o.model.width = 8;
+  o.model.embedding_dim = 4;
+  o.train.batch_size = 32;
   o.train_samples = 96;
   o.test_samples = 40;
-  o.epochs = 1;
-  o.seed = 5;
+  o.train.epochs = 1;
+  o.train.seed = 5;
   o.threads = 1;
   o.quiet = true;
-  o.device = "cpu";
+  o.train.device = torch::kCPU;
   o.corruptions = true;
   TrainedRun run = train_run(o);
   REQUIRE(run.result.classifier);
@@ -929,7 +925,7 @@ TEST_CASE("Under corruption a run's own head is scored as the probe is, on the s
   const auto accuracy_at = [&](int severity) {
     double sum = 0.0;
     for (const auto& corruption : train::image_corruption_names()) {
-      const auto images = train::corrupt_images(run.test.images, corruption, severity, o.seed);
+      const auto images = train::corrupt_images(run.test.images, corruption, severity, o.train.seed);
       const auto predicted = train::classifier_logits(run.encoder, run.result.classifier, images).argmax(1);
       sum += predicted.eq(run.test.coarse).to(torch::kDouble).mean().item<double>();
     }
@@ -949,7 +945,7 @@ TEST_CASE("Under corruption a run's own head is scored as the probe is, on the s
   CHECK(*row.number("corruption_error") == Approx(run.evaluation.corruption->mean_error).margin(1e-12));
   // Without a head: the probe's scores only.
   TrainRunOptions plain = o;
-  plain.loss = "supcon";
+  plain.train.loss = "supcon";
   TrainedRun without = train_run(plain);
   CHECK(without.evaluation.corruption);
   CHECK_FALSE(without.evaluation.head_corruption);

@@ -28,10 +28,10 @@ struct ExperimentContext {
   std::string title;
   std::string out_dir;          // where NAME.csv, NAME.md and the figures go
   bool smoke = false;           // the definition's "smoke" overrides are applied
-  // Where every run trains (TrainRunOptions::device, device_given, sync_every): a choice of the
-  // machine, not of the definition, so not a parameter of the cache's rows; each row records the
-  // device it ran on in its "device" cell.
-  std::string device = "auto";
+  // Where every run trains (train::TrainOptions::device, device_explicit, sync_every): a choice of
+  // the machine, not of the definition, so not a parameter of the cache's rows; each row records
+  // the device it ran on in its "device" cell. Resolved once, from --device, by run_experiment.
+  torch::Device device = torch::kCPU;
   bool device_given = false;
   int64_t sync_every = 50;
   // The data-parallel job the experiment runs as (data_parallel_job.hpp; one process by

@@ -13,30 +13,24 @@
 
 namespace geomsim::train_experiments {
 
-// The options of one run, by the names of `geomsim robustness`'s options.
+// The library's options with the defaults of `geomsim robustness` (the encoder an mlp of width 128
+// and embedding 32; the contrastive encoders' 10 epochs of batch 128 at lr 1e-3, weight decay 1e-4).
+train::RobustnessOptions robustness_command_defaults();
+
+// The options of one run: the library's option objects, composed rather than copied: the data
+// set's (train::RobustnessDataOptions) and the method's (train::RobustnessOptions: the encoder,
+// the end model's training and Group DRO, JTT's, the contrastive encoders' train::TrainOptions with
+// their loss options, the clustering, the seed, the checkpoint and the device, resolved at the
+// command's edge), and what the run itself adds. robustness_run sets the library options'
+// run_description and distributed.
 struct RobustnessRunOptions {
   std::string data;  // Fashion-MNIST folder; empty: Debian's
   train::RobustnessDataOptions dataset;
-  std::string method;
-  std::string model = "mlp";
-  int64_t width = 128, embedding_dim = 32;
-  int64_t epochs = 20, batch_size = 64;
-  double learning_rate = 0.01, momentum = 0.9, l2 = 0.01;
-  double dro_eta = 0.01, dro_adjustment = 0.0;
-  int64_t jtt_epochs = 2, jtt_upweight = 20;
-  int64_t encoder_epochs = 10, encoder_batch_size = 128;
-  double encoder_lr = 1e-3, encoder_weight_decay = 1e-4, tau = 0.5, alpha = 0.5, kernel_lambda = 0.1, reconstruction_weight = 1.0;
-  int pca_components = 8, max_clusters = 8, silhouette_points = 2000;
-  double min_silhouette = 0.5;
-  uint64_t seed = 0;
+  train::RobustnessOptions run = robustness_command_defaults();
   int threads = 0;
-  std::string device = "auto";  // as TrainRunOptions::device
-  bool device_given = false;
-  int64_t sync_every = 50;
   double distributed_timeout = 300.0;  // as TrainRunOptions::distributed_timeout
   int nproc_per_node = 1;              // the CLI's launcher (cli/local_ranks.hpp)
-  std::string checkpoint, json_path;
-  int64_t stop_after = 0;
+  std::string json_path;
   bool quiet = false;
 };
 
@@ -46,8 +40,9 @@ nlohmann::json robustness_parameters(const RobustnessRunOptions& options);
 // The inverse: `base` with the values of such an object (a subset of the keys) set. Throws
 // InvalidArgument("definition") naming an unknown key or a value of the wrong type.
 RobustnessRunOptions robustness_options_from_parameters(const nlohmann::json& parameters, RobustnessRunOptions base = {});
-// The library's options for the command's (run_description set from robustness_parameters).
-train::RobustnessOptions robustness_library_options(const RobustnessRunOptions& options);
+// Every option in its range before any work: the data set's and the method's (with the data set's
+// attribute). Throws InvalidArgument naming the option.
+void validate(const RobustnessRunOptions& options);
 
 // The run as the JSON object `geomsim robustness --json` writes (for other commands too, e.g.
 // an experiment definition's runner). Validates everything before any work. On a data-parallel

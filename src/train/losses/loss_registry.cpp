@@ -282,6 +282,12 @@ const std::vector<LossParameter>& loss_parameters() {
   return parameters;
 }
 
+std::string LossParameter::key() const {
+  std::string key = name;
+  std::replace(key.begin(), key.end(), '-', '_');
+  return key;
+}
+
 const LossParameter& loss_parameter(const std::string& name) {
   const std::string wanted = cli_spelling(name);
   std::vector<std::string> names;

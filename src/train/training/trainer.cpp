@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "geomsim/support/errors.hpp"
@@ -30,42 +31,34 @@ void set_rate(torch::optim::AdamW& optimizer, double rate) {
 // repeat all of it. --stop-after is not here: stopping early and resuming is what it is for.
 nlohmann::json training_record(const TrainOptions& o, const EncoderOptions& encoder, const Autoencoder& autoencoder) {
   nlohmann::json record = {{"loss", o.loss},
-                           {"alpha", o.loss_options.alpha},
-                           {"tau", o.loss_options.tau},
-                           {"exclude-partner", !o.loss_options.include_partner},
                            {"epochs", o.epochs},
                            {"batch-size", o.batch_size},
                            {"lr", o.learning_rate},
                            {"weight-decay", o.weight_decay},
                            {"seed", o.seed},
                            {"reconstruction-weight", o.reconstruction_weight},
-                           {"kernel-lambda", o.loss_options.kernel_lambda},
-                           {"kernel-bandwidth", o.loss_options.kernel_bandwidth},
                            {"model", encoder.kind},
                            {"embedding-dim", encoder.embedding_dim},
                            {"width", encoder.width},
                            {"channels", encoder.channels},
                            {"image-size", encoder.image_size},
                            {"cosine-period", o.cosine_period_epochs},
-                           {"clip-cosine", o.loss_options.clip_cosine},
-                           {"positive-weight", o.loss_options.positive_weight},
-                           {"negative-weight", o.loss_options.negative_weight},
                            {"autoencoder", autoencoder ? autoencoder->options().mode : std::string("none")},
                            {"autoencoder-dropout", autoencoder ? autoencoder->options().dropout : 0.0},
                            {"label-smoothing", autoencoder ? autoencoder->options().label_smoothing : 0.0}};
   const EncoderOptions defaults;  // named only off their defaults: older checkpoints resume unchanged
   if (o.precision != "float32") record["precision"] = o.precision;
-  if (o.loss_options.base_temperature != 0.0) record["base-temperature"] = o.loss_options.base_temperature;
-  if (o.loss_options.clip_pos != 1.0) record["clip-pos"] = o.loss_options.clip_pos;
-  const LossOptions loss_defaults;
-  if (o.loss_options.cond_kernel != loss_defaults.cond_kernel) record["cond-kernel"] = o.loss_options.cond_kernel;
-  if (o.loss_options.cond_bandwidth != loss_defaults.cond_bandwidth) record["cond-bandwidth"] = o.loss_options.cond_bandwidth;
-  if (o.loss_options.cond_degree != loss_defaults.cond_degree) record["cond-degree"] = o.loss_options.cond_degree;
-  if (o.loss_options.cond_offset != loss_defaults.cond_offset) record["cond-offset"] = o.loss_options.cond_offset;
-  if (o.loss_options.positives != loss_defaults.positives) record["positives"] = o.loss_options.positives;
-  if (o.loss_options.noise_correction != loss_defaults.noise_correction) record["noise-correction"] = o.loss_options.noise_correction;
-  if (o.loss_options.label_accuracy != loss_defaults.label_accuracy) record["label-accuracy"] = o.loss_options.label_accuracy;
-  if (o.loss_options.denominator_size != loss_defaults.denominator_size) record["denominator-size"] = o.loss_options.denominator_size;
+  // The loss parameters, from the registry: those the first checkpoints recorded always, the later
+  // ones only off their defaults, so that older checkpoints resume unchanged. A flag is a boolean.
+  static const std::set<std::string> always = {"alpha",       "tau",          "exclude-partner", "kernel-lambda",
+                                               "kernel-bandwidth", "clip-cosine", "positive-weight", "negative-weight"};
+  for (const LossParameter& p : loss_parameters()) {
+    const double value = p.get(o.loss_options);
+    if (always.count(p.name) > 0 || value != p.default_value) {
+      record[p.name] = p.flag ? nlohmann::json(value != 0.0) : nlohmann::json(value);
+    }
+  }
+  if (o.loss_options.cond_kernel != LossOptions{}.cond_kernel) record["cond-kernel"] = o.loss_options.cond_kernel;
   if (o.head.enabled()) {  // named only with the head on: runs without one resume as they did
     record["head-weight"] = o.head.weight;
     record["head-label-smoothing"] = o.head.label_smoothing;

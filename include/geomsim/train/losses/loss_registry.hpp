@@ -73,6 +73,9 @@ struct LossParameter {
   double (*get)(const LossOptions&) = nullptr;
   void (*set)(LossOptions&, double) = nullptr;
   void (*check)(double) = nullptr;  // throws InvalidArgument(name, ...) outside `range`
+
+  // The name as experiment definitions' keys and runs' JSON spell it: "kernel_lambda".
+  std::string key() const;
 };
 
 // What a loss needs from the run beyond the embeddings.
