@@ -269,7 +269,7 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
 
   ExperimentPage page = begin_page(definition, context);
   const RobustnessRunOptions& o = plan.front().options;
-  const train::RobustnessOptions& r = o.run;
+  const train::RobustnessOptions& settings = o.run;
   std::string data_text;
   for (const auto& dataset : datasets) {
     train::RobustnessDataOptions d = o.dataset;
@@ -284,15 +284,15 @@ void run_robustness_experiment(const json& definition, const ExperimentContext& 
                  std::to_string(o.dataset.validation_per_subclass) + " validation and " + std::to_string(o.dataset.test_per_subclass) +
                  " test images per Fashion-MNIST label (undersampled: Bag at " + format_number(o.dataset.rare_fraction) +
                  " in training; spurious: the frame agrees with the class for " + format_number(o.dataset.agreement) +
-                 " of training)." + data_text + " End model: " + r.model.kind + " (width " + std::to_string(r.model.width) + ", embedding " +
-                 std::to_string(r.model.embedding_dim) + "), SGD lr " + format_number(r.end.learning_rate) + ", momentum " +
-                 format_number(r.end.momentum) + ", L2 " + format_number(r.end.l2) + ", " + std::to_string(r.end.epochs) +
-                 " epochs, batch " + std::to_string(r.end.batch_size) + "; Group DRO η " + format_number(r.end.dro.step_size) + ", C " +
-                 format_number(r.end.dro.adjustment) + "; JTT T = " + std::to_string(r.jtt_epochs) + ", λ_up = " +
-                 std::to_string(r.jtt_upweight) + "; encoders (SupCon, THANOS, CCL-K) " + std::to_string(r.encoder.epochs) +
-                 " epochs, τ " + format_number(r.encoder.loss_options.tau) + ", α " + format_number(r.encoder.loss_options.alpha) + "; clustering: " +
-                 std::to_string(r.clustering.pca_components) + " principal components, k ≤ " + std::to_string(r.clustering.max_clusters) +
-                 " by silhouette (one cluster below " + format_number(r.clustering.min_silhouette) + "). Seeds " + format_seed_list(seeds) +
+                 " of training)." + data_text + " End model: " + settings.model.kind + " (width " + std::to_string(settings.model.width) + ", embedding " +
+                 std::to_string(settings.model.embedding_dim) + "), SGD lr " + format_number(settings.end.learning_rate) + ", momentum " +
+                 format_number(settings.end.momentum) + ", L2 " + format_number(settings.end.l2) + ", " + std::to_string(settings.end.epochs) +
+                 " epochs, batch " + std::to_string(settings.end.batch_size) + "; Group DRO η " + format_number(settings.end.dro.step_size) + ", C " +
+                 format_number(settings.end.dro.adjustment) + "; JTT T = " + std::to_string(settings.jtt_epochs) + ", λ_up = " +
+                 std::to_string(settings.jtt_upweight) + "; encoders (SupCon, THANOS, CCL-K) " + std::to_string(settings.encoder.epochs) +
+                 " epochs, τ " + format_number(settings.encoder.loss_options.tau) + ", α " + format_number(settings.encoder.loss_options.alpha) + "; clustering: " +
+                 std::to_string(settings.clustering.pca_components) + " principal components, k ≤ " + std::to_string(settings.clustering.max_clusters) +
+                 " by silhouette (one cluster below " + format_number(settings.clustering.min_silhouette) + "). Seeds " + format_seed_list(seeds) +
                  ". Cells are mean ± sd over seeds, in %." +
                  (skipped.empty() ? std::string() : " Not run: " + join_words(skipped) + " (that data set has no background)."));
   const double seconds = total_seconds(rows);
