@@ -72,6 +72,23 @@ json claim(const std::string& test) {
   return {{"claim", "c"}, {"source", "seed 004"}, {"metric", "fine_probe"}, {"scale", 100}, {"unit", "points"}, {"test", test}};
 }
 
+// A small MLP run on Debian's Fashion-MNIST, one thread on the CPU (batch 32, width 8, embedding 4).
+TrainRunOptions tiny_mlp_run(const std::string& loss, int64_t train_samples, int64_t test_samples, std::uint64_t seed) {
+  TrainRunOptions o;
+  o.model.kind = "mlp";
+  o.train.loss = loss;
+  o.model.width = 8;
+  o.model.embedding_dim = 4;
+  o.train.batch_size = 32;
+  o.train_samples = train_samples;
+  o.test_samples = test_samples;
+  o.train.seed = seed;
+  o.threads = 1;
+  o.quiet = true;
+  o.train.device = torch::kCPU;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("Claims are contrasts of seed means averaged over the free axes", "[cli][experiments][claims]") {
@@ -703,21 +720,10 @@ TEST_CASE("A scatter line figure draws markers only, and a curve without points 
 
 TEST_CASE("A run trains on the rows of its subset of one pool, whatever its initialisation", "[experiments][coreset]") {
   // Debian's Fashion-MNIST (dataset-fashion-mnist), as the pages train on.
-  TrainRunOptions o;
+  TrainRunOptions o = tiny_mlp_run("ce", 200, 50, 11);
   o.data.hierarchy = "identity";
-  o.model.kind = "mlp";
-  o.train.loss = "ce";
-  o.model.width = 8;
-  o.model.embedding_dim = 4;
-  o.train.batch_size = 32;
-  o.train_samples = 200;
-  o.test_samples = 50;
   o.train.epochs = 2;
-  o.train.seed = 11;
   o.data_seed = 4;
-  o.threads = 1;
-  o.quiet = true;
-  o.train.device = torch::kCPU;
   // Every class in the subset, so that the evaluation's mean classifier has each one.
   const LabelledSplit pool = load_split(o.data, true, o.train_samples, 4, "train-samples");
   std::vector<int64_t> rows;
@@ -835,18 +841,7 @@ TEST_CASE("Another page's cache gives a run with the same id, version and parame
 TEST_CASE("A run with the joint head trains it on the clean labels, scores it, and records it in its row", "[experiments][joint_head]") {
   // Debian's Fashion-MNIST, as the pages train on: SupCon on 40 % noisy labels, the head on the
   // clean labels of 20 % of the images (seed 000 E.3.2).
-  TrainRunOptions o;
-  o.model.kind = "mlp";
-  o.train.loss = "supcon";
-  o.model.width = 8;
-  o.model.embedding_dim = 4;
-  o.train.batch_size = 32;
-  o.train_samples = 128;
-  o.test_samples = 50;
-  o.train.seed = 3;
-  o.threads = 1;
-  o.quiet = true;
-  o.train.device = torch::kCPU;
+  TrainRunOptions o = tiny_mlp_run("supcon", 128, 50, 3);
   o.label_noise = 0.4;
   o.train.head = {1.0, 0.1, 0.05, 0.2};
   TrainedRun run = train_run(o);
@@ -900,19 +895,8 @@ TEST_CASE("Under corruption a run's own head is scored as the probe is, on the s
   // Seed 001 scores cross-entropy by its own softmax head (Table 2, Fig. 5): the head's accuracy
   // and calibration under each corruption, beside the probe's; a run without a head has only the
   // probe's.
-  TrainRunOptions o;
-  o.model.kind = "mlp";
-  o.train.loss = "ce";
-  o.model.width = 8;
-  o.model.embedding_dim = 4;
-  o.train.batch_size = 32;
-  o.train_samples = 96;
-  o.test_samples = 40;
+  TrainRunOptions o = tiny_mlp_run("ce", 96, 40, 5);
   o.train.epochs = 1;
-  o.train.seed = 5;
-  o.threads = 1;
-  o.quiet = true;
-  o.train.device = torch::kCPU;
   o.corruptions = true;
   TrainedRun run = train_run(o);
   REQUIRE(run.result.classifier);
