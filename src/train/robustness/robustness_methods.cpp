@@ -79,25 +79,27 @@ void use_rank0_clusters(const DistributedContext& job, RobustnessResult& r) {
 }  // namespace
 
 const std::vector<RobustnessMethod>& robustness_methods() {
-  const std::string classes = "class labels (training)";
-  const std::string clusters_end = "class labels and its clusters as groups (training)";
-  const std::string clusters_selection = "class labels and the clusters' pseudo-groups (validation)";
-  const LabelsSeen clustered = {classes, clusters_end, clusters_selection};
-  using G = RobustnessGroups;
-  static const std::vector<RobustnessMethod> methods = {
-      {"erm", "ERM", G::none, "", false, {"", classes, "class labels (validation): plain accuracy"}},
-      {"jtt", "JTT [34]", G::first_model_errors, "", false,
-       {classes, "class labels, with the first model's errors upsampled (training)",
-        "class labels and pseudo-groups class x first-model error (validation)"}},
-      {"george", "GEORGE-style (Sohoni et al.)", G::clusters, "", false, clustered},
-      {"supcon", "SupCon", G::clusters, "supcon", false, clustered},
-      {"spread", "L_spread alone (seed 000 Table 3)", G::clusters, "spread", false, clustered},
-      {"thanos", "THANOS", G::clusters, "thanos", false, clustered},
-      {"groupdro-oracle", "GroupDRO, true groups (oracle)", G::true_groups, "", false,
-       {"", "class labels and true groups (training)", "class labels and true groups (validation)"}},
-      {"cclk-fair", "CCL-K Fair (background), seed 002", G::clusters, "cclk-fair", true,
-       {"background attribute, no class labels (training)", clusters_end, clusters_selection}},
-  };
+  static const std::vector<RobustnessMethod> methods = [] {
+    const std::string classes = "class labels (training)";
+    const std::string clusters_end = "class labels and its clusters as groups (training)";
+    const std::string clusters_selection = "class labels and the clusters' pseudo-groups (validation)";
+    const LabelsSeen clustered = {classes, clusters_end, clusters_selection};
+    using G = RobustnessGroups;
+    return std::vector<RobustnessMethod>{
+        {"erm", "ERM", G::none, "", false, {"", classes, "class labels (validation): plain accuracy"}},
+        {"jtt", "JTT [34]", G::first_model_errors, "", false,
+         {classes, "class labels, with the first model's errors upsampled (training)",
+          "class labels and pseudo-groups class x first-model error (validation)"}},
+        {"george", "GEORGE-style (Sohoni et al.)", G::clusters, "", false, clustered},
+        {"supcon", "SupCon", G::clusters, "supcon", false, clustered},
+        {"spread", "L_spread alone (seed 000 Table 3)", G::clusters, "spread", false, clustered},
+        {"thanos", "THANOS", G::clusters, "thanos", false, clustered},
+        {"groupdro-oracle", "GroupDRO, true groups (oracle)", G::true_groups, "", false,
+         {"", "class labels and true groups (training)", "class labels and true groups (validation)"}},
+        {"cclk-fair", "CCL-K Fair (background), seed 002", G::clusters, "cclk-fair", true,
+         {"background attribute, no class labels (training)", clusters_end, clusters_selection}},
+    };
+  }();
   return methods;
 }
 
