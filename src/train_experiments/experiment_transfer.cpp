@@ -282,6 +282,19 @@ std::string labels_seen_text(const TrainingMethod& method, const std::vector<std
   return "coarse, noisy (uncorrected)" + rest;
 }
 
+// What the joint cross-entropy head adds to a method's labels, where its runs trained one
+// (head_weight > 0): the clean coarse labels, of a share of the images below 1.
+std::string joint_head_text(const std::vector<std::string>& weights, const std::vector<std::string>& shares) {
+  const bool head = std::any_of(weights.begin(), weights.end(), [](const std::string& v) { return !v.empty() && std::stod(v) > 0; });
+  if (!head) return "";
+  std::string share;
+  for (const auto& v : shares) {
+    if (!v.empty() && std::stod(v) < 1) share += (share.empty() ? "" : ", ") + format_number(100 * std::stod(v)) + " %";
+  }
+  return "; the clean coarse labels" + (share.empty() ? std::string() : " of " + share + " of the images") +
+         " in the joint cross-entropy head";
+}
+
 }  // namespace
 
 std::vector<std::string> transfer_key_columns(const json& p) {
@@ -498,7 +511,10 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   std::vector<std::vector<std::string>> label_rows;
   for (const auto& m : methods) {
     const TrainingMethod& method = training_method(m);
-    label_rows.push_back({method.label, labels_seen_text(method, table.values("label_noise", {{"method", m}})),
+    label_rows.push_back({method.label,
+                          labels_seen_text(method, table.values("label_noise", {{"method", m}})) +
+                              joint_head_text(table.values("head_weight", {{"method", m}}),
+                                              table.values("head_labelled_share", {{"method", m}})),
                           "fine, only in the probes on the frozen embedding"});
   }
   page.table({"method", "labels in training", "subclass labels"}, label_rows);
