@@ -1,37 +1,37 @@
 $c1 << EOD
-0.1 63.44166666666666 2.3625022045845103
-0.3 67.85833333333335 2.379373166753519
+0.1 63.449999999999996 2.3668544526438478
+0.3 67.89999999999999 2.3903974564912844
 0.5 66.65833333333335 3.3720048438083032
-0.7 68.39166666666668 2.2148175244626045
+0.7 68.4 2.2142718893577618
 0.9 65.24166666666666 2.2179758038956736
 EOD
 $c2 << EOD
-0.1 28.4 3.1016124838541645
-0.3 36.166666666666664 2.8533605917701093
-0.5 44.51666666666667 3.440300374482825
-0.7 69.39166666666667 1.8459189220186956
-0.9 67.21666666666665 2.4963306404934973
+0.1 27.758333333333336 2.850511649979117
+0.3 35.53333333333333 2.6828467467722916
+0.5 45.283333333333324 5.189380181357564
+0.7 69.45 1.8308467986153285
+0.9 67.29166666666666 2.534446027570258
 EOD
 $c3 << EOD
-0.1 25.725000000000005 6.543221683543971
-0.3 32.15833333333333 4.436599673924465
-0.5 42.975 3.799440748320731
-0.7 54.18333333333333 4.507512248088371
-0.9 64.80833333333334 4.229233579109418
+0.1 25.69166666666667 6.488021013118457
+0.3 32.475 4.675227267203168
+0.5 43.43333333333333 4.251901535391742
+0.7 54.20833333333333 4.519227441351748
+0.9 64.64999999999999 4.066816937114331
 EOD
 $c4 << EOD
-0.1 30.141666666666666 9.115229929445922
+0.1 30.133333333333333 9.103881955883802
 0.3 48.233333333333334 7.273009464222266
-0.5 55.266666666666666 4.634616129375405
-0.7 64.88333333333333 1.5580971300489157
+0.5 55.25833333333333 4.609925885159832
+0.7 64.86666666666666 1.5506987672229144
 0.9 66.44166666666665 1.3760147770524391
 EOD
 $c5 << EOD
-0.1 57.80833333333334 2.8765285791499924
-0.3 60.608333333333334 3.4025603105112863
-0.5 64.04166666666666 2.395290518218337
-0.7 67.14166666666667 1.3584611391816346
-0.9 65.275 2.0076727821036986
+0.1 58.01666666666667 1.6117278513032736
+0.3 61.416666666666664 2.6470108928122436
+0.5 63.891666666666666 1.5541610813125737
+0.7 66.75833333333334 2.4169022873642763
+0.9 65.41666666666667 2.574813909133372
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './coreset-seed000.png'
@@ -56,10 +56,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'identity, cnn, a pool of 3000 images, ~4/size'."\n".'epochs of cross entropy, seeds 0:5 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'End-model accuracy against the coreset''s size'."\n".'identity, cnn, a pool of 3000 images, ~4/size epochs of cross entropy, seeds 0:5 (±'."\n".'sd)' : 'End-model accuracy against the coreset''s size'."\n".'identity, cnn, a pool of 3000 images, ~4/size epochs of cross entropy, seeds 0:5 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.07600000000000001:0.924]; set yrange [16.578987952844564:73.84037595229682]
+set xrange [0.07600000000000001:0.924]; set yrange [16.599785596294858:73.88470685586869]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.8480000000000001 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 57.26138799945226 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 57.28492125957383 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -104,10 +104,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'identity, cnn, a pool of 3000 images, ~4/size'."\n".'epochs of cross entropy, seeds 0:5 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'End-model accuracy against the coreset''s size'."\n".'identity, cnn, a pool of 3000 images, ~4/size epochs of cross entropy, seeds 0:5 (±'."\n".'sd)' : 'End-model accuracy against the coreset''s size'."\n".'identity, cnn, a pool of 3000 images, ~4/size epochs of cross entropy, seeds 0:5 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.07600000000000001:0.924]; set yrange [16.578987952844564:73.84037595229682]
+set xrange [0.07600000000000001:0.924]; set yrange [16.599785596294858:73.88470685586869]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.8480000000000001 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 57.26138799945226 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 57.28492125957383 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -152,10 +152,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'identity, cnn, a pool of 3000 images, ~4/size'."\n".'epochs of cross entropy, seeds 0:5 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'End-model accuracy against the coreset''s size'."\n".'identity, cnn, a pool of 3000 images, ~4/size epochs of cross entropy, seeds 0:5 (±'."\n".'sd)' : 'End-model accuracy against the coreset''s size'."\n".'identity, cnn, a pool of 3000 images, ~4/size epochs of cross entropy, seeds 0:5 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.07600000000000001:0.924]; set yrange [16.578987952844564:73.84037595229682]
+set xrange [0.07600000000000001:0.924]; set yrange [16.599785596294858:73.88470685586869]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.8480000000000001 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 57.26138799945226 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 57.28492125957383 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -200,10 +200,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'identity, cnn, a pool of 3000 images, ~4/size'."\n".'epochs of cross entropy, seeds 0:5 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'End-model accuracy against the coreset''s size'."\n".'identity, cnn, a pool of 3000 images, ~4/size epochs of cross entropy, seeds 0:5 (±'."\n".'sd)' : 'End-model accuracy against the coreset''s size'."\n".'identity, cnn, a pool of 3000 images, ~4/size epochs of cross entropy, seeds 0:5 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.07600000000000001:0.924]; set yrange [16.578987952844564:73.84037595229682]
+set xrange [0.07600000000000001:0.924]; set yrange [16.599785596294858:73.88470685586869]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.8480000000000001 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 57.26138799945226 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 57.28492125957383 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)

@@ -1,35 +1,35 @@
 $c1 << EOD
-0 0.1544136760063002 0.013090103379957443
-0.2 0.17035488385892603 0.012505911594161086
-0.4 0.19766950501710712 0.015200035467047434
-0.5 0.2487979574110538 0.02386620247265278
-0.6 0.3439258180010743 0.008678779511729476
-0.7 0.5146099932327034 0.015370551826838654
-0.8 0.7995922901565896 0.012265196951409789
-0.9 0.9478881127189144 0.0068691547348580856
-1 0.9758609393274679 0.003726961918263985
+0 0.1541532401631193 0.013981784474492151
+0.2 0.17041812177572005 0.012511977595608174
+0.4 0.19809974968294938 0.014381854138514233
+0.5 0.24880172586197338 0.023819091979040617
+0.6 0.34375801455707133 0.009576051094321853
+0.7 0.5141491014091227 0.01475369974434838
+0.8 0.7986019369691136 0.013510707621752582
+0.9 0.9480559274708403 0.006866944058663955
+1 0.9756915852868958 0.003779078596625648
 EOD
 $c2 << EOD
-0 3.647307383506304e-12
-0.2 2.3251230794256934e-10
-0.4 3.765459385888315e-10
-0.5 2.654584783798394e-10
-0.6 2.6441123669484748e-09
-0.7 0.6088454755164598
-0.8 0.980451811094901
+0 7.452215572823558e-12
+0.2 2.325123055236642e-10
+0.4 3.7130103744165416e-10
+0.5 2.6545847430227146e-10
+0.6 2.7689848322163158e-09
+0.7 0.6088454755164601
+0.8 0.9804518099152909
 0.9 1
 1 1
 EOD
 $c3 << EOD
-0 0.15816172410894608
-0.2 0.15816172410894608
-0.4 0.15816172410894608
-0.5 0.15816172410894608
-0.6 0.15816172410894608
-0.7 0.15816172410894608
-0.8 0.15816172410894608
-0.9 0.15816172410894608
-1 0.15816172410894608
+0 0.15817069902637723
+0.2 0.15817069902637723
+0.4 0.15817069902637723
+0.5 0.15817069902637723
+0.6 0.15817069902637723
+0.7 0.15817069902637723
+0.8 0.15817069902637723
+0.9 0.15817069902637723
+1 0.15817069902637723
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './figure-2-trained.png'
@@ -54,10 +54,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64,'."\n".'τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : (gs_width / (0.62 * gs_font)) < 115 ? 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated: n_y = 8, best of seeds 0:4') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.03:1.03]; set yrange [-0.04999999999617033:1.0499999999998177]
+set xrange [-0.03:1.03]; set yrange [-0.04999999999217518:1.0499999999996275]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 1.06 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 1.0999999999959882 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 1.0999999999918026 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -103,10 +103,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64,'."\n".'τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : (gs_width / (0.62 * gs_font)) < 115 ? 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated: n_y = 8, best of seeds 0:4') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.03:1.03]; set yrange [-0.04999999999617033:1.0499999999998177]
+set xrange [-0.03:1.03]; set yrange [-0.04999999999217518:1.0499999999996275]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 1.06 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 1.0999999999959882 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 1.0999999999918026 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -152,10 +152,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64,'."\n".'τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : (gs_width / (0.62 * gs_font)) < 115 ? 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated: n_y = 8, best of seeds 0:4') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.03:1.03]; set yrange [-0.04999999999617033:1.0499999999998177]
+set xrange [-0.03:1.03]; set yrange [-0.04999999999217518:1.0499999999996275]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 1.06 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 1.0999999999959882 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 1.0999999999918026 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -201,10 +201,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 3 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64,'."\n".'τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : (gs_width / (0.62 * gs_font)) < 115 ? 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated:'."\n".'n_y = 8, best of seeds 0:4' : 'Spread against α: trained cnn encoder vs the simulated optimum'."\n".'Fashion-MNIST fmnist-2 (K = 2), cnn, d = 64, τ = 0.5, 3 epochs, seeds 0:2; simulated: n_y = 8, best of seeds 0:4') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.03:1.03]; set yrange [-0.04999999999617033:1.0499999999998177]
+set xrange [-0.03:1.03]; set yrange [-0.04999999999217518:1.0499999999996275]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 1.06 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 1.0999999999959882 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 1.0999999999918026 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)

@@ -1,37 +1,37 @@
 $c1 << EOD
-0 77.1375 1.1325540037581305
-0.1 76.06875000000001 1.4429477517518465
-0.2 75.11875 1.2761374478144123
-0.3 73.14375000000001 1.8983898252391223
-0.4 70.975 2.575017336973536
+0 50.24375 6.391424919374394
+0.1 50.73125 5.645854199574865
+0.2 52.28125 5.269381740638216
+0.3 48.59375 5.133533835756529
+0.4 50.1 4.992708969802152
 EOD
 $c2 << EOD
-0 77.1375 1.1325540037581305
-0.1 75.42499999999998 1.6457738084473903
-0.2 73.37499999999999 1.4089002803605368
-0.3 69.525 2.5734912362114524
-0.4 67.73125 1.7896403269931087
+0 50.24375 6.391424919374394
+0.1 48.5875 5.435120579553475
+0.2 47.512499999999996 4.802064288258896
+0.3 44.2375 3.64454092739107
+0.4 45.89375 3.299181446099276
 EOD
 $c3 << EOD
-0 77.25 0.9992854590012953
-0.1 76.40625000000001 1.1286646661304813
-0.2 75.9875 0.9587007577222103
-0.3 75.95624999999998 1.235902648732035
-0.4 75.86874999999999 1.081314510874875
+0 53.96875000000001 4.572428043642207
+0.1 52.074999999999996 5.467044121696057
+0.2 51.387499999999996 6.81362867452327
+0.3 51.71875 5.742755529484829
+0.4 51.068749999999994 5.893515655847049
 EOD
 $c4 << EOD
-0 77.25 0.9992854590012953
-0.1 76.57500000000002 1.0800132274322252
-0.2 76.2375 0.895524586884293
-0.3 75.075 1.2256193769449202
-0.4 75.11875 1.1464035377774147
+0 53.96875000000001 4.572428043642207
+0.1 51.98125 5.420393864181563
+0.2 51.506249999999994 4.861910081733018
+0.3 51.81875 4.176459325792604
+0.4 50.612500000000004 3.9018081888859095
 EOD
 $c5 << EOD
-0 73.15 1.408900280360537
-0.1 69.28125 2.8556882457899455
-0.2 65.94375 2.5700802516653045
-0.3 64.95625000000001 2.3740317575201666
-0.4 63.65 2.8310775333784144
+0 51.83125 6.405184144782368
+0.1 42.912499999999994 2.5999656591138707
+0.2 35.05625 4.1072616442449466
+0.3 30.01875 4.278512550274586
+0.4 26.049999999999997 5.812978090937062
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './noisy-labels-cnn.png'
@@ -56,15 +56,15 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)' : 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.012:0.41200000000000003]; set yrange [59.946365889764756:79.14261058061496]
+set xrange [-0.012:0.41200000000000003]; set yrange [18.32181410233397:60.45638585037118]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.42400000000000004 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 19.1962446908502 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 42.1345717480372 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
 set rmargin at screen left + 0 * (panel_w + gap) + panel_w
-set ylabel 'linear probe, share of the labels %' noenhanced; set format y '%g'
+set ylabel 'head_accuracy (×100)' noenhanced; set format y '%g'
 unset title
 unset arrow
 plot $c1 using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle, $c1 using 1:2 with linespoints lt 1 lw 2 pi 1 notitle, $c2 using 1:2:3 with yerrorbars lt 2 lw 1 dt 1 ps 0 notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 1 notitle, $c3 using 1:2:3 with yerrorbars lt 3 lw 1 dt 1 ps 0 notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 1 notitle, $c4 using 1:2:3 with yerrorbars lt 4 lw 1 dt 1 ps 0 notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 1 notitle, $c5 using 1:2:3 with yerrorbars lt 5 lw 1 dt 1 ps 0 notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 1 notitle
@@ -104,15 +104,15 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)' : 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.012:0.41200000000000003]; set yrange [59.946365889764756:79.14261058061496]
+set xrange [-0.012:0.41200000000000003]; set yrange [18.32181410233397:60.45638585037118]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.42400000000000004 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 19.1962446908502 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 42.1345717480372 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
 set rmargin at screen left + 0 * (panel_w + gap) + panel_w
-set ylabel 'linear probe, share of the labels %' noenhanced; set format y '%g'
+set ylabel 'head_accuracy (×100)' noenhanced; set format y '%g'
 unset title
 unset arrow
 plot $c1 using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle, $c1 using 1:2 with linespoints lt 1 lw 2 pi 1 notitle, $c2 using 1:2:3 with yerrorbars lt 2 lw 1 dt 1 ps 0 notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 1 notitle, $c3 using 1:2:3 with yerrorbars lt 3 lw 1 dt 1 ps 0 notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 1 notitle, $c4 using 1:2:3 with yerrorbars lt 4 lw 1 dt 1 ps 0 notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 1 notitle, $c5 using 1:2:3 with yerrorbars lt 5 lw 1 dt 1 ps 0 notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 1 notitle
@@ -152,15 +152,15 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)' : 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.012:0.41200000000000003]; set yrange [59.946365889764756:79.14261058061496]
+set xrange [-0.012:0.41200000000000003]; set yrange [18.32181410233397:60.45638585037118]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.42400000000000004 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 19.1962446908502 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 42.1345717480372 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
 set rmargin at screen left + 0 * (panel_w + gap) + panel_w
-set ylabel 'linear probe, share of the labels %' noenhanced; set format y '%g'
+set ylabel 'head_accuracy (×100)' noenhanced; set format y '%g'
 unset title
 unset arrow
 plot $c1 using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle, $c1 using 1:2 with linespoints lt 1 lw 2 pi 1 notitle, $c2 using 1:2:3 with yerrorbars lt 2 lw 1 dt 1 ps 0 notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 1 notitle, $c3 using 1:2:3 with yerrorbars lt 3 lw 1 dt 1 ps 0 notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 1 notitle, $c4 using 1:2:3 with yerrorbars lt 4 lw 1 dt 1 ps 0 notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 1 notitle, $c5 using 1:2:3 with yerrorbars lt 5 lw 1 dt 1 ps 0 notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 1 notitle
@@ -200,15 +200,15 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)' : 'Seed 000 Fig. 4 (left) and Fig. A2 analogue: contrastive learning on noisy labels'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [-0.012:0.41200000000000003]; set yrange [59.946365889764756:79.14261058061496]
+set xrange [-0.012:0.41200000000000003]; set yrange [18.32181410233397:60.45638585037118]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.42400000000000004 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 19.1962446908502 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 42.1345717480372 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
 set rmargin at screen left + 0 * (panel_w + gap) + panel_w
-set ylabel 'linear probe, share of the labels %' noenhanced; set format y '%g'
+set ylabel 'head_accuracy (×100)' noenhanced; set format y '%g'
 unset title
 unset arrow
 plot $c1 using 1:2:3 with yerrorbars lt 1 lw 1 dt 1 ps 0 notitle, $c1 using 1:2 with linespoints lt 1 lw 2 pi 1 notitle, $c2 using 1:2:3 with yerrorbars lt 2 lw 1 dt 1 ps 0 notitle, $c2 using 1:2 with linespoints lt 2 lw 2 pi 1 notitle, $c3 using 1:2:3 with yerrorbars lt 3 lw 1 dt 1 ps 0 notitle, $c3 using 1:2 with linespoints lt 3 lw 2 pi 1 notitle, $c4 using 1:2:3 with yerrorbars lt 4 lw 1 dt 1 ps 0 notitle, $c4 using 1:2 with linespoints lt 4 lw 2 pi 1 notitle, $c5 using 1:2:3 with yerrorbars lt 5 lw 1 dt 1 ps 0 notitle, $c5 using 1:2 with linespoints lt 5 lw 2 pi 1 notitle

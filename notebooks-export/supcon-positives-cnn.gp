@@ -1,9 +1,9 @@
 $c1 << EOD
-1 76.3625 1.2891719379951925
-2 77.95 0.693335622706843
-3 78.28125 0.8123763642197224
-5 78.0625 0.9291893548372463
-10 78.15 1.4287856982166967
+1 76.39999999999999 1.1408017231002825
+2 77.9125 0.6356942211921907
+3 78.2875 0.862616451765872
+5 78.07499999999999 0.9000000000000015
+10 78.09375 1.350512468869291
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './supcon-positives-cnn.png'
@@ -28,10 +28,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 001 Table 3 analogue: SupCon against its number of positives, 1 (SimCLR''s) to 10'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)' : 'Seed 001 Table 3 analogue: SupCon against its number of positives, 1 (SimCLR''s) to 10'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.73:10.27]; set yrange [74.84805518019421:79.8040585800273]
+set xrange [0.73:10.27]; set yrange [75.04994506730122:79.65351567846778]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics at_least_1(nice(1.0 * 9.54 / at_least_2(floor(panel_w / cw / 10))))
-set ytics nice(1.0 * 4.956003399833094 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 4.60357061116656 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -76,10 +76,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 001 Table 3 analogue: SupCon against its number of positives, 1 (SimCLR''s) to 10'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)' : 'Seed 001 Table 3 analogue: SupCon against its number of positives, 1 (SimCLR''s) to 10'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.73:10.27]; set yrange [74.84805518019421:79.8040585800273]
+set xrange [0.73:10.27]; set yrange [75.04994506730122:79.65351567846778]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics at_least_1(nice(1.0 * 9.54 / at_least_2(floor(panel_w / cw / 10))))
-set ytics nice(1.0 * 4.956003399833094 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 4.60357061116656 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -124,10 +124,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 001 Table 3 analogue: SupCon against its number of positives, 1 (SimCLR''s) to 10'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)' : 'Seed 001 Table 3 analogue: SupCon against its number of positives, 1 (SimCLR''s) to 10'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.73:10.27]; set yrange [74.84805518019421:79.8040585800273]
+set xrange [0.73:10.27]; set yrange [75.04994506730122:79.65351567846778]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics at_least_1(nice(1.0 * 9.54 / at_least_2(floor(panel_w / cw / 10))))
-set ytics nice(1.0 * 4.956003399833094 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 4.60357061116656 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -172,10 +172,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs,'."\n".'seeds 0:7 (± sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Seed 001 Table 3 analogue: SupCon against its number of positives, 1 (SimCLR''s) to 10'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)' : 'Seed 001 Table 3 analogue: SupCon against its number of positives, 1 (SimCLR''s) to 10'."\n".'cnn, α = 0.5, augmented, τ = 0.1, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.73:10.27]; set yrange [74.84805518019421:79.8040585800273]
+set xrange [0.73:10.27]; set yrange [75.04994506730122:79.65351567846778]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics at_least_1(nice(1.0 * 9.54 / at_least_2(floor(panel_w / cw / 10))))
-set ytics nice(1.0 * 4.956003399833094 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 4.60357061116656 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)

@@ -1,16 +1,16 @@
 $c1 << EOD
-0.1 65.13749999999999 3.162926989808195
-0.3 65.3875 2.8398629242573366
-0.5 63.81250000000001 2.717502792744
-0.7 62.612500000000004 3.2122255302426788
-0.9 61.03125 2.2397285390357995
+0.1 65.1625 3.2834813841409223
+0.3 65.23125 2.6355993490231864
+0.5 63.75625 2.671735324252225
+0.7 62.65624999999999 3.139658477787487
+0.9 61.11875 2.231421311950877
 EOD
 $c2 << EOD
-0.1 74.64375 1.466394387605189
-0.3 69.19999999999999 2.1494185260204697
-0.5 65.08125 2.50341730725936
-0.7 63.218750000000014 2.402667788105546
-0.9 60.81875 2.347633687049881
+0.1 74.5375 1.4483364841874862
+0.3 69.15 2.1330729007701534
+0.5 65.03125 2.479910352642381
+0.7 63.24375 2.458431192563954
+0.9 60.8 2.3468824305569997
 EOD
 set terminal pngcairo size 900,540 enhanced font 'DejaVu Sans,11'
 set output './temperature-cnn.png'
@@ -35,10 +35,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (±'."\n".'sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)' : 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.07600000000000001:0.924]; set yrange [57.58916490921737:76.99209579133795]
+set xrange [0.07600000000000001:0.924]; set yrange [57.57648162370577:76.86247242992471]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.8480000000000001 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 19.40293088212058 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 19.28599080621894 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -83,10 +83,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (±'."\n".'sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)' : 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.07600000000000001:0.924]; set yrange [57.58916490921737:76.99209579133795]
+set xrange [0.07600000000000001:0.924]; set yrange [57.57648162370577:76.86247242992471]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.8480000000000001 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 19.40293088212058 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 19.28599080621894 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -131,10 +131,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (±'."\n".'sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)' : 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.07600000000000001:0.924]; set yrange [57.58916490921737:76.99209579133795]
+set xrange [0.07600000000000001:0.924]; set yrange [57.57648162370577:76.86247242992471]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.8480000000000001 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 19.40293088212058 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 19.28599080621894 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)
@@ -179,10 +179,10 @@ top = 1 - ((gs_width / (0.62 * gs_font)) < 70 ? 2 : (gs_width / (0.62 * gs_font)
 set multiplot title ((gs_width / (0.62 * gs_font)) < 70 ? 'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (±'."\n".'sd)' : (gs_width / (0.62 * gs_font)) < 115 ? 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)' : 'Coarse-to-fine transfer against the temperature τ, SupCon and L_spread'."\n".'cnn, α = 0.5, augmented, 3 epochs, seeds 0:7 (± sd)') noenhanced
 set tmargin at screen top; set bmargin at screen bottom
 set grid lt 1 lc rgb '#dddddd' lw 0.5
-set xrange [0.07600000000000001:0.924]; set yrange [57.58916490921737:76.99209579133795]
+set xrange [0.07600000000000001:0.924]; set yrange [57.57648162370577:76.86247242992471]
 nice(x) = (nice_m = 10**floor(log10(x)), nice_f = x / nice_m, (nice_f < 1.5 ? 1 : nice_f < 3.5 ? 2 : nice_f < 7.5 ? 5 : 10) * nice_m)
 set xtics nice(1.0 * 0.8480000000000001 / at_least_2(floor(panel_w / cw / 10)))
-set ytics nice(1.0 * 19.40293088212058 / at_least_2(floor((top - bottom) / ch / 2.5)))
+set ytics nice(1.0 * 19.28599080621894 / at_least_2(floor((top - bottom) / ch / 2.5)))
 set tics nomirror out; set border 3
 unset xlabel
 set lmargin at screen left + 0 * (panel_w + gap)

@@ -17,11 +17,12 @@ Usage: compare_identical_runs.py EXPORT_DIR [--verbose]. Prints one line a diffe
 (pages, the run's key, the differing results) and a summary; exit 0 when no pair differs, 1
 otherwise, 2 on bad usage.
 
-Not yet a CI check: on 2026-11-29 42 of 4518 such pairs differ, all between rows that a page's
-run cache computed with different code versions. Rows now carry results_version (a setting here:
-rows of two versions never pair) and are trained again when the code's version changes
-(train_experiments/run_identity.hpp), so the check passes once the training pages are rerun.
-Run it by hand: python3 tests/sims/compare_identical_runs.py notebooks-export"""
+A CI check (ctest sims.identical_runs) on the committed pages since every training page was rerun
+at results_version 2: rows carry results_version (a setting here: rows of two versions never
+pair) and are trained again when the code's version changes (train_experiments/run_identity.hpp).
+Before that, on 2026-11-29, 42 of 4518 such pairs differed, all between rows that a page's run
+cache had computed with different code versions. By hand:
+python3 tests/sims/compare_identical_runs.py notebooks-export"""
 import csv
 import glob
 import os
@@ -53,7 +54,9 @@ RESULTS = {
     "paper_method_geometry", "paper_method_atoms", "paper_method_max_atoms",
 }
 RESULT_PATTERNS = [re.compile(p) for p in (
-    r"test_group_\d+", r"corrupt_accuracy_s\d+", r"ece_s\d+", r"p_z\d+", r"sigma_z\d+", r"delta_z\d+")]
+    r"test_group_\d+", r"corrupt_accuracy_s\d+", r"ece_s\d+", r"p_z\d+", r"sigma_z\d+", r"delta_z\d+",
+    # a run's own head under corruption (evaluate_head_corruptions): the probe's metrics, prefixed
+    r"head_(clean_ece|corruption_error|ece_rise|corrupt_accuracy_s\d+|ece_s\d+)")]
 # Where and how long: recorded, shown, never compared (timings differ on every run).
 # The run id is a digest of the settings and of what the page measured: pages that measured
 # different things of one run still pair on the results they share.
