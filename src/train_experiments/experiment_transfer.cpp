@@ -423,44 +423,30 @@ std::string run_checkpoint_path(const std::string& out_dir, const std::string& n
   return (std::filesystem::path(out_dir) / "checkpoints" / name / (file + ".pt")).string();
 }
 
-void run_transfer_experiment(const json& definition, const ExperimentContext& context) {
-  const json& p = definition.at("parameters");
-  const auto methods = string_list(p, "methods");
-  const auto hierarchies = string_list(p, "hierarchies");
-  const auto encoders = string_list(p, "encoders");
-  const auto seeds = seed_list(p, "seeds");
-  const std::vector<std::string> axes = transfer_axes(p);
-  const TrainRunOptions base = base_training_options(with_first_values(p));
-  validate_claims(definition, axes);
-  if (definition.contains("figure") && methods.size() * hierarchies.size() > static_cast<std::size_t>(kMaxLineCurves)) {
-    throw InvalidArgument("definition", "figure: " + std::to_string(methods.size() * hierarchies.size()) + " curves (methods × hierarchies); it tells at most " +
-                                            std::to_string(kMaxLineCurves) + " apart");
-  }
-  std::vector<PlannedRun> plan = plan_transfer_runs(p);
-  if (p.contains("keep_checkpoints") && bool_list(p, "keep_checkpoints").front()) {
-    // Each run writes its checkpoint every epoch (so an interrupted run resumes mid-way) and
-    // keeps it, for the lipschitz kind's Table 1 on these models.
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(context.out_dir) / "checkpoints" / context.name, ec);
-    const auto sweeps = swept_options(p);
-    const bool swept_lr = std::find(sweeps.begin(), sweeps.end(), "lr") != sweeps.end();
-    for (auto& run : plan) run.options.train.checkpoint = run_checkpoint_path(context.out_dir, context.name, run.parameters, swept_lr);
-  }
-  const auto heatmaps = plan_heatmaps(definition, plan, context);
-  RunCache cache(context.stem() + ".csv", transfer_key_columns(p));
-  const auto probe_share = probe_label_share(p);
-  RunMeasure measure;
-  if (probe_share) {
-    measure.name = "fine_probe_labelled " + format_number(*probe_share);
-    measure.add = [&](const PlannedRun& planned, TrainedRun& run, RunRow& row) {
-      row.set("fine_probe_labelled", labelled_probe_accuracy(run, *probe_share, planned.options.train.seed));
-    };
-  }
-  const std::vector<RunRow> rows = run_plan(plan, cache, context, measure);
-  if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
-  const RunTable table(rows, axes);
+namespace {
 
-  ExperimentPage page = begin_page(definition, context);
+// What the page of a transfer experiment is drawn from: the definition, its lists, the runs.
+struct TransferPage {
+  const json& definition;
+  const json& p;  // its parameters
+  const RunTable& table;
+  const std::vector<RunRow>& rows;
+  std::vector<std::string> methods, hierarchies, encoders, axes;
+  std::vector<std::uint64_t> seeds;
+  const TrainRunOptions& base;
+  std::optional<double> probe_share;
+};
+
+// The setup: data, budget, recipe, what the encoders were trained on, coloured backgrounds, and
+// the measured wall time.
+void write_transfer_setup(ExperimentPage& page, const TransferPage& d) {
+  const json& p = d.p;
+  const RunTable& table = d.table;
+  const TrainRunOptions& base = d.base;
+  const auto& methods = d.methods;
+  const auto& hierarchies = d.hierarchies;
+  const auto& seeds = d.seeds;
+  const auto& rows = d.rows;
   const train::TrainOptions& t = base.train;
   // What the encoders were trained on: the coarse labels, unless a method trains on none or on
   // other supervision (seed 002's attributes), which the table "Labels each method saw" names.
@@ -507,6 +493,12 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
                  " of training and evaluation in all (each run's wall time as measured when it ran, summed; on " +
                  std::to_string(torch::get_num_threads()) + (torch::get_num_threads() == 1 ? " thread)." : " threads)."));
 
+}
+
+// The labels each method saw in training (and the probes'), with the noise and the joint head.
+void write_labels_seen(ExperimentPage& page, const TransferPage& d) {
+  const RunTable& table = d.table;
+  const auto& methods = d.methods;
   page.heading("Labels each method saw");
   std::vector<std::vector<std::string>> label_rows;
   for (const auto& m : methods) {
@@ -519,129 +511,203 @@ void run_transfer_experiment(const json& definition, const ExperimentContext& co
   }
   page.table({"method", "labels in training", "subclass labels"}, label_rows);
 
-  const json paper_table = definition.value("paper_table", json::object());
-  for (const auto& encoder : encoders) {
-    page.heading("Coarse-to-fine linear probe, " + encoder + " encoder (%)");
-    const std::vector<std::string> other = swept(table, {"method", "hierarchy", "encoder"});
-    std::vector<std::string> header = {"method"};
-    for (const auto& axis : other) header.push_back(axis);
-    for (const auto& h : hierarchies) header.push_back(h);
-    const bool with_paper = paper_table.contains("values");
-    if (with_paper) header.push_back("the paper: " + paper_table.value("columns", std::string("Table 3")));
-    std::vector<std::vector<std::string>> result_rows;
+}
+
+// One row per method, hierarchy and combination of the other axes, a column per metric.
+void write_metric_table(ExperimentPage& page, const TransferPage& d, const std::string& encoder, const std::string& heading,
+                        const std::vector<Metric>& metrics) {
+  const RunTable& table = d.table;
+  const auto& methods = d.methods;
+  const auto& hierarchies = d.hierarchies;
+  const auto& axes = d.axes;
+  const std::vector<std::string> other = swept(table, {"method", "hierarchy", "encoder"});
+  page.heading(heading);
+  std::vector<std::string> columns = {"method"};
+  for (const auto& axis : other) columns.push_back(axis);
+  columns.push_back("hierarchy");
+  for (const auto& metric : metrics) columns.push_back(metric.title);
+  std::vector<std::vector<std::string>> table_rows;
+  for (const auto& h : hierarchies) {
     for (const auto& m : methods) {
-      // one row per combination of the other swept axes
-      std::vector<Selector> combos{{}};
-      for (const auto& axis : other) {
+      const Selector where_base = {{"method", m}, {"encoder", encoder}, {"hierarchy", h}};
+      std::vector<Selector> combos{where_base};
+      for (const auto& axis : axes) {
+        if (std::any_of(where_base.begin(), where_base.end(), [&](const auto& e) { return e.first == axis; })) continue;
         std::vector<Selector> next;
-        for (const auto& v : table.values(axis, {{"method", m}, {"encoder", encoder}})) {
-          for (auto c : combos) {
-            c.emplace_back(axis, v);
-            next.push_back(c);
+        for (const auto& c : combos) {
+          for (const auto& v : table.values(axis, c)) {
+            auto n = c;
+            n.emplace_back(axis, v);
+            next.push_back(n);
           }
         }
         combos = next;
       }
-      for (const auto& combo : combos) {
+      for (const auto& where : combos) {
         std::vector<std::string> row = {training_method(m).label};
-        for (const auto& [axis, value] : combo) row.push_back(value);
-        for (const auto& h : hierarchies) {
-          Selector where = combo;
-          where.insert(where.end(), {{"method", m}, {"encoder", encoder}, {"hierarchy", h}});
-          for (const auto& axis : axes) {
-            if (std::none_of(where.begin(), where.end(), [&](const auto& e) { return e.first == axis; })) {
-              const auto values = table.values(axis, where);
-              if (!values.empty()) where.emplace_back(axis, values.front());
-            }
-          }
-          row.push_back(cell_text(table, where, "fine_probe", 100, 1));
+        for (const auto& axis : other) {
+          row.push_back(std::find_if(where.begin(), where.end(), [&](const auto& e) { return e.first == axis; })->second);
         }
-        if (with_paper) {
-          // "METHOD,AXIS=VALUE" (e.g. "spread,augmentation=false") names the row of that value of a
-          // swept axis; "METHOD" the others.
-          const json& values = paper_table.at("values");
-          std::string text = values.contains(m) ? values.at(m).get<std::string>() : "—";
-          for (const auto& [axis, value] : combo) {
-            const std::string key = m + "," + axis + "=" + value;
-            if (values.contains(key)) text = values.at(key).get<std::string>();
-          }
-          row.push_back(text);
-        }
-        result_rows.push_back(row);
+        row.push_back(h);
+        for (const auto& metric : metrics) row.push_back(cell_text(table, where, metric.column, metric.scale, metric.decimals));
+        table_rows.push_back(row);
       }
     }
-    page.table(header, result_rows);
+  }
+  page.table(columns, table_rows);
+}
 
-    // One row per method, hierarchy and combination of the other axes, a column per metric.
-    const auto metric_table = [&](const std::string& heading, const std::vector<Metric>& metrics) {
-      page.heading(heading);
-      std::vector<std::string> columns = {"method"};
-      for (const auto& axis : other) columns.push_back(axis);
-      columns.push_back("hierarchy");
-      for (const auto& metric : metrics) columns.push_back(metric.title);
-      std::vector<std::vector<std::string>> table_rows;
-      for (const auto& h : hierarchies) {
-        for (const auto& m : methods) {
-          const Selector where_base = {{"method", m}, {"encoder", encoder}, {"hierarchy", h}};
-          std::vector<Selector> combos{where_base};
-          for (const auto& axis : axes) {
-            if (std::any_of(where_base.begin(), where_base.end(), [&](const auto& e) { return e.first == axis; })) continue;
-            std::vector<Selector> next;
-            for (const auto& c : combos) {
-              for (const auto& v : table.values(axis, c)) {
-                auto n = c;
-                n.emplace_back(axis, v);
-                next.push_back(n);
-              }
-            }
-            combos = next;
-          }
-          for (const auto& where : combos) {
-            std::vector<std::string> row = {training_method(m).label};
-            for (const auto& axis : other) {
-              row.push_back(std::find_if(where.begin(), where.end(), [&](const auto& e) { return e.first == axis; })->second);
-            }
-            row.push_back(h);
-            for (const auto& metric : metrics) row.push_back(cell_text(table, where, metric.column, metric.scale, metric.decimals));
-            table_rows.push_back(row);
-          }
+// The coarse-to-fine linear probe of one encoder: a row per method (and combination of the
+// other swept axes), a column per hierarchy, and the paper's values where the definition has them.
+void write_probe_table(ExperimentPage& page, const TransferPage& d, const std::string& encoder) {
+  const RunTable& table = d.table;
+  const auto& methods = d.methods;
+  const auto& hierarchies = d.hierarchies;
+  const auto& axes = d.axes;
+  const json paper_table = d.definition.value("paper_table", json::object());
+  page.heading("Coarse-to-fine linear probe, " + encoder + " encoder (%)");
+  const std::vector<std::string> other = swept(table, {"method", "hierarchy", "encoder"});
+  std::vector<std::string> header = {"method"};
+  for (const auto& axis : other) header.push_back(axis);
+  for (const auto& h : hierarchies) header.push_back(h);
+  const bool with_paper = paper_table.contains("values");
+  if (with_paper) header.push_back("the paper: " + paper_table.value("columns", std::string("Table 3")));
+  std::vector<std::vector<std::string>> result_rows;
+  for (const auto& m : methods) {
+    // one row per combination of the other swept axes
+    std::vector<Selector> combos{{}};
+    for (const auto& axis : other) {
+      std::vector<Selector> next;
+      for (const auto& v : table.values(axis, {{"method", m}, {"encoder", encoder}})) {
+        for (auto c : combos) {
+          c.emplace_back(axis, v);
+          next.push_back(c);
         }
       }
-      page.table(columns, table_rows);
-    };
-    // The accuracy of a run's own softmax head on the coarse labels (cross-entropy's, the
-    // autoencoder's, a joint head's), where some run has one.
-    std::vector<Metric> every = kMetrics;
-    if (std::any_of(table.rows().begin(), table.rows().end(), [](const RunRow& r) { return r.number("head_accuracy").has_value(); })) {
-      every.insert(every.begin() + 1, {"head_accuracy", "own head's coarse acc. %", 100, 1});
+      combos = next;
     }
-    metric_table("Every metric, " + encoder + " encoder", every);
-    if (probe_share) {
-      page.paragraph("**With " + format_number(*probe_share * 100) + " % of the labels**: the fine labels' linear probe fit on a "
-                     "seeded " + format_number(*probe_share * 100) + " % of the training images (the same images for every method "
-                     "at a seed), beside the probe on all of them.");
-      metric_table("Linear probe on a share of the labels, " + encoder + " encoder (%)", kLabelledProbe);
-    }
-    if (base.data.colour_backgrounds) metric_table("Accuracy and colour kept, " + encoder + " encoder", kColour);
-    if (base.corruptions) {
-      page.paragraph("**Under corruption** (seed 001 §4.2): the fine labels' linear probe, fit on the clean training "
-                     "embeddings, scored on the test images under gaussian_noise, impulse_noise, gaussian_blur and contrast at "
-                     "severities 1 to 5 (data/image_corruptions.hpp: ImageNet-C's noise and contrast levels, blur widths for "
-                     "28-pixel images), each severity's accuracy and expected calibration error (15 equal-width bins) the mean "
-                     "over the four; the corruption error is the mean error over all twenty, before the normalisation by a "
-                     "baseline model that seed 001's mCE takes from AlexNet.");
-      metric_table("Accuracy under corruption, " + encoder + " encoder (%)", kCorruptionAccuracy);
-      metric_table("Expected calibration error under corruption, " + encoder + " encoder", kCorruptionCalibration);
-      if (std::any_of(table.rows().begin(), table.rows().end(),
-                      [](const RunRow& r) { return r.number("head_corruption_error").has_value(); })) {
-        page.paragraph("**The runs' own heads under corruption**: the same corrupted test images scored by the softmax head "
-                       "a run trained with its encoder (cross-entropy's, or the joint head), on the labels it was trained for, "
-                       "as seed 001 scores cross-entropy (Table 2, Fig. 5); empty for a run without a head.");
-        metric_table("Own head's accuracy under corruption, " + encoder + " encoder (%)", head_metrics(kCorruptionAccuracy));
-        metric_table("Own head's expected calibration error under corruption, " + encoder + " encoder",
-                     head_metrics(kCorruptionCalibration));
+    for (const auto& combo : combos) {
+      std::vector<std::string> row = {training_method(m).label};
+      for (const auto& [axis, value] : combo) row.push_back(value);
+      for (const auto& h : hierarchies) {
+        Selector where = combo;
+        where.insert(where.end(), {{"method", m}, {"encoder", encoder}, {"hierarchy", h}});
+        for (const auto& axis : axes) {
+          if (std::none_of(where.begin(), where.end(), [&](const auto& e) { return e.first == axis; })) {
+            const auto values = table.values(axis, where);
+            if (!values.empty()) where.emplace_back(axis, values.front());
+          }
+        }
+        row.push_back(cell_text(table, where, "fine_probe", 100, 1));
       }
+      if (with_paper) {
+        // "METHOD,AXIS=VALUE" (e.g. "spread,augmentation=false") names the row of that value of a
+        // swept axis; "METHOD" the others.
+        const json& values = paper_table.at("values");
+        std::string text = values.contains(m) ? values.at(m).get<std::string>() : "—";
+        for (const auto& [axis, value] : combo) {
+          const std::string key = m + "," + axis + "=" + value;
+          if (values.contains(key)) text = values.at(key).get<std::string>();
+        }
+        row.push_back(text);
+      }
+      result_rows.push_back(row);
     }
+  }
+  page.table(header, result_rows);
+
+}
+
+// The metric tables of one encoder: every metric, and those of the definition's options (a
+// share of the labels, coloured backgrounds, corruptions).
+void write_metric_tables(ExperimentPage& page, const TransferPage& d, const std::string& encoder) {
+  const RunTable& table = d.table;
+  const TrainRunOptions& base = d.base;
+  const auto& probe_share = d.probe_share;
+  const auto metric_table = [&](const std::string& heading, const std::vector<Metric>& metrics) {
+    write_metric_table(page, d, encoder, heading, metrics);
+  };
+  // The accuracy of a run's own softmax head on the coarse labels (cross-entropy's, the
+  // autoencoder's, a joint head's), where some run has one.
+  std::vector<Metric> every = kMetrics;
+  if (std::any_of(table.rows().begin(), table.rows().end(), [](const RunRow& r) { return r.number("head_accuracy").has_value(); })) {
+    every.insert(every.begin() + 1, {"head_accuracy", "own head's coarse acc. %", 100, 1});
+  }
+  metric_table("Every metric, " + encoder + " encoder", every);
+  if (probe_share) {
+    page.paragraph("**With " + format_number(*probe_share * 100) + " % of the labels**: the fine labels' linear probe fit on a "
+                   "seeded " + format_number(*probe_share * 100) + " % of the training images (the same images for every method "
+                   "at a seed), beside the probe on all of them.");
+    metric_table("Linear probe on a share of the labels, " + encoder + " encoder (%)", kLabelledProbe);
+  }
+  if (base.data.colour_backgrounds) metric_table("Accuracy and colour kept, " + encoder + " encoder", kColour);
+  if (base.corruptions) {
+    page.paragraph("**Under corruption** (seed 001 §4.2): the fine labels' linear probe, fit on the clean training "
+                   "embeddings, scored on the test images under gaussian_noise, impulse_noise, gaussian_blur and contrast at "
+                   "severities 1 to 5 (data/image_corruptions.hpp: ImageNet-C's noise and contrast levels, blur widths for "
+                   "28-pixel images), each severity's accuracy and expected calibration error (15 equal-width bins) the mean "
+                   "over the four; the corruption error is the mean error over all twenty, before the normalisation by a "
+                   "baseline model that seed 001's mCE takes from AlexNet.");
+    metric_table("Accuracy under corruption, " + encoder + " encoder (%)", kCorruptionAccuracy);
+    metric_table("Expected calibration error under corruption, " + encoder + " encoder", kCorruptionCalibration);
+    if (std::any_of(table.rows().begin(), table.rows().end(),
+                    [](const RunRow& r) { return r.number("head_corruption_error").has_value(); })) {
+      page.paragraph("**The runs' own heads under corruption**: the same corrupted test images scored by the softmax head "
+                     "a run trained with its encoder (cross-entropy's, or the joint head), on the labels it was trained for, "
+                     "as seed 001 scores cross-entropy (Table 2, Fig. 5); empty for a run without a head.");
+      metric_table("Own head's accuracy under corruption, " + encoder + " encoder (%)", head_metrics(kCorruptionAccuracy));
+      metric_table("Own head's expected calibration error under corruption, " + encoder + " encoder",
+                   head_metrics(kCorruptionCalibration));
+    }
+  }
+}
+
+}  // namespace
+
+void run_transfer_experiment(const json& definition, const ExperimentContext& context) {
+  const json& p = definition.at("parameters");
+  const auto methods = string_list(p, "methods");
+  const auto hierarchies = string_list(p, "hierarchies");
+  const auto encoders = string_list(p, "encoders");
+  const auto seeds = seed_list(p, "seeds");
+  const std::vector<std::string> axes = transfer_axes(p);
+  const TrainRunOptions base = base_training_options(with_first_values(p));
+  validate_claims(definition, axes);
+  if (definition.contains("figure") && methods.size() * hierarchies.size() > static_cast<std::size_t>(kMaxLineCurves)) {
+    throw InvalidArgument("definition", "figure: " + std::to_string(methods.size() * hierarchies.size()) + " curves (methods × hierarchies); it tells at most " +
+                                            std::to_string(kMaxLineCurves) + " apart");
+  }
+  std::vector<PlannedRun> plan = plan_transfer_runs(p);
+  if (p.contains("keep_checkpoints") && bool_list(p, "keep_checkpoints").front()) {
+    // Each run writes its checkpoint every epoch (so an interrupted run resumes mid-way) and
+    // keeps it, for the lipschitz kind's Table 1 on these models.
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(context.out_dir) / "checkpoints" / context.name, ec);
+    const auto sweeps = swept_options(p);
+    const bool swept_lr = std::find(sweeps.begin(), sweeps.end(), "lr") != sweeps.end();
+    for (auto& run : plan) run.options.train.checkpoint = run_checkpoint_path(context.out_dir, context.name, run.parameters, swept_lr);
+  }
+  const auto heatmaps = plan_heatmaps(definition, plan, context);
+  RunCache cache(context.stem() + ".csv", transfer_key_columns(p));
+  const auto probe_share = probe_label_share(p);
+  RunMeasure measure;
+  if (probe_share) {
+    measure.name = "fine_probe_labelled " + format_number(*probe_share);
+    measure.add = [&](const PlannedRun& planned, TrainedRun& run, RunRow& row) {
+      row.set("fine_probe_labelled", labelled_probe_accuracy(run, *probe_share, planned.options.train.seed));
+    };
+  }
+  const std::vector<RunRow> rows = run_plan(plan, cache, context, measure);
+  if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
+  const RunTable table(rows, axes);
+
+  ExperimentPage page = begin_page(definition, context);
+  const TransferPage d{definition, p, table, rows, methods, hierarchies, encoders, axes, seeds, base, probe_share};
+  write_transfer_setup(page, d);
+  write_labels_seen(page, d);
+  for (const auto& encoder : encoders) {
+    write_probe_table(page, d, encoder);
+    write_metric_tables(page, d, encoder);
     if (definition.contains("figure")) {
       draw_sweep(definition.at("figure"), table, context, encoder,
                  std::to_string(base.train.epochs) + " epochs, seeds " + format_seed_list(seeds), page);
