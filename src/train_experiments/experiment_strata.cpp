@@ -95,36 +95,58 @@ void add_strata_metrics(const TrainedRun& run, RunRow& row) {
 
 }  // namespace
 
-void run_strata_experiment(const json& definition, const ExperimentContext& context) {
+namespace {
+
+// A strata definition's settings, read and checked.
+struct StrataSettings {
+  std::string hierarchy_name, encoder;
+  std::vector<std::string> methods;
+  std::vector<double> fractions;
+  std::vector<std::uint64_t> seeds;
+  double tau = 0.0, alpha = 0.0;
+  TrainRunOptions base;
+  train::LabelHierarchy hierarchy;
+};
+
+// Throws InvalidArgument("definition") for a fraction outside (0, 1] or below one batch, claims
+// on unknown axes, or more methods than the δ figure tells apart.
+StrataSettings strata_settings(const json& definition) {
   const json& p = definition.at("parameters");
-  const std::string hierarchy_name = string_parameter(p, "hierarchy");
-  const std::string encoder = string_parameter(p, "encoder");
-  const auto methods = string_list(p, "methods");
-  const auto fractions = number_list(p, "fractions");
-  const auto seeds = seed_list(p, "seeds");
-  const double tau = number_parameter(p, "tau"), alpha = number_parameter(p, "alpha");
-  const TrainRunOptions base = base_training_options(p);
-  const train::LabelHierarchy hierarchy = train::resolve_hierarchy(hierarchy_name);
-  validate(method_options(base, training_method(methods.front())));  // before the fractions are held against its batch
-  const int64_t batch = base.train.batch_size;
-  for (double t : fractions) {
+  StrataSettings s;
+  s.hierarchy_name = string_parameter(p, "hierarchy");
+  s.encoder = string_parameter(p, "encoder");
+  s.methods = string_list(p, "methods");
+  s.fractions = number_list(p, "fractions");
+  s.seeds = seed_list(p, "seeds");
+  s.tau = number_parameter(p, "tau");
+  s.alpha = number_parameter(p, "alpha");
+  s.base = base_training_options(p);
+  s.hierarchy = train::resolve_hierarchy(s.hierarchy_name);
+  validate(method_options(s.base, training_method(s.methods.front())));  // before the fractions are held against its batch
+  const int64_t batch = s.base.train.batch_size;
+  for (double t : s.fractions) {
     if (!(t > 0.0 && t <= 1.0)) throw InvalidArgument("definition", "fractions must be in (0, 1], got " + format_number(t));
-    if (std::llround(t * static_cast<double>(base.train_samples)) < batch) {
-      throw InvalidArgument("definition", "fraction " + format_number(t) + " of " + std::to_string(base.train_samples) +
+    if (std::llround(t * static_cast<double>(s.base.train_samples)) < batch) {
+      throw InvalidArgument("definition", "fraction " + format_number(t) + " of " + std::to_string(s.base.train_samples) +
                                               " images is fewer than one batch of " + std::to_string(batch));
     }
   }
   validate_claims(definition, kStrataAxes);
-  if (2 * methods.size() > static_cast<std::size_t>(kMaxLineCurves)) {
-    throw InvalidArgument("definition", "methods lists " + std::to_string(methods.size()) + "; the δ figure (two curves per method) tells at most " +
+  if (2 * s.methods.size() > static_cast<std::size_t>(kMaxLineCurves)) {
+    throw InvalidArgument("definition", "methods lists " + std::to_string(s.methods.size()) + "; the δ figure (two curves per method) tells at most " +
                                             std::to_string(kMaxLineCurves / 2) + " apart");
   }
+  return s;
+}
 
+// One run per seed, fraction t (t of the pool, about epochs / t epochs) and method.
+std::vector<PlannedRun> plan_strata_runs(const StrataSettings& s) {
+  const TrainRunOptions& base = s.base;
   std::vector<PlannedRun> plan;
-  for (const auto seed : seeds) {
-    for (double t : fractions) {
-      for (const auto& m : methods) {
-        TrainRunOptions o = run_options(base, m, encoder, seed, hierarchy_name, alpha, tau);
+  for (const auto seed : s.seeds) {
+    for (double t : s.fractions) {
+      for (const auto& m : s.methods) {
+        TrainRunOptions o = run_options(base, m, s.encoder, seed, s.hierarchy_name, s.alpha, s.tau);
         o.train_samples = std::llround(t * static_cast<double>(base.train_samples));
         o.train.epochs = std::max<int64_t>(1, std::llround(static_cast<double>(base.train.epochs) / t));
         RunRow row = training_parameters(m, o);
@@ -133,14 +155,26 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
       }
     }
   }
-  RunCache cache(context.stem() + ".csv", kStrataKey);
-  const std::vector<RunRow> rows = run_plan(plan, cache, context, {"strata", [](const PlannedRun&, TrainedRun& run, RunRow& row) {
-    add_strata_metrics(run, row);
-  }});
-  if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
-  const RunTable table(rows, kStrataAxes);
-  const std::string full = format_number(*std::max_element(fractions.begin(), fractions.end()));
+  return plan;
+}
 
+// Which of the page's figures have a point to draw.
+struct StrataFigures {
+  bool by_p = false, by_p_delta = false, by_t = false;
+};
+
+// Figures 1-3 (σ_f(z) and δ to the common subclass against p(z|y) at the largest t; δ against t)
+// and STEM-subclasses.csv, the per-subclass means.
+StrataFigures draw_strata_figures(const StrataSettings& st, const RunTable& table, const ExperimentContext& context) {
+  const std::string& hierarchy_name = st.hierarchy_name;
+  const std::string& encoder = st.encoder;
+  const auto& methods = st.methods;
+  const auto& fractions = st.fractions;
+  const auto& seeds = st.seeds;
+  const double tau = st.tau, alpha = st.alpha;
+  const TrainRunOptions& base = st.base;
+  const train::LabelHierarchy& hierarchy = st.hierarchy;
+  const std::string full = format_number(*std::max_element(fractions.begin(), fractions.end()));
   // The figures, in the house style (figures/line_figure.hpp): one curve per method (mean ± sd
   // over seeds as error bars), the settings they share in the subtitle, the paper's PDFs.
   const std::string fixed = hierarchy_name + ", " + encoder + ", τ = " + format_number(tau) + ", α = " + format_number(alpha) + ", " +
@@ -228,6 +262,22 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
   if (drawn(against_t)) line_figure(against_t).render(context.stem() + "-by-t");
   write_text_file(context.stem() + "-subclasses.csv", csv);
 
+  return {drawn(sigma_figure), drawn(delta_figure), drawn(against_t)};
+}
+
+// The page: the setup, the figures drawn, the table of σ and δ, §4.3.1's mean classifiers and
+// Appendix C.2's probabilities.
+void write_strata_page(const json& definition, const ExperimentContext& context, const StrataSettings& st, const RunTable& table,
+                       const std::vector<RunRow>& rows, const StrataFigures& figures) {
+  const std::string& hierarchy_name = st.hierarchy_name;
+  const std::string& encoder = st.encoder;
+  const auto& methods = st.methods;
+  const auto& fractions = st.fractions;
+  const auto& seeds = st.seeds;
+  const double tau = st.tau, alpha = st.alpha;
+  const TrainRunOptions& base = st.base;
+  const train::LabelHierarchy& hierarchy = st.hierarchy;
+  const std::string full = format_number(*std::max_element(fractions.begin(), fractions.end()));
   ExperimentPage page = begin_page(definition, context);
   page.paragraph("**Setup.** Fashion-MNIST " + hierarchy_name + ", " + encoder + " encoder, a pool of " + std::to_string(base.train_samples) +
                  " training images per seed; a run at fraction t trains on the first t of them (a seeded subset) for about " +
@@ -237,11 +287,11 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
                  "imbalanced hierarchy) is \"common\", the others \"rare\"; classes with one subclass are left out.");
   page.paragraph("**Measured wall time.** " + std::to_string(rows.size()) + " runs, " + clock_text(total_seconds(rows)) + " (" +
                  format_number(std::round(total_seconds(rows))) + " s) of training and evaluation in all.");
-  if (drawn(sigma_figure)) page.image(context.name + "-by-p.png", "σ_f(z) of each subclass against p(z|y), t = " + full);
-  if (drawn(delta_figure)) {
+  if (figures.by_p) page.image(context.name + "-by-p.png", "σ_f(z) of each subclass against p(z|y), t = " + full);
+  if (figures.by_p_delta) {
     page.image(context.name + "-by-p-delta.png", "The distance of each rare subclass to the common subclass of its class against p(z|y), t = " + full);
   }
-  if (drawn(against_t)) page.image(context.name + "-by-t.png", "δ between subclass means against the fraction t of the data trained on");
+  if (figures.by_t) page.image(context.name + "-by-t.png", "δ between subclass means against the fraction t of the data trained on");
   std::vector<std::vector<std::string>> table_rows;
   for (const auto& m : methods) {
     for (double t : fractions) {
@@ -293,6 +343,21 @@ void run_strata_experiment(const json& definition, const ExperimentContext& cont
   end_page(page, definition, context, table, {{}}, {},
            "Every run, with p(z|y), σ_f(z) and δ per subclass: [`" + context.name + ".csv`](" + context.name +
                ".csv); the per-subclass means: [`" + context.name + "-subclasses.csv`](" + context.name + "-subclasses.csv).");
+}
+
+}  // namespace
+
+void run_strata_experiment(const json& definition, const ExperimentContext& context) {
+  const StrataSettings settings = strata_settings(definition);
+  std::vector<PlannedRun> plan = plan_strata_runs(settings);
+  RunCache cache(context.stem() + ".csv", kStrataKey);
+  const std::vector<RunRow> rows = run_plan(plan, cache, context, {"strata", [](const PlannedRun&, TrainedRun& run, RunRow& row) {
+    add_strata_metrics(run, row);
+  }});
+  if (!context.writes_page()) return;  // a rank other than 0, or one shard of the runs: the page waits for them all
+  const RunTable table(rows, kStrataAxes);
+  const StrataFigures figures = draw_strata_figures(settings, table, context);
+  write_strata_page(definition, context, settings, table, rows, figures);
 }
 
 }  // namespace geomsim::train_experiments
