@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "geomsim/experiments/sweep.hpp"
@@ -55,280 +56,338 @@ std::string listed(const std::vector<std::string>& values, std::size_t most = 8,
   return out;
 }
 
-}  // namespace
+// A finite number of row r's column c that a figure can draw; InvalidArgument("csv") naming the
+// file, the line and the column otherwise.
+double plot_number(const TextCsv& t, std::size_t r, std::size_t c) {
+  const auto v = field_number(t.rows[r][c]);
+  if (!v) {
+    throw InvalidArgument("csv", "file " + t.source + " line " + std::to_string(t.lines[r]) + ": column " + t.header[c] + " holds '" +
+                                     t.rows[r][c] + "', not a finite number; --x and --y need numbers");
+  }
+  if (std::abs(*v) > kMaxDrawnMagnitude) {
+    throw InvalidArgument("csv", "file " + t.source + " line " + std::to_string(t.lines[r]) + ": column " + t.header[c] + " holds " +
+                                     t.rows[r][c] + ", beyond the +-" + format_number(kMaxDrawnMagnitude) +
+                                     " a figure can draw (gnuplot refuses an axis range wider than about 9e307)");
+  }
+  return *v;
+}
 
-GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
+using GroupKey = std::pair<std::size_t, std::size_t>;  // (facet, curve)
+
+// What a table plot draws: its columns, the rows the where filters keep, the curves' and panels'
+// values, and the rows of each (facet, curve).
+struct PlotSelection {
+  std::size_t xc = 0, yc = 0;
+  std::optional<std::size_t> ac, cc, fc;  // alternate, curves, facets
+  std::vector<std::size_t> rows;
+  std::set<std::size_t> filtered;  // the where filters' columns
+  std::vector<std::string> curve_values, facet_values;
+  std::map<GroupKey, std::vector<std::size_t>> groups;
+};
+
+std::size_t value_index(const std::vector<std::string>& values, const std::string& v) {
+  return static_cast<std::size_t>(std::find(values.begin(), values.end(), v) - values.begin());
+}
+
+// The columns named by the spec, the rows its where filters keep (x and y drawable numbers, x > 0
+// on a log axis), at most kMaxLineCurves curves and kMaxFacets panels. Throws InvalidArgument
+// naming the option or the CSV.
+PlotSelection select_plot(const TextCsv& t, const TablePlotSpec& spec) {
   const auto require_column = [&](const std::string& option, const std::string& name) {
     const auto c = t.column(name);
     if (!c) throw InvalidArgument(option, "names no column of " + t.source + ": '" + name + "'; its columns are " + t.column_list());
     return *c;
   };
-  const std::size_t xc = require_column("x", spec.x), yc = require_column("y", spec.y);
-  const std::optional<std::size_t> ac =
-      spec.alternate.empty() ? std::nullopt : std::optional<std::size_t>(require_column("alternate", spec.alternate));
-  if (xc == yc) throw InvalidArgument("y", "must differ from --x (both are " + spec.x + ")");
-  std::optional<std::size_t> cc, fc;
+  PlotSelection sel;
+  sel.xc = require_column("x", spec.x);
+  sel.yc = require_column("y", spec.y);
+  if (!spec.alternate.empty()) sel.ac = require_column("alternate", spec.alternate);
+  if (sel.xc == sel.yc) throw InvalidArgument("y", "must differ from --x (both are " + spec.x + ")");
   if (!spec.curves.empty()) {
-    cc = require_column("curves", spec.curves);
-    if (*cc == xc || *cc == yc) throw InvalidArgument("curves", "must differ from --x and --y, got " + spec.curves);
+    sel.cc = require_column("curves", spec.curves);
+    if (*sel.cc == sel.xc || *sel.cc == sel.yc) throw InvalidArgument("curves", "must differ from --x and --y, got " + spec.curves);
   }
   if (!spec.facets.empty()) {
-    fc = require_column("facets", spec.facets);
-    if (*fc == xc || *fc == yc || (cc && *fc == *cc)) throw InvalidArgument("facets", "must differ from --x, --y and --curves, got " + spec.facets);
+    sel.fc = require_column("facets", spec.facets);
+    if (*sel.fc == sel.xc || *sel.fc == sel.yc || (sel.cc && *sel.fc == *sel.cc)) {
+      throw InvalidArgument("facets", "must differ from --x, --y and --curves, got " + spec.facets);
+    }
   }
   // The rows the where filters keep.
-  std::vector<std::size_t> rows;
-  for (std::size_t r = 0; r < t.rows.size(); ++r) rows.push_back(r);
-  std::set<std::size_t> filtered;
+  for (std::size_t r = 0; r < t.rows.size(); ++r) sel.rows.push_back(r);
   for (const auto& [name, value] : spec.where) {
     const std::size_t c = require_column("where", name);
-    filtered.insert(c);
+    sel.filtered.insert(c);
     const auto wanted = field_number(value);
-    const auto all = rows;
-    rows.clear();
+    const auto all = sel.rows;
+    sel.rows.clear();
     for (std::size_t r : all) {
       const std::string& field = t.rows[r][c];
       const auto v = field_number(field);
-      if (field == value || (wanted && v && *v == *wanted)) rows.push_back(r);
+      if (field == value || (wanted && v && *v == *wanted)) sel.rows.push_back(r);
     }
-    if (rows.empty()) {
+    if (sel.rows.empty()) {
       throw InvalidArgument("where", name + "=" + value + " selects no row of " + t.source + " (" + name + " holds " +
                                          listed(ordered_values(t, c, all)) + ")");
     }
   }
   // x and y: finite numbers that gnuplot can draw.
-  const auto number_at = [&](std::size_t r, std::size_t c) {
-    const auto v = field_number(t.rows[r][c]);
-    if (!v) {
-      throw InvalidArgument("csv", "file " + t.source + " line " + std::to_string(t.lines[r]) + ": column " + t.header[c] + " holds '" +
-                                       t.rows[r][c] + "', not a finite number; --x and --y need numbers");
+  for (std::size_t r : sel.rows) {
+    const double x = plot_number(t, r, sel.xc);
+    plot_number(t, r, sel.yc);
+    if (spec.logx && !(x > 0)) {
+      throw InvalidArgument("csv", "file " + t.source + " line " + std::to_string(t.lines[r]) + ": --logx needs " + spec.x + " > 0, got " +
+                                       t.rows[r][sel.xc]);
     }
-    if (std::abs(*v) > kMaxDrawnMagnitude) {
-      throw InvalidArgument("csv", "file " + t.source + " line " + std::to_string(t.lines[r]) + ": column " + t.header[c] + " holds " +
-                                       t.rows[r][c] + ", beyond the +-" + format_number(kMaxDrawnMagnitude) +
-                                       " a figure can draw (gnuplot refuses an axis range wider than about 9e307)");
+  }
+  sel.curve_values = sel.cc ? ordered_values(t, *sel.cc, sel.rows) : std::vector<std::string>{""};
+  sel.facet_values = sel.fc ? ordered_values(t, *sel.fc, sel.rows) : std::vector<std::string>{""};
+  if (static_cast<int>(sel.curve_values.size()) > kMaxLineCurves) {
+    throw InvalidArgument("csv", "file " + t.source + ": --curves " + spec.curves + " has " + std::to_string(sel.curve_values.size()) +
+                                     " values (" + listed(sel.curve_values) + "); a figure tells at most " + std::to_string(kMaxLineCurves) +
+                                     " curves apart: put " + spec.curves + " on --facets or keep some with --where");
+  }
+  if (static_cast<int>(sel.facet_values.size()) > kMaxFacets) {
+    throw InvalidArgument("csv", "file " + t.source + ": --facets " + spec.facets + " has " + std::to_string(sel.facet_values.size()) +
+                                     " values (" + listed(sel.facet_values) + "); a figure holds at most " + std::to_string(kMaxFacets) +
+                                     " panels: keep some with --where");
+  }
+  for (std::size_t r : sel.rows) {
+    sel.groups[{sel.fc ? value_index(sel.facet_values, t.rows[r][*sel.fc]) : 0,
+                sel.cc ? value_index(sel.curve_values, t.rows[r][*sel.cc]) : 0}]
+        .push_back(r);
+  }
+  return sel;
+}
+
+// " on the curve K = 3, in the panel d = 5": where a group sits, for a refusal.
+std::string group_name(const TablePlotSpec& spec, const PlotSelection& sel, const GroupKey& key) {
+  std::string out;
+  if (sel.cc) out += " on the curve " + setting(spec.curves, sel.curve_values[key.second]);
+  if (sel.fc) out += std::string(sel.cc ? "," : "") + " in the panel " + setting(spec.facets, sel.facet_values[key.first]);
+  return out;
+}
+
+std::string choose(const std::string& column) {
+  return "choose it with --curves " + column + ", --facets " + column + " or --where " + column + "=VALUE";
+}
+
+// Row r of a sweep CSV as the sweep point its theory and thresholds need; InvalidArgument("csv")
+// naming the line and the column of a parameter that is no sweep's.
+SweepPoint sweep_point_at(const TextCsv& t, std::size_t r) {
+  const auto parameter = [&](const std::string& name, double lo, double hi, bool whole, const std::string& wanted) {
+    const std::size_t c = *t.column(name);
+    const auto v = field_number(t.rows[r][c]);
+    if (!v || *v < lo || *v > hi || (whole && *v != std::floor(*v))) {
+      throw InvalidArgument("csv", "file " + t.source + " line " + std::to_string(t.lines[r]) + ": column " + name + " holds '" +
+                                       t.rows[r][c] + "', not " + wanted + "; it has a sweep CSV's columns (K, ny, d, alpha, "
+                                       "tau, predicted_regime), whose theory and thresholds need a sweep's parameters (--no-theory "
+                                       "and an x other than alpha draw without them)");
     }
     return *v;
   };
-  for (std::size_t r : rows) {
-    const double x = number_at(r, xc);
-    number_at(r, yc);
-    if (spec.logx && !(x > 0)) {
-      throw InvalidArgument("csv", "file " + t.source + " line " + std::to_string(t.lines[r]) + ": --logx needs " + spec.x + " > 0, got " + t.rows[r][xc]);
-    }
-  }
-  const std::vector<std::string> curve_values = cc ? ordered_values(t, *cc, rows) : std::vector<std::string>{""};
-  const std::vector<std::string> facet_values = fc ? ordered_values(t, *fc, rows) : std::vector<std::string>{""};
-  if (static_cast<int>(curve_values.size()) > kMaxLineCurves) {
-    throw InvalidArgument("csv", "file " + t.source + ": --curves " + spec.curves + " has " + std::to_string(curve_values.size()) + " values (" +
-                                     listed(curve_values) + "); a figure tells at most " + std::to_string(kMaxLineCurves) +
-                                     " curves apart: put " + spec.curves + " on --facets or keep some with --where");
-  }
-  if (static_cast<int>(facet_values.size()) > kMaxFacets) {
-    throw InvalidArgument("csv", "file " + t.source + ": --facets " + spec.facets + " has " + std::to_string(facet_values.size()) + " values (" +
-                                     listed(facet_values) + "); a figure holds at most " + std::to_string(kMaxFacets) +
-                                     " panels: keep some with --where");
-  }
-  const auto index_of = [](const std::vector<std::string>& values, const std::string& v) {
-    return static_cast<std::size_t>(std::find(values.begin(), values.end(), v) - values.begin());
-  };
-  // The rows of each (facet, curve).
-  std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> groups;
-  for (std::size_t r : rows) {
-    groups[{fc ? index_of(facet_values, t.rows[r][*fc]) : 0, cc ? index_of(curve_values, t.rows[r][*cc]) : 0}].push_back(r);
-  }
-  const auto group_name = [&](const std::pair<std::size_t, std::size_t>& key) {
-    std::string out;
-    if (cc) out += " on the curve " + setting(spec.curves, curve_values[key.second]);
-    if (fc) out += std::string(cc ? "," : "") + " in the panel " + setting(spec.facets, facet_values[key.first]);
-    return out;
-  };
-  const bool sweep = std::all_of(kSweepParameters.begin(), kSweepParameters.end(), [&](const std::string& p) { return t.column(p); }) &&
-                     t.column("predicted_regime");
-  const bool theory = spec.theory && sweep && (spec.y == "spread" || spec.y == "loss") &&
-                      std::find(kSweepParameters.begin(), kSweepParameters.end(), spec.x) != kSweepParameters.end();
-  const bool predicts = sweep && (theory || spec.x == "alpha");
-  const auto sweep_point_at = [&](std::size_t r) {
-    const auto parameter = [&](const std::string& name, double lo, double hi, bool whole, const std::string& wanted) {
-      const std::size_t c = *t.column(name);
-      const auto v = field_number(t.rows[r][c]);
-      if (!v || *v < lo || *v > hi || (whole && *v != std::floor(*v))) {
-        throw InvalidArgument("csv", "file " + t.source + " line " + std::to_string(t.lines[r]) + ": column " + name + " holds '" +
-                                         t.rows[r][c] + "', not " + wanted + "; it has a sweep CSV's columns (K, ny, d, alpha, "
-                                         "tau, predicted_regime), whose theory and thresholds need a sweep's parameters (--no-theory "
-                                         "and an x other than alpha draw without them)");
-      }
-      return *v;
-    };
-    constexpr double kInt = std::numeric_limits<int>::max();
-    SweepPoint p;
-    p.K = static_cast<int>(parameter("K", 2, kInt, true, "a whole number >= 2"));
-    p.ny = static_cast<int>(parameter("ny", 1, kInt, true, "a whole number >= 1"));
-    p.d = static_cast<int>(parameter("d", 2, kInt, true, "a whole number >= 2"));
-    p.alpha = parameter("alpha", 0.0, 1.0, false, "a number in [0, 1]");
-    p.tau = parameter("tau", std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::max(), false, "a finite number > 0");
-    return p;
-  };
-  if (predicts) {
-    for (std::size_t r : rows) sweep_point_at(r);
-  }
-  // The sweep's parameters that are none of x, curves, facets: fixed along every curve.
-  std::vector<std::size_t> others;
-  for (const auto& p : kSweepParameters) {
-    const auto c = t.column(p);
-    if (c && *c != xc && *c != yc && c != cc && c != fc) others.push_back(*c);
-  }
-  const auto choose = [&](const std::string& column) {
-    return "choose it with --curves " + column + ", --facets " + column + " or --where " + column + "=VALUE";
-  };
-  for (const auto& [key, members] : groups) {
+  constexpr double kInt = std::numeric_limits<int>::max();
+  SweepPoint p;
+  p.K = static_cast<int>(parameter("K", 2, kInt, true, "a whole number >= 2"));
+  p.ny = static_cast<int>(parameter("ny", 1, kInt, true, "a whole number >= 1"));
+  p.d = static_cast<int>(parameter("d", 2, kInt, true, "a whole number >= 2"));
+  p.alpha = parameter("alpha", 0.0, 1.0, false, "a number in [0, 1]");
+  p.tau = parameter("tau", std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::max(), false, "a finite number > 0");
+  return p;
+}
+
+// Each group must be one curve: the sweep's parameters that are none of x, curves and facets
+// (`others`) fixed along it, and one row per x. InvalidArgument("csv") naming the column to choose by.
+void require_one_curve_per_group(const TextCsv& t, const TablePlotSpec& spec, const PlotSelection& sel,
+                                 const std::vector<std::size_t>& others) {
+  for (const auto& [key, members] : sel.groups) {
     for (std::size_t c : others) {
       for (std::size_t r : members) {
         if (t.rows[r][c] != t.rows[members.front()][c]) {
-          throw InvalidArgument("csv", "file " + t.source + ": the parameter " + t.header[c] + " varies" + group_name(key) + " (" +
+          throw InvalidArgument("csv", "file " + t.source + ": the parameter " + t.header[c] + " varies" + group_name(spec, sel, key) + " (" +
                                            t.rows[members.front()][c] + " at line " + std::to_string(t.lines[members.front()]) + ", " +
                                            t.rows[r][c] + " at line " + std::to_string(t.lines[r]) + "), which would join two curves into one: " +
                                            choose(t.header[c]));
         }
       }
     }
-    // One row per x.
     std::map<double, std::size_t> at;
     for (std::size_t r : members) {
-      const auto [it, fresh] = at.emplace(number_at(r, xc), r);
+      const auto [it, fresh] = at.emplace(plot_number(t, r, sel.xc), r);
       if (fresh) continue;
       const std::size_t a = it->second;
       std::vector<std::string> differ;
       for (std::size_t c = 0; c < t.header.size(); ++c) {
-        if (c != yc && t.rows[a][c] != t.rows[r][c]) differ.push_back(t.header[c]);
+        if (c != sel.yc && t.rows[a][c] != t.rows[r][c]) differ.push_back(t.header[c]);
       }
       std::string why = differ.empty() ? std::string("they are the same row twice")
                                        : "they differ in " + listed(differ, 6, "columns") + ": " + choose(differ.front()) + " (the column that varies)";
       throw InvalidArgument("csv", "file " + t.source + " has several rows for one point: lines " + std::to_string(t.lines[a]) + " and " +
-                                       std::to_string(t.lines[r]) + " both have " + setting(spec.x, t.rows[r][xc]) + group_name(key) + "; " + why);
+                                       std::to_string(t.lines[r]) + " both have " + setting(spec.x, t.rows[r][sel.xc]) + group_name(spec, sel, key) +
+                                       "; " + why);
     }
   }
-  // The parameters fixed in the whole figure (the subtitle) and those fixed per curve or panel.
-  std::vector<std::string> fixed;
-  std::map<std::size_t, std::string> curve_notes, facet_notes;
-  std::vector<std::size_t> described = others;
-  for (std::size_t c : filtered) {
-    if (std::find(described.begin(), described.end(), c) == described.end() && c != xc && c != yc && c != cc && c != fc) described.push_back(c);
-  }
+}
+
+// The parameters fixed in the whole figure (its subtitle) and those fixed per curve or per panel.
+struct FixedSettings {
+  std::vector<std::string> figure;
+  std::map<std::size_t, std::string> curves, facets;
+};
+
+// `described`: the sweep's other parameters and the where filters' columns. A column that takes
+// several values and is fixed neither per curve nor per panel is refused (InvalidArgument("csv")).
+FixedSettings fixed_settings(const TextCsv& t, const PlotSelection& sel, std::vector<std::size_t> described) {
+  FixedSettings fixed;
   std::sort(described.begin(), described.end());
   for (std::size_t c : described) {
-    const auto values = ordered_values(t, c, rows);
+    const auto values = ordered_values(t, c, sel.rows);
     if (values.size() == 1) {
-      fixed.push_back(setting(t.header[c], values.front()));
+      fixed.figure.push_back(setting(t.header[c], values.front()));
       continue;
     }
     // Fixed per curve value (across panels), or else per panel.
     const auto per = [&](std::optional<std::size_t> by, std::map<std::size_t, std::string>& notes) {
       if (!by) return false;
       std::map<std::string, std::string> value_of;
-      for (std::size_t r : rows) {
+      for (std::size_t r : sel.rows) {
         const auto [it, fresh] = value_of.emplace(t.rows[r][*by], t.rows[r][c]);
         if (!fresh && it->second != t.rows[r][c]) return false;
       }
-      const auto& order = by == cc ? curve_values : facet_values;
+      const auto& order = by == sel.cc ? sel.curve_values : sel.facet_values;
       for (const auto& [v, w] : value_of) {
-        auto& note = notes[index_of(order, v)];
+        auto& note = notes[value_index(order, v)];
         note += (note.empty() ? "" : ", ") + setting(t.header[c], w);
       }
       return true;
     };
-    if (!per(cc, curve_notes) && !per(fc, facet_notes)) {
+    if (!per(sel.cc, fixed.curves) && !per(sel.fc, fixed.facets)) {
       throw InvalidArgument("csv", "file " + t.source + ": the parameter " + t.header[c] + " takes " + listed(values) +
                                        " across the figure's curves and panels: " + choose(t.header[c]));
     }
   }
-  // A sweep CSV's parameters feed its theory and thresholds (computed below whenever the
-  // figure draws either): each kept row's must be a sweep's, or the CSV is refused naming the
-  // file, the line and the column (a field that is no number, or a K of 1e300, is no sweep point).
+  return fixed;
+}
+
+// The theory's curve from `base` as x runs over [lo, hi] (whole steps for K, n_y and d, else 400
+// steps), with a gap wherever the predicted regime changes or has no drawable value.
+std::vector<std::vector<double>> theory_curve(const TablePlotSpec& spec, const SweepPoint& base, double lo, double hi,
+                                              const std::vector<std::pair<double, double>>& points) {
+  const bool integral = spec.x == "K" || spec.x == "ny" || spec.x == "d";
+  std::vector<double> xs;
+  if (integral && hi - lo <= 2000) {
+    for (double v = lo; v <= hi; v += 1.0) xs.push_back(v);
+  } else if (integral) {
+    for (const auto& p : points) xs.push_back(p.first);
+  } else {
+    for (int s = 0; s <= 400; ++s) xs.push_back(lo + (hi - lo) * s / 400.0);
+  }
+  std::vector<std::vector<double>> theory;
+  std::string previous;
+  for (double v : xs) {
+    SweepPoint q = base;
+    if (spec.x == "K") q.K = static_cast<int>(v);
+    else if (spec.x == "ny") q.ny = static_cast<int>(v);
+    else if (spec.x == "d") q.d = static_cast<int>(v);
+    else if (spec.x == "alpha") q.alpha = v;
+    else q.tau = v;
+    const SweepPrediction pr = predict(q);
+    auto value = spec.y == "spread" ? pr.spread : pr.loss;
+    // A prediction that overflows (a loss at a tau near 0) is a gap: no figure draws it.
+    if (value && !(std::abs(*value) <= kMaxDrawnMagnitude)) value.reset();
+    // A gap wherever the predicted regime changes (the value jumps there) or has no value.
+    if ((pr.regime != previous || !value) && !theory.empty() && !theory.back().empty()) theory.push_back({});
+    previous = pr.regime;
+    if (value) theory.push_back({v, *value});
+  }
+  while (!theory.empty() && theory.back().empty()) theory.pop_back();
+  return theory;
+}
+
+}  // namespace
+
+GnuplotFigure plot_table(const TextCsv& t, const TablePlotSpec& spec) {
+  const PlotSelection sel = select_plot(t, spec);
+  const std::size_t xc = sel.xc, yc = sel.yc;
+  const bool sweep = std::all_of(kSweepParameters.begin(), kSweepParameters.end(), [&](const std::string& p) { return t.column(p); }) &&
+                     t.column("predicted_regime");
+  const bool theory = spec.theory && sweep && (spec.y == "spread" || spec.y == "loss") &&
+                      std::find(kSweepParameters.begin(), kSweepParameters.end(), spec.x) != kSweepParameters.end();
+  const bool predicts = sweep && (theory || spec.x == "alpha");
+  if (predicts) {
+    for (std::size_t r : sel.rows) sweep_point_at(t, r);
+  }
+  // The sweep's parameters that are none of x, curves, facets: fixed along every curve.
+  std::vector<std::size_t> others;
+  for (const auto& p : kSweepParameters) {
+    const auto c = t.column(p);
+    if (c && *c != xc && *c != yc && c != sel.cc && c != sel.fc) others.push_back(*c);
+  }
+  require_one_curve_per_group(t, spec, sel, others);
+  std::vector<std::size_t> described = others;
+  for (std::size_t c : sel.filtered) {
+    if (std::find(described.begin(), described.end(), c) == described.end() && c != xc && c != yc && c != sel.cc && c != sel.fc) {
+      described.push_back(c);
+    }
+  }
+  FixedSettings fixed = fixed_settings(t, sel, described);
+
   LineFigureSpec figure;
   figure.title = spec.title.empty() ? axis_label(spec.y) + " against " + display(spec.x) : spec.title;
-  for (const auto& f : fixed) figure.subtitle += (figure.subtitle.empty() ? "" : ", ") + f;
+  for (const auto& f : fixed.figure) figure.subtitle += (figure.subtitle.empty() ? "" : ", ") + f;
   figure.xlabel = axis_label(spec.x);
   figure.ylabel = axis_label(spec.y);
   figure.logx = spec.logx;
   figure.theory_legend = "theory";
   if (sweep && spec.y == "spread") figure.yrange = std::make_pair(-0.03, 1.05);
-  for (std::size_t k = 0; k < curve_values.size(); ++k) {
-    std::string entry = cc ? setting(spec.curves, curve_values[k]) : axis_label(spec.y);
-    if (curve_notes.count(k)) entry += " (" + curve_notes[k] + ")";
+  for (std::size_t k = 0; k < sel.curve_values.size(); ++k) {
+    std::string entry = sel.cc ? setting(spec.curves, sel.curve_values[k]) : axis_label(spec.y);
+    if (fixed.curves.count(k)) entry += " (" + fixed.curves[k] + ")";
     figure.legend.push_back(entry);
   }
-  for (std::size_t f = 0; f < facet_values.size(); ++f) {
+  for (std::size_t f = 0; f < sel.facet_values.size(); ++f) {
     LinePanel panel;
-    if (fc) {
-      panel.title = setting(spec.facets, facet_values[f]);
-      if (facet_notes.count(f)) panel.title += ", " + facet_notes[f];
+    if (sel.fc) {
+      panel.title = setting(spec.facets, sel.facet_values[f]);
+      if (fixed.facets.count(f)) panel.title += ", " + fixed.facets[f];
     }
     std::set<double> thresholds;
-    for (std::size_t k = 0; k < curve_values.size(); ++k) {
-      const auto it = groups.find({f, k});
-      if (it == groups.end()) continue;
+    for (std::size_t k = 0; k < sel.curve_values.size(); ++k) {
+      const auto it = sel.groups.find({f, k});
+      if (it == sel.groups.end()) continue;
       LineCurve curve;
       curve.style = static_cast<int>(k) + 1;
       std::vector<std::size_t> members = it->second;
-      std::sort(members.begin(), members.end(), [&](std::size_t a, std::size_t b) { return number_at(a, xc) < number_at(b, xc); });
-      for (std::size_t r : members) curve.points.emplace_back(number_at(r, xc), number_at(r, yc));
-      if (ac) {
+      std::sort(members.begin(), members.end(), [&](std::size_t a, std::size_t b) { return plot_number(t, a, xc) < plot_number(t, b, xc); });
+      for (std::size_t r : members) curve.points.emplace_back(plot_number(t, r, xc), plot_number(t, r, yc));
+      if (sel.ac) {
         for (std::size_t r : members) {
-          const auto alternate = field_number(t.rows[r][*ac]);
-          if (alternate && std::abs(*alternate - number_at(r, yc)) > spec.alternate_tolerance) {
-            curve.alternate.emplace_back(number_at(r, xc), *alternate);
+          const auto alternate = field_number(t.rows[r][*sel.ac]);
+          if (alternate && std::abs(*alternate - plot_number(t, r, yc)) > spec.alternate_tolerance) {
+            curve.alternate.emplace_back(plot_number(t, r, xc), *alternate);
           }
         }
       }
       if (predicts) {
         // The sweep point of the curve's first row; x varies along it (each of its rows checked above).
-        const SweepPoint base = sweep_point_at(members.front());
+        const SweepPoint base = sweep_point_at(t, members.front());
         const double lo = curve.points.front().first, hi = curve.points.back().first;
         if (spec.x == "alpha") {
           const double threshold = predict(base).threshold;
           if (threshold >= lo && threshold <= hi && thresholds.insert(threshold).second) {
             // In the curve's colour where K changes from curve to curve, else grey.
-            const bool by_curve = spec.curves == "K" || curve_notes.count(k) != 0;
+            const bool by_curve = spec.curves == "K" || fixed.curves.count(k) != 0;
             panel.markers.push_back({threshold, by_curve ? curve.style : 0});
           }
         }
-        if (theory) {
-          const bool integral = spec.x == "K" || spec.x == "ny" || spec.x == "d";
-          std::vector<double> xs;
-          if (integral && hi - lo <= 2000) {
-            for (double v = lo; v <= hi; v += 1.0) xs.push_back(v);
-          } else if (integral) {
-            for (const auto& p : curve.points) xs.push_back(p.first);
-          } else {
-            for (int s = 0; s <= 400; ++s) xs.push_back(lo + (hi - lo) * s / 400.0);
-          }
-          std::string previous;
-          for (double v : xs) {
-            SweepPoint q = base;
-            if (spec.x == "K") q.K = static_cast<int>(v);
-            else if (spec.x == "ny") q.ny = static_cast<int>(v);
-            else if (spec.x == "d") q.d = static_cast<int>(v);
-            else if (spec.x == "alpha") q.alpha = v;
-            else q.tau = v;
-            const SweepPrediction pr = predict(q);
-            auto value = spec.y == "spread" ? pr.spread : pr.loss;
-            // A prediction that overflows (a loss at a tau near 0) is a gap: no figure draws it.
-            if (value && !(std::abs(*value) <= kMaxDrawnMagnitude)) value.reset();
-            // A gap wherever the predicted regime changes (the value jumps there) or has no value.
-            if ((pr.regime != previous || !value) && !curve.theory.empty() && !curve.theory.back().empty()) curve.theory.push_back({});
-            previous = pr.regime;
-            if (value) curve.theory.push_back({v, *value});
-          }
-          while (!curve.theory.empty() && curve.theory.back().empty()) curve.theory.pop_back();
-        }
+        if (theory) curve.theory = theory_curve(spec, base, lo, hi, curve.points);
       }
       panel.curves.push_back(std::move(curve));
     }
     figure.panels.push_back(std::move(panel));
   }
   if (spec.x == "alpha" && sweep) figure.marker_legend = "α = K/(2K−1)";
-  if (ac) figure.alternate_legend = spec.alternate_legend;
+  if (sel.ac) figure.alternate_legend = spec.alternate_legend;
   return line_figure(figure);
 }
 
