@@ -43,25 +43,47 @@ using nlohmann::json;
 
 namespace {
 
-const std::vector<std::string> kScorers = {"random", "forgetting", "el2n", "grand", "spread-buckets"};
 const std::vector<std::string> kCoresetAxes = {"method", "size"};
 const std::vector<std::string> kCoresetKey = {"method", "hierarchy", "encoder", "seed", "size"};
 
-std::string scorer_label(const std::string& scorer) {
-  if (scorer == "random") return "Random";
-  if (scorer == "forgetting") return "Forgetting (Toneva et al.)";
-  if (scorer == "el2n") return "EL2N (Paul et al.)";
-  if (scorer == "grand") return "GraNd (Paul et al.)";
-  return "L_spread buckets (seed 000)";
+// What a coreset method chooses by: nothing (at random), a score of every pool image (the
+// highest scores kept), or seed 000's L_spread difficulty buckets.
+enum class PoolScore { none, forgetting, el2n, grand, buckets };
+
+struct CoresetMethod {
+  std::string name;   // a definition's "methods" entry
+  std::string label;  // its row on the page
+  // The labels its choice reads, for the page's tables (every end model trains on the labels of
+  // its coreset); the buckets' text adds the probe's share of the labels.
+  std::string labels_seen;
+  PoolScore score;
+};
+
+const std::vector<CoresetMethod>& coreset_methods() {
+  static const std::vector<CoresetMethod> methods = {
+      {"random", "Random", "none", PoolScore::none},
+      {"forgetting", "Forgetting (Toneva et al.)", "every pool label (cross entropy)", PoolScore::forgetting},
+      {"el2n", "EL2N (Paul et al.)", "every pool label (cross entropy)", PoolScore::el2n},
+      {"grand", "GraNd (Paul et al.)", "every pool label (the loss's gradient at initialisation)", PoolScore::grand},
+      {"spread-buckets", "L_spread buckets (seed 000)", "every pool label (L_spread)", PoolScore::buckets},
+  };
+  return methods;
 }
 
-// The labels each scorer's choice reads, for the page's tables (every end model trains on the
-// labels of its coreset).
+// InvalidArgument("definition") naming the known methods for another name.
+const CoresetMethod& coreset_method(const std::string& name) {
+  std::string known;
+  for (const auto& method : coreset_methods()) {
+    if (method.name == name) return method;
+    known += (known.empty() ? "" : ", ") + method.name;
+  }
+  throw InvalidArgument("definition", "methods: unknown coreset method '" + name + "'; known: " + known);
+}
+
 std::string scorer_labels_seen(const std::string& scorer, double probe_labels) {
-  if (scorer == "random") return "none";
-  if (scorer == "spread-buckets") return "every pool label (L_spread), a " + format_number(probe_labels * 100) + " % share (the probe)";
-  if (scorer == "grand") return "every pool label (the loss's gradient at initialisation)";
-  return "every pool label (cross entropy)";
+  const CoresetMethod& method = coreset_method(scorer);
+  if (method.score != PoolScore::buckets) return method.labels_seen;
+  return method.labels_seen + ", a " + format_number(probe_labels * 100) + " % share (the probe)";
 }
 
 struct CoresetSettings {
@@ -93,11 +115,7 @@ CoresetSettings read_settings(const json& p) {
   s.spread_samples = integer_parameter(p, "spread_samples", 1);
   s.spread_epochs = integer_parameter(p, "spread_epochs", 1);
   s.base = base_training_options(p);
-  for (const auto& scorer : s.scorers) {
-    if (std::find(kScorers.begin(), kScorers.end(), scorer) == kScorers.end()) {
-      throw InvalidArgument("definition", "methods: unknown coreset method '" + scorer + "'; known: random, forgetting, el2n, grand, spread-buckets");
-    }
-  }
+  for (const auto& scorer : s.scorers) coreset_method(scorer);
   if (s.scorers.size() > static_cast<std::size_t>(kMaxLineCurves)) throw InvalidArgument("definition", "methods lists more than the figure tells apart");
   if (s.el2n_epoch > s.base.train.epochs) {
     throw InvalidArgument("definition", "el2n_epoch must be at most epochs (" + std::to_string(s.base.train.epochs) + "), got " + std::to_string(s.el2n_epoch));
@@ -133,8 +151,9 @@ std::vector<double> to_vector(const torch::Tensor& t) {
   return {c.data_ptr<double>(), c.data_ptr<double>() + c.numel()};
 }
 
-bool wants(const CoresetSettings& s, const std::string& scorer) {
-  return std::find(s.scorers.begin(), s.scorers.end(), scorer) != s.scorers.end();
+// Whether some method of the definition chooses by `score`.
+bool wants(const CoresetSettings& s, PoolScore score) {
+  return std::any_of(s.scorers.begin(), s.scorers.end(), [&](const std::string& m) { return coreset_method(m).score == score; });
 }
 
 PoolScores score_pool(const CoresetSettings& s, std::uint64_t seed, const ExperimentContext& context) {
@@ -152,7 +171,7 @@ PoolScores score_pool(const CoresetSettings& s, std::uint64_t seed, const Experi
   scores.fine.assign(fine.data_ptr<int64_t>(), fine.data_ptr<int64_t>() + n);
   const auto runs = static_cast<double>(s.score_runs);
 
-  if (wants(s, "forgetting") || wants(s, "el2n")) {
+  if (wants(s, PoolScore::forgetting) || wants(s, PoolScore::el2n)) {
     auto forgetting = torch::zeros({n}, torch::kDouble), el2n = torch::zeros({n}, torch::kDouble);
     for (int64_t r = 0; r < s.score_runs; ++r) {
       TrainRunOptions o = end;
@@ -171,7 +190,7 @@ PoolScores score_pool(const CoresetSettings& s, std::uint64_t seed, const Experi
     scores.forgetting = to_vector(forgetting / runs);
     scores.el2n = to_vector(el2n / runs);
   }
-  if (wants(s, "grand")) {
+  if (wants(s, PoolScore::grand)) {
     train::EncoderOptions model = end.model;
     model.channels = pool.images.size(1);
     model.image_size = pool.images.size(3);
@@ -187,7 +206,7 @@ PoolScores score_pool(const CoresetSettings& s, std::uint64_t seed, const Experi
     }
     scores.grand = to_vector(grand / runs);
   }
-  if (wants(s, "spread-buckets")) {
+  if (wants(s, PoolScore::buckets)) {
     // The labels the probe sees: a fixed share of the pool, at least one per class.
     const auto probe_size = static_cast<std::size_t>(std::max<int64_t>(classes, images_of(s.probe_labels, n)));
     const auto labelled_rows = random_coreset(static_cast<std::size_t>(n), std::min<std::size_t>(probe_size, static_cast<std::size_t>(n)), seed * 31 + 5);
@@ -255,12 +274,14 @@ int fill_empty_classes(std::vector<std::size_t>& rows, const std::vector<int>& l
 Coreset choose_coreset(const std::string& scorer, const PoolScores& scores, std::size_t size, std::uint64_t seed) {
   Coreset c;
   std::vector<double> priority;
-  if (scorer == "random" || scorer == "spread-buckets") {
-    c.rows = scorer == "random" ? random_coreset(scores.labels.size(), size, seed) : difficulty_bucket_coreset(scores.buckets, scores.labels, size, seed);
+  const PoolScore score = coreset_method(scorer).score;
+  if (score == PoolScore::none || score == PoolScore::buckets) {
+    c.rows = score == PoolScore::none ? random_coreset(scores.labels.size(), size, seed)
+                                      : difficulty_bucket_coreset(scores.buckets, scores.labels, size, seed);
     Rng rng(seed + 1);
     for (std::size_t i = 0; i < scores.labels.size(); ++i) priority.push_back(rng.uniform());
   } else {
-    priority = scorer == "forgetting" ? scores.forgetting : scorer == "el2n" ? scores.el2n : scores.grand;
+    priority = score == PoolScore::forgetting ? scores.forgetting : score == PoolScore::el2n ? scores.el2n : scores.grand;
     c.rows = top_score_coreset(priority, size, seed);
   }
   c.filled_classes = fill_empty_classes(c.rows, scores.fine, priority);
@@ -292,9 +313,10 @@ void run_coreset_experiment(const json& definition, const ExperimentContext& con
         RunRow row = training_parameters(scorer, o);
         row.set("size", format_number(size));
         row.set("coreset_images", std::to_string(images_of(size, pool)));
-        if (scorer != "random") row.set("score_runs", std::to_string(s.score_runs));
-        if (scorer == "el2n") row.set("el2n_epoch", std::to_string(s.el2n_epoch));
-        if (scorer == "spread-buckets") {
+        const PoolScore score = coreset_method(scorer).score;
+        if (score != PoolScore::none) row.set("score_runs", std::to_string(s.score_runs));
+        if (score == PoolScore::el2n) row.set("el2n_epoch", std::to_string(s.el2n_epoch));
+        if (score == PoolScore::buckets) {
           row.set("spread_fractions", fractions_text);
           row.set("spread_samples", std::to_string(s.spread_samples));
           row.set("spread_epochs", std::to_string(s.spread_epochs));
@@ -377,7 +399,7 @@ void run_coreset_experiment(const json& definition, const ExperimentContext& con
       const auto c = table.cell({{"method", scorer}, {"size", format_number(size)}}, "head_accuracy");
       if (c) curve.points.emplace_back(size, 100 * c->mean), curve.errors.push_back(100 * c->sd);
     }
-    figure.legend.push_back(scorer_label(scorer));
+    figure.legend.push_back(coreset_method(scorer).label);
     curve.style = static_cast<int>(figure.legend.size());
     panel.curves.push_back(curve);
   }
@@ -405,7 +427,7 @@ void run_coreset_experiment(const json& definition, const ExperimentContext& con
   for (double size : s.sizes) header.push_back(format_number(size * 100) + " % (" + std::to_string(images_of(size, pool)) + ")");
   std::vector<std::vector<std::string>> accuracy_rows, easy_rows, filled_rows;
   for (const auto& scorer : s.scorers) {
-    std::vector<std::string> accuracy = {scorer_label(scorer), scorer_labels_seen(scorer, s.probe_labels)};
+    std::vector<std::string> accuracy = {coreset_method(scorer).label, scorer_labels_seen(scorer, s.probe_labels)};
     std::vector<std::string> easy = accuracy, filled = accuracy;
     for (double size : s.sizes) {
       const Selector where = {{"method", scorer}, {"size", format_number(size)}};
@@ -420,7 +442,7 @@ void run_coreset_experiment(const json& definition, const ExperimentContext& con
   page.paragraph("The end model's test accuracy (%), mean ± sd over seeds, by coreset size (share of the pool, and images); "
                  "every end model trains on its coreset's labels:");
   page.table(header, accuracy_rows);
-  if (wants(s, "spread-buckets")) {
+  if (wants(s, PoolScore::buckets)) {
     page.paragraph("The share (%) of each coreset's images that every L_spread run classified correctly (seed 000's easiest bucket), "
                    "mean ± sd over seeds: what \"removing too many easy examples\" (§5.4) takes away. The whole pool's share is the "
                    "random coreset's.");

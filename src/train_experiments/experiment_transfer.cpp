@@ -615,7 +615,6 @@ void write_probe_table(ExperimentPage& page, const TransferPage& d, const std::s
     }
   }
   page.table(header, result_rows);
-
 }
 
 // The metric tables of one encoder: every metric, and those of the definition's options (a
