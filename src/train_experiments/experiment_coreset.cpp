@@ -34,6 +34,7 @@
 #include "geomsim/support/random.hpp"
 #include "geomsim/train/analysis/example_difficulty.hpp"
 #include "geomsim/train/training/evaluation.hpp"
+#include "geomsim/train/data/tensor_points.hpp"
 #include "geomsim/train_experiments/experiment_claims.hpp"
 #include "geomsim/train_experiments/experiment_kinds.hpp"
 #include "geomsim/train_experiments/experiment_progress.hpp"
@@ -146,11 +147,6 @@ struct PoolScores {
   double seconds = 0.0;
 };
 
-std::vector<double> to_vector(const torch::Tensor& t) {
-  const auto c = t.to(torch::kCPU, torch::kDouble).contiguous();
-  return {c.data_ptr<double>(), c.data_ptr<double>() + c.numel()};
-}
-
 // Whether some method of the definition chooses by `score`.
 bool wants(const CoresetSettings& s, PoolScore score) {
   return std::any_of(s.scorers.begin(), s.scorers.end(), [&](const std::string& m) { return coreset_method(m).score == score; });
@@ -187,8 +183,8 @@ PoolScores score_pool(const CoresetSettings& s, std::uint64_t seed, const Experi
       train_run(o, context.job);
       forgetting += train::forgetting_events(torch::stack(correct));
     }
-    scores.forgetting = to_vector(forgetting / runs);
-    scores.el2n = to_vector(el2n / runs);
+    scores.forgetting = train::to_doubles(forgetting / runs);
+    scores.el2n = train::to_doubles(el2n / runs);
   }
   if (wants(s, PoolScore::grand)) {
     train::EncoderOptions model = end.model;
@@ -204,7 +200,7 @@ PoolScores score_pool(const CoresetSettings& s, std::uint64_t seed, const Experi
       head->to(device);
       grand += train::gradient_norm_scores(encoder, head, pool.images, pool.coarse).to(grand.device());
     }
-    scores.grand = to_vector(grand / runs);
+    scores.grand = train::to_doubles(grand / runs);
   }
   if (wants(s, PoolScore::buckets)) {
     // The labels the probe sees: a fixed share of the pool, at least one per class.

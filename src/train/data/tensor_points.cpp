@@ -13,4 +13,9 @@ std::vector<int> to_ints(const torch::Tensor& values) {
   return std::vector<int>(c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel());
 }
 
+std::vector<double> to_doubles(const torch::Tensor& values) {
+  const auto c = values.to(torch::kCPU, torch::kDouble).contiguous();
+  return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
+}
+
 }  // namespace geomsim::train

@@ -155,13 +155,10 @@ CorruptionEvaluation corruption_scores(const LogitsOf& logits_of, const torch::T
     torch::NoGradGuard no_grad;
     const auto probabilities = torch::softmax(logits.to(torch::kDouble), 1);
     const auto [confidence, predicted] = probabilities.max(1);
-    const auto right = predicted.eq(labels.to(predicted.device())).to(torch::kCPU).contiguous();
-    const auto c = confidence.to(torch::kCPU).contiguous();
-    std::vector<double> confidences(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
-    std::vector<bool> correct(static_cast<std::size_t>(right.numel()));
-    const auto* r = right.data_ptr<bool>();
-    for (std::size_t i = 0; i < correct.size(); ++i) correct[i] = r[i];
-    return std::make_pair(right.to(torch::kDouble).mean().item<double>(), expected_calibration_error(confidences, correct));
+    const auto right = predicted.eq(labels.to(predicted.device()));
+    const std::vector<int> hits = to_ints(right);
+    const std::vector<bool> correct(hits.begin(), hits.end());
+    return std::make_pair(right.to(torch::kDouble).mean().item<double>(), expected_calibration_error(to_doubles(confidence), correct));
   };
   CorruptionEvaluation out;
   std::tie(out.clean_accuracy, out.clean_ece) = score(test_images);

@@ -13,5 +13,7 @@ Matrix to_points(const torch::Tensor& embeddings);
 
 // A 1-D integer tensor (any device) as ints.
 std::vector<int> to_ints(const torch::Tensor& values);
+// A tensor's values (any numeric dtype, any device), flattened, as doubles.
+std::vector<double> to_doubles(const torch::Tensor& values);
 
 }  // namespace geomsim::train
