@@ -8,6 +8,7 @@
 #include "geomsim/support/file_identity.hpp"
 #include "geomsim/support/number_lists.hpp"
 #include "geomsim/train/data/label_hierarchy.hpp"
+#include "geomsim/train/losses/loss_registry.hpp"
 #include "geomsim/figures/cosine_heatmap.hpp"
 #include "geomsim/train_experiments/spread_figure.hpp"
 
@@ -19,7 +20,13 @@ std::size_t train_sweep(const TrainSweepOptions& o, const std::function<void(con
   const std::vector<double> alphas = parse_number_list(o.alphas, "alphas");
   for (double a : alphas) require_in_closed_range("alphas", a, 0.0, 1.0);
   require_at_least("sim-ny", o.sim_ny, 2);
-  if (o.train.train.loss != "spread") throw InvalidArgument("loss", "must be spread for train-sweep (it sweeps L_spread's alpha)");
+  if (!train::loss_entry(o.train.train.loss).simulated) {
+    std::string simulated;
+    for (const auto& entry : train::loss_registry()) {
+      if (entry.simulated) simulated += (simulated.empty() ? "" : " or ") + entry.name;
+    }
+    throw InvalidArgument("loss", "must be " + simulated + " for train-sweep (it sweeps L_spread's alpha)");
+  }
   // Options of `geomsim train` that train-sweep does not use must not be given as if they did something.
   if (!o.train.train.checkpoint.empty()) throw InvalidArgument("checkpoint", "is not used by train-sweep (each alpha trains from scratch)");
   if (!o.train.json_path.empty()) throw InvalidArgument("json", "is not written by train-sweep (its results are STEM.csv)");

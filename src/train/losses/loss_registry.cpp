@@ -335,7 +335,7 @@ double loss_memory_bytes(const LossEntry& entry, const LossOptions& options, int
 const std::vector<LossEntry>& loss_registry() {
   static const std::vector<LossEntry> entries = {
       {"spread", "seed 004's L_spread = (1 - alpha) L_sup + alpha L_cNCE (eqs. 2-3, 10)", {"tau", "alpha", "exclude-partner", "noise-correction"},
-       streamed(contrastive(), "spread"), spread},
+       streamed(contrastive(), "spread"), spread, /*simulated=*/true},
       {"supcon", "SupCon's L_out (seed 001 eq. 2); --base-temperature: SupContrast's scaling tau / base; --positives: Table 3's N",
        {"tau", "base-temperature", "positives", "noise-correction"},
        streamed(contrastive(), "supcon"), supcon},

@@ -121,6 +121,9 @@ struct LossEntry {
   // The loss of a batch; null for ce and autoencoder, which the trainer computes from a head and
   // an autoencoder, not from the embeddings.
   BatchLossFunction batch = nullptr;
+  // The core's simulator solves this loss (objectives/spread_loss.hpp: L_spread), so a trained
+  // encoder's geometry can be set beside the simulated optimum (geomsim train-sweep).
+  bool simulated = false;
 
   bool reads(const std::string& parameter) const;
 };
