@@ -4,9 +4,13 @@
 //     AdamW) for the CNN, geomsim's ViT and seed 004's ViT size (Appendix F.2: "7 multi-head
 //     attention layers with 8 attention heads and hidden MLP size of 256": width 128), at batch
 //     256 and 1024, in float32 and with the encoder under bf16 autocast (the loss in float32);
-//     the second of two epochs, so that start-up costs are not counted;
+//     the second of two epochs, so that start-up costs are not counted; with its steps' time by
+//     phase (TrainOptions::time_phases: CUDA events at the phases' ends), in milliseconds per
+//     step: phases_ms_per_step {augmentation, forward, loss, backward, optimizer, other}, measured
+//     in the same run (seven event records a step, a few microseconds);
 //   epoch: one full Fashion-MNIST training epoch (60 000 images; the real images when
-//     --fashion-mnist names their folder, else random images of the same shape), CNN, batch 256;
+//     --fashion-mnist names their folder, else random images of the same shape), CNN, batch 256,
+//     with the second epoch's phases_ms_per_step;
 //   objective: L_spread and its gradient (train::TensorSpreadObjective) at N = 10^5, d = 128 in
 //     float64, against the GPU's own GEMM of the same size (the N x N x d product of the same
 //     tiles into one reused tile), and at N = 2 10^4 against the core on this machine's CPUs.
@@ -40,6 +44,16 @@ namespace {
 // The device measured: cuda:0, or the CPU (--device cpu) to try the program where there is no GPU.
 torch::Device g_device(torch::kCUDA, 0);
 
+// An epoch's time per phase of its steps, in milliseconds per step.
+json phases_per_step(const EpochRecord& epoch) {
+  json phases = json::object();
+  const double steps = static_cast<double>(std::max<int64_t>(epoch.phases.steps, 1));
+  for (int k = 0; k < kStepPhases; ++k) {
+    phases[step_phase_names()[static_cast<std::size_t>(k)]] = epoch.phases.ms[static_cast<std::size_t>(k)] / steps;
+  }
+  return phases;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -56,10 +70,12 @@ json training_throughput(const EncoderOptions& model, const std::string& label, 
   o.batch_size = batch;
   o.device = g_device;
   o.precision = precision;
+  o.time_phases = true;
   Encoder encoder(model);
   const TrainResult r = train_encoder(encoder, images, labels, 10, o, AugmentationOptions{});
   return {{"model", label},       {"batch", batch}, {"precision", precision}, {"images", n},
-          {"samples_per_second", r.epochs.back().samples_per_second}, {"epoch_seconds", r.epochs.back().seconds}};
+          {"samples_per_second", r.epochs.back().samples_per_second}, {"epoch_seconds", r.epochs.back().seconds},
+          {"phases_ms_per_step", phases_per_step(r.epochs.back())}};
 }
 
 // `limit` > 0: only the first `limit` images (a quick try of the program).
@@ -87,6 +103,7 @@ json full_epoch(const std::string& fashion_mnist, int64_t limit) {
   o.epochs = 2;
   o.batch_size = 256;
   o.device = g_device;
+  o.time_phases = true;
   EncoderOptions cnn;
   Encoder encoder(cnn);
   const TrainResult r = train_encoder(encoder, images, labels, 10, o, AugmentationOptions{});
@@ -96,7 +113,8 @@ json full_epoch(const std::string& fashion_mnist, int64_t limit) {
           {"batch", 256},
           {"first_epoch_seconds", r.epochs[0].seconds},
           {"second_epoch_seconds", r.epochs[1].seconds},
-          {"samples_per_second", r.epochs[1].samples_per_second}};
+          {"samples_per_second", r.epochs[1].samples_per_second},
+          {"phases_ms_per_step", phases_per_step(r.epochs[1])}};
 }
 
 // One evaluation of the objective with gradient on the GPU, median of `reps` after a warm-up,

@@ -9,8 +9,9 @@
 # the GPU (`geomsim --device cuda`: its iterations a second), the PyTorch peer of its CNN training (eager and compiled,
 # tests/benchmarks/pytorch_peers.py), geomsim.torch's losses on the GPU against the CPU
 # (tests/gpu/torch_losses_cuda.py, where python3 has pybind11), and data-parallel training over NCCL when the machine has
-# several GPUs; it writes DIR/gpu-check.json (everything measured, and each step's status) and
-# the logs beside it.
+# several GPUs; it writes DIR/gpu-check.json (everything measured, and each step's status, with
+# training_phases: where a training step's time goes, per phase, from the benchmark's training
+# rows) and the logs beside it.
 #
 # --debs DIR: Debian 12 .deb files of the core's build dependencies, which such a machine lacks.
 #   Fetch them on any Debian 12 machine with `bash tests/gpu/download_debs.sh DIR`. Each is
@@ -179,12 +180,21 @@ def solve_summary(solve, bench):
             "objective_and_gradient_seconds": objective,
             "solver_seconds_per_iteration": (seconds - evaluations * objective) / iterations
             if objective and iterations else None}
+def training_phases(bench):
+    """gpu_bench's time of a training step by phase (ms per step, CUDA events), one row per run."""
+    rows = [dict(r) for r in (bench or {}).get("training", []) if isinstance(r, dict)]
+    epoch = (bench or {}).get("epoch")
+    if isinstance(epoch, dict):
+        rows.append(dict(epoch, model="cnn, full epoch", precision="float32"))
+    keep = ("model", "batch", "precision", "samples_per_second", "phases_ms_per_step")
+    return [{k: r.get(k) for k in keep} for r in rows if "phases_ms_per_step" in r]
 report = {
     "machine": machine,
     "steps": steps,
     "benchmark": read("gpu-bench.json"),
     "solve": solve_summary(solve, read("gpu-bench.json")),
     "pytorch_peer": pytorch_peer(read("gpu-bench.json"), read("pytorch-peer.json")),
+    "training_phases": training_phases(read("gpu-bench.json")),
     "nccl_train": read("nccl-train.json"),
     "torch_losses_cuda": read("torch-losses-cuda.json"),
 }

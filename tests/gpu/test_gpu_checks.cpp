@@ -3,7 +3,8 @@
 //   - every deterministic registered loss: value and gradient on CUDA against the CPU in float32;
 //   - the simulator's objective on CUDA against the core's on the CPU, to 1e-12 in float64;
 //   - a tiny deterministic training run reaches the same coarse accuracy on both devices;
-//   - a resume on CUDA ends with the same weights, bit for bit, as the uninterrupted run.
+//   - a resume on CUDA ends with the same weights, bit for bit, as the uninterrupted run;
+//   - timing a training step's phases by CUDA events changes no bit of the run.
 #define CATCH_CONFIG_RUNNER
 #include "train/catch_with_torch.hpp"  // torch before Catch2 (glog's CHECK)
 
@@ -226,6 +227,47 @@ TEST_CASE("A resumed run on CUDA ends with the weights of the uninterrupted run,
     REQUIRE(resumed.size() == straight.size());
     for (std::size_t k = 0; k < straight.size(); ++k) CHECK(torch::equal(resumed[k], straight[k]));
     fs::remove(checkpoint);
+  }
+}
+
+TEST_CASE("Timing the phases of a training step on CUDA changes no bit of the run and times its steps", "[gpu]") {
+  const Squares data = squares(256, 4);
+  use_deterministic_cuda_libraries(kCuda);
+  TrainOptions o;
+  o.epochs = 2;
+  o.batch_size = 64;  // 4 steps an epoch
+  o.seed = 11;
+  o.device = kCuda;
+  const auto run = [&](bool time_phases) {
+    TrainOptions options = o;
+    options.time_phases = time_phases;
+    torch::manual_seed(options.seed);
+    Encoder e(testing::tiny_encoder("cnn", 16, 32));
+    const TrainResult r = train_encoder(e, data.images, data.labels, 4, options, AugmentationOptions{});
+    return std::make_pair(testing::weights(e), r);
+  };
+  const auto [plain, plain_result] = run(false);
+  const auto [timed, timed_result] = run(true);
+  CHECK(testing::identical(timed, plain));
+  REQUIRE(timed_result.epochs.size() == 2);
+  for (const EpochRecord& epoch : timed_result.epochs) {
+    const StepPhaseTimes& phases = epoch.phases;
+    CHECK(phases.steps == 4);
+    for (int p = 0; p < kStepPhases; ++p) {
+      CAPTURE(step_phase_names()[static_cast<std::size_t>(p)]);
+      CHECK(phases.ms[static_cast<std::size_t>(p)] >= 0.0);
+    }
+    CHECK(phases[StepPhase::forward] > 0.0);
+    CHECK(phases[StepPhase::backward] > 0.0);
+    // Device time between the epoch's first and last events, within its host time (1 ms slack
+    // for the two clocks).
+    CHECK(phases.total_ms() <= 1e3 * epoch.seconds + 1.0);
+    std::cout << "phases of a step (ms, epoch " << epoch.epoch << "):";
+    for (int p = 0; p < kStepPhases; ++p) {
+      std::cout << " " << step_phase_names()[static_cast<std::size_t>(p)] << " "
+                << phases.ms[static_cast<std::size_t>(p)] / static_cast<double>(phases.steps);
+    }
+    std::cout << "\n";
   }
 }
 
