@@ -29,9 +29,11 @@
 //       supcon_out_loss_masked) times scale: the first `anchors` rows of z against all of them.
 //   geomsim::positive_groups(Tensor labels, int positives) -> Tensor
 //       seed 001 Table 3's groups of `positives` samples of one label, as group ids (labels).
-//   geomsim::use_cuda_kernels(bool enabled) -> bool
-//       whether the engine's passes on CUDA run the fused kernels (use_contrastive_cuda_kernels;
-//       the catalog's "cuda_kernels_built" says whether this build has them); the previous choice.
+//   geomsim::use_cuda_path(str path) -> str
+//       the path the engine's passes take on CUDA, "aten_blocks", "cuda_fused" or "cuda_products"
+//       (use_contrastive_cuda_path; the catalog's "cuda_kernels_built" says whether this build has
+//       the kernels); the previous one. Refusals as "ARGUMENT\nREQUIREMENT" errors, as
+//       check_loss_options gives them, are raised by geomsim.torch before it calls this.
 //
 // batch_loss, supcon_mask_loss and positive_groups are registered as CompositeImplicitAutograd:
 // they are written in ATen operators (those of the C++ losses), so autograd differentiates them
@@ -217,6 +219,10 @@ at::Tensor supcon_mask_loss_operator(const at::Tensor& z, const at::Tensor& mask
   return train::supcon_out_loss_masked(z, mask, anchors, tau) * scale;
 }
 
+std::string use_cuda_path(c10::string_view path) {
+  return train::contrastive_path_name(train::use_contrastive_cuda_path(train::contrastive_path(text(path))));
+}
+
 at::Tensor positive_groups_operator(const at::Tensor& labels, int64_t positives) {
   return train::positive_groups(labels, positives);
 }
@@ -234,7 +240,7 @@ TORCH_LIBRARY(geomsim, m) {
         "Tensor statistics, str kind, float tau, float alpha, bool include_partner, float scale) -> Tensor");
   m.def("supcon_mask_loss(Tensor z, Tensor mask, int anchors, float tau, float scale) -> Tensor");
   m.def("positive_groups(Tensor labels, int positives) -> Tensor");
-  m.def("use_cuda_kernels(bool enabled) -> bool", &train::use_contrastive_cuda_kernels);
+  m.def("use_cuda_path(str path) -> str", &use_cuda_path);
 }
 
 TORCH_LIBRARY_IMPL(geomsim, CompositeImplicitAutograd, m) {

@@ -92,23 +92,29 @@ _DENOMINATOR = _catalog["contrastive_statistics"]["lse_denominator"]
 
 
 def cuda_kernels_built():
-    """Whether this build has the streaming engine's fused CUDA kernels (built where nvcc and a CUDA
-    torch were found). SupConLoss, SpreadLoss and the engine's Loss names use them on CUDA tensors
-    only after use_cuda_kernels(True); the default there is the tiled ATen path."""
+    """Whether this build has the streaming engine's CUDA kernels (built where nvcc and a CUDA torch
+    were found). SupConLoss, SpreadLoss and the engine's Loss names use them on CUDA tensors only
+    after use_cuda_kernels(...); the default there is the tiled ATen path."""
     return bool(_catalog["cuda_kernels_built"])
 
 
-def use_cuda_kernels(enabled=True):
-    """Run the streamed losses' two passes on CUDA tensors by the fused kernels (True) or the tiled
-    ATen path (False, the default until a lent GPU has held the kernels to the CPU's engine: see
-    docs/reference/losses.md). Process-wide; returns the previous choice. Raises TypeError when
-    enabled is not a bool, ValueError when it is True in a build without the kernels."""
-    if not isinstance(enabled, bool):
-        raise TypeError(f"enabled must be True or False, got {enabled!r}")
-    if enabled and not cuda_kernels_built():
-        raise ValueError("enabled cannot be True: this build of geomsim has no contrastive CUDA kernels (they are "
-                         "built where nvcc and a CUDA torch are found); the losses run the tiled ATen path on CUDA")
-    return _ops.use_cuda_kernels(enabled)
+_CUDA_PATHS = {False: "aten_blocks", "fused": "cuda_fused", "products": "cuda_products"}
+
+
+def use_cuda_kernels(mode="products"):
+    """How the streamed losses run their two passes on CUDA tensors, for the whole process:
+    False, the tiled ATen path (the default until a lent GPU has held the kernels to the CPU's
+    engine: docs/reference/losses.md); "fused", one kernel a pass (no tile in device memory, the
+    products on the CUDA cores); "products", cuBLAS products of row blocks with the rest of each
+    pass fused into one kernel. Returns the previous mode. Raises ValueError for another mode, or
+    for a kernel mode in a build without the kernels."""
+    if not (mode is False or (isinstance(mode, str) and mode in _CUDA_PATHS)):
+        raise ValueError(f"mode must be False, 'fused' or 'products', got {mode!r}")
+    if mode is not False and not cuda_kernels_built():
+        raise ValueError(f"mode {mode!r} needs geomsim's CUDA kernels, and this build has none (they are built "
+                         "where nvcc and a CUDA torch are found); the losses run the tiled ATen path on CUDA")
+    previous = _ops.use_cuda_path(_CUDA_PATHS[mode])
+    return {path: mode for mode, path in _CUDA_PATHS.items()}[previous]
 
 
 def _keyword(parameter):

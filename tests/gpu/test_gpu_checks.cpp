@@ -116,7 +116,7 @@ std::pair<double, torch::Tensor> streamed_loss(const torch::Tensor& z, const tor
 
 }  // namespace
 
-TEST_CASE("The streamed losses' fused CUDA kernels equal the CPU's engine", "[gpu][streamed]") {
+TEST_CASE("The streamed losses' CUDA kernels equal the CPU's engine", "[gpu][streamed]") {
   REQUIRE(contrastive_cuda_kernels_built());
   struct Case {
     ContrastiveKind kind;
@@ -148,36 +148,41 @@ TEST_CASE("The streamed losses' fused CUDA kernels equal the CPU's engine", "[gp
           const torch::Tensor anchors = all_anchors ? torch::Tensor() : some;
           const auto on = [&](const torch::Tensor& t) { return t.defined() ? t.to(kCuda) : t; };
           const auto [cpu_value, cpu_grad] = streamed_loss(z64, labels, partner, anchors, spec, ContrastivePath::automatic);
-          const auto [gpu_value, gpu_grad] = streamed_loss(z64.to(kCuda), on(labels), on(partner), on(anchors), spec,
-                                                           ContrastivePath::cuda_kernel);
-          CHECK(std::abs(gpu_value - cpu_value) <= 1e-12 * std::max(1.0, std::abs(cpu_value)));
-          const double scale = std::max(1e-300, cpu_grad.abs().max().item<double>());
-          CHECK((gpu_grad - cpu_grad).abs().max().item<double>() <= 1e-12 * scale);
-          if (B == 150 && all_anchors) {  // float32: the engine's float32 tolerance, N eps max(1, 1 / tau)
-            const auto z32 = z64.to(torch::kFloat);
-            const auto [v32, g32] = streamed_loss(z32.to(kCuda), on(labels), on(partner), on(anchors), spec,
-                                                  ContrastivePath::cuda_kernel);
-            const double tol = 2.0 * static_cast<double>(B) * 1.2e-7 * std::max(1.0, 1.0 / tau);
-            CHECK(std::abs(v32 - cpu_value) <= tol * std::max(1.0, std::abs(cpu_value)));
-            CHECK((g32.to(torch::kDouble) - cpu_grad).abs().max().item<double>() <= tol * scale);
+          for (const ContrastivePath path : {ContrastivePath::cuda_fused, ContrastivePath::cuda_products}) {
+            CAPTURE(contrastive_path_name(path));
+            const auto [gpu_value, gpu_grad] =
+                streamed_loss(z64.to(kCuda), on(labels), on(partner), on(anchors), spec, path);
+            CHECK(std::abs(gpu_value - cpu_value) <= 1e-12 * std::max(1.0, std::abs(cpu_value)));
+            const double scale = std::max(1e-300, cpu_grad.abs().max().item<double>());
+            CHECK((gpu_grad - cpu_grad).abs().max().item<double>() <= 1e-12 * scale);
+            if (B == 150 && all_anchors) {  // float32: the engine's float32 tolerance, N eps max(1, 1 / tau)
+              const auto z32 = z64.to(torch::kFloat);
+              const auto [v32, g32] = streamed_loss(z32.to(kCuda), on(labels), on(partner), on(anchors), spec, path);
+              const double tol = 2.0 * static_cast<double>(B) * 1.2e-7 * std::max(1.0, 1.0 / tau);
+              CHECK(std::abs(v32 - cpu_value) <= tol * std::max(1.0, std::abs(cpu_value)));
+              CHECK((g32.to(torch::kDouble) - cpu_grad).abs().max().item<double>() <= tol * scale);
+            }
           }
         }
       }
     }
   }
-  // The process-wide opt-in routes ContrastivePath::automatic on CUDA to the kernels: the same bits.
+  // The process-wide opt-in routes ContrastivePath::automatic on CUDA to the kernels: the same bits;
+  // and the same call twice gives the same bits (a fixed reduction order, no atomics).
   torch::manual_seed(5);
   const auto z = torch::randn({300, 32}, torch::TensorOptions(torch::kDouble).device(kCuda));
   const auto labels = torch::randint(0, 7, {300}, torch::TensorOptions(torch::kLong).device(kCuda));
   const ContrastiveLossSpec spec;
-  const bool before = use_contrastive_cuda_kernels(true);
-  const auto automatic = streamed_loss(z, labels, {}, {}, spec, ContrastivePath::automatic);
-  use_contrastive_cuda_kernels(before);
-  const auto kernel = streamed_loss(z, labels, {}, {}, spec, ContrastivePath::cuda_kernel);
-  CHECK(automatic.first == kernel.first);
-  CHECK(torch::equal(automatic.second, kernel.second));
-  // The same launch twice gives the same bits (a fixed reduction order, no atomics).
-  CHECK(torch::equal(streamed_loss(z, labels, {}, {}, spec, ContrastivePath::cuda_kernel).second, kernel.second));
+  for (const ContrastivePath path : {ContrastivePath::cuda_fused, ContrastivePath::cuda_products}) {
+    CAPTURE(contrastive_path_name(path));
+    const ContrastivePath before = use_contrastive_cuda_path(path);
+    const auto automatic = streamed_loss(z, labels, {}, {}, spec, ContrastivePath::automatic);
+    CHECK(use_contrastive_cuda_path(before) == path);
+    const auto kernel = streamed_loss(z, labels, {}, {}, spec, path);
+    CHECK(automatic.first == kernel.first);
+    CHECK(torch::equal(automatic.second, kernel.second));
+    CHECK(torch::equal(streamed_loss(z, labels, {}, {}, spec, path).second, kernel.second));
+  }
 }
 
 TEST_CASE("A tiny deterministic training run reaches the same coarse accuracy on CUDA as on the CPU", "[gpu]") {

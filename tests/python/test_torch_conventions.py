@@ -500,18 +500,22 @@ REFUSALS = [
      ValueError, r"^features would need .* for the cclk-weak loss of 120000 embeddings"),
     ("more clusters than rows", lambda: gt.Loss("hardneg-infonce", num_classes=9)(_features(), None),
      ValueError, r"^num_classes \(the k-means clusters of the batch's embeddings\) must be at most"),
-    ("use_cuda_kernels with a number", lambda: gt.use_cuda_kernels(1), TypeError, r"^enabled must be True or False, got 1$"),
+    ("use_cuda_kernels with True", lambda: gt.use_cuda_kernels(True), ValueError,
+     r"^mode must be False, 'fused' or 'products', got True$"),
+    ("use_cuda_kernels with another name", lambda: gt.use_cuda_kernels("cuda"), ValueError,
+     r"^mode must be False, 'fused' or 'products', got 'cuda'$"),
 ] + ([] if gt.cuda_kernels_built() else [
-    ("use_cuda_kernels without the kernels", lambda: gt.use_cuda_kernels(True), ValueError,
-     r"^enabled cannot be True: this build of geomsim has no contrastive CUDA kernels"),
+    ("use_cuda_kernels without the kernels", lambda: gt.use_cuda_kernels("fused"), ValueError,
+     r"^mode 'fused' needs geomsim's CUDA kernels, and this build has none"),
 ])
 
 
 def test_use_cuda_kernels_returns_the_previous_choice():
     assert gt.use_cuda_kernels(False) is False  # the default: the tiled ATen path
     if gt.cuda_kernels_built():
-        assert gt.use_cuda_kernels(True) is False
-        assert gt.use_cuda_kernels(False) is True
+        assert gt.use_cuda_kernels("fused") is False
+        assert gt.use_cuda_kernels("products") == "fused"
+        assert gt.use_cuda_kernels(False) == "products"
 
 
 @pytest.mark.parametrize("case,call,error,message", REFUSALS, ids=[row[0] for row in REFUSALS])

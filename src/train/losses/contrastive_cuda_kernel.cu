@@ -323,6 +323,118 @@ __global__ void __launch_bounds__(kThreads) gradient_kernel(const T* __restrict_
   }
 }
 
+// One row of a product tile per block of 256 threads: the row's statistics by a fixed-order
+// tree over the threads' partial states; then, with sup_terms, L_sup's sums over its class.
+template <class T>
+__global__ void __launch_bounds__(kThreads) tile_statistics_kernel(ProductTile<T> tile, Rows rows, bool sup_terms,
+                                                                   double* __restrict__ out) {
+  __shared__ double part[8][kThreads];
+  const int tid = static_cast<int>(threadIdx.x);
+  const std::int64_t i = tile.r0 + blockIdx.x;
+  const RowRange range = row_range(rows, i);
+  const T* row = tile.s + static_cast<std::int64_t>(blockIdx.x) * rows.n;
+  Lse negatives, positives, denominator;
+  double positive_sum = 0.0, partner = 0.0;
+  for (std::int64_t j = tid; j < rows.n; j += kThreads) {
+    if (j == i) continue;
+    const double x = static_cast<double>(row[j]) * rows.inv_tau;
+    if (j < range.first || j >= range.last) {
+      negatives.add(x);
+    } else {
+      positives.add(x);
+      positive_sum += x;
+      if (j == range.partner) {
+        partner = x;
+      } else {
+        denominator.add(x);
+      }
+    }
+  }
+  const double mine[8] = {negatives.max, negatives.sum, positives.max, positives.sum,
+                          denominator.max, denominator.sum, positive_sum, partner};
+  for (int k = 0; k < 8; ++k) part[k][tid] = mine[k];
+  __syncthreads();
+  for (int half = kThreads / 2; half > 0; half /= 2) {
+    if (tid < half) {
+      for (int k = 0; k < 6; k += 2) {
+        Lse l{part[k][tid], part[k + 1][tid]};
+        l.merge(part[k][tid + half], part[k + 1][tid + half]);
+        part[k][tid] = l.max;
+        part[k + 1][tid] = l.sum;
+      }
+      part[6][tid] += part[6][tid + half];
+      part[7][tid] += part[7][tid + half];
+    }
+    __syncthreads();
+  }
+  const double lse_negatives = Lse{part[0][0], part[1][0]}.value();
+  double* o = out + i * kRowStatistics;
+  if (tid == 0) {
+    o[kLseNegatives] = lse_negatives;
+    o[kLsePositives] = Lse{part[2][0], part[3][0]}.value();
+    o[kLseDenominator] = Lse{part[4][0], part[5][0]}.value();
+    o[kSumPositives] = part[6][0];
+    o[kPartnerSimilarity] = part[7][0];
+    o[kSoftplusSum] = 0.0;
+    o[kSigmoidSum] = 0.0;
+    o[kPositives] = static_cast<double>(range.last - range.first - 1);
+  }
+  if (!sup_terms || lse_negatives == negative_infinity()) return;  // the same for the whole block
+  __syncthreads();  // part[0..1] are read above before they are reused
+  double softplus_sum = 0.0, sigmoid_sum = 0.0;
+  for (std::int64_t j = range.first + tid; j < range.last; j += kThreads) {
+    if (j == i) continue;
+    const double t = lse_negatives - static_cast<double>(row[j]) * rows.inv_tau;
+    const double u = exp(-fabs(t));
+    softplus_sum += fmax(t, 0.0) + log1p(u);
+    sigmoid_sum += sigmoid_of(t, u);
+  }
+  part[0][tid] = softplus_sum;
+  part[1][tid] = sigmoid_sum;
+  __syncthreads();
+  for (int half = kThreads / 2; half > 0; half /= 2) {
+    if (tid < half) {
+      part[0][tid] += part[0][tid + half];
+      part[1][tid] += part[1][tid + half];
+    }
+    __syncthreads();
+  }
+  if (tid == 0) {
+    o[kSoftplusSum] = part[0][0];
+    o[kSigmoidSum] = part[1][0];
+  }
+}
+
+// 256 columns by kCoefficientRows rows of a product tile per block: each thread keeps its
+// column's side in registers and turns its entries into C_ij + C_ji.
+constexpr int kCoefficientRows = 16;
+
+template <class T>
+__global__ void __launch_bounds__(kThreads) tile_coefficients_kernel(ProductTile<T> tile, Rows rows,
+                                                                     const double* __restrict__ statistics,
+                                                                     const double* __restrict__ weights) {
+  __shared__ Side row_side[kCoefficientRows];
+  const int tid = static_cast<int>(threadIdx.x);
+  const std::int64_t local0 = static_cast<std::int64_t>(blockIdx.y) * kCoefficientRows;
+  if (tid < kCoefficientRows) {
+    const std::int64_t local = local0 + tid;
+    load_side(row_side[tid], rows, statistics, weights, local < tile.rows ? tile.r0 + local : rows.n);
+  }
+  __syncthreads();
+  const std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * kThreads + tid;
+  if (j >= rows.n) return;
+  Side column;
+  load_side(column, rows, statistics, weights, j);
+  for (int r = 0; r < kCoefficientRows; ++r) {
+    const std::int64_t local = local0 + r;
+    if (local >= tile.rows) break;
+    const std::int64_t i = tile.r0 + local;
+    T& entry = tile.s[local * rows.n + j];
+    const double x = static_cast<double>(entry) * rows.inv_tau;
+    entry = static_cast<T>(coefficient(row_side[r], i, j, x) + coefficient(column, j, i, x));
+  }
+}
+
 void check(cudaError_t status, const char* what) {
   if (status != cudaSuccess) {
     throw std::runtime_error(std::string("the contrastive CUDA kernel (") + what + ") failed: " +
@@ -352,7 +464,41 @@ void run_gradient(const T* z, const Rows& rows, const double* statistics, const 
   check(cudaGetLastError(), "gradient");
 }
 
+template <class T>
+void run_tile_statistics(const ProductTile<T>& tile, const Rows& rows, bool sup_terms, double* statistics, void* stream) {
+  if (tile.rows == 0) return;
+  tile_statistics_kernel<T><<<static_cast<unsigned>(tile.rows), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+      tile, rows, sup_terms, statistics);
+  check(cudaGetLastError(), "a block's statistics");
+}
+
+template <class T>
+void run_tile_coefficients(const ProductTile<T>& tile, const Rows& rows, const double* statistics, const double* weights,
+                           void* stream) {
+  if (tile.rows == 0 || rows.n == 0) return;
+  const dim3 grid(static_cast<unsigned>((rows.n + kThreads - 1) / kThreads),
+                  static_cast<unsigned>((tile.rows + kCoefficientRows - 1) / kCoefficientRows));
+  tile_coefficients_kernel<T><<<grid, kThreads, 0, static_cast<cudaStream_t>(stream)>>>(tile, rows, statistics, weights);
+  check(cudaGetLastError(), "a block's coefficients");
+}
+
 }  // namespace
+
+void tile_statistics(const ProductTile<float>& tile, const Rows& rows, bool sup_terms, double* statistics, void* stream) {
+  run_tile_statistics(tile, rows, sup_terms, statistics, stream);
+}
+void tile_statistics(const ProductTile<double>& tile, const Rows& rows, bool sup_terms, double* statistics,
+                     void* stream) {
+  run_tile_statistics(tile, rows, sup_terms, statistics, stream);
+}
+void tile_coefficients(const ProductTile<float>& tile, const Rows& rows, const double* statistics,
+                       const double* weights, void* stream) {
+  run_tile_coefficients(tile, rows, statistics, weights, stream);
+}
+void tile_coefficients(const ProductTile<double>& tile, const Rows& rows, const double* statistics,
+                       const double* weights, void* stream) {
+  run_tile_coefficients(tile, rows, statistics, weights, stream);
+}
 
 void statistics(const float* z, const Rows& rows, bool sup_terms, double* out, void* stream) {
   run_statistics(z, rows, sup_terms, out, stream);

@@ -1,6 +1,6 @@
 #pragma once
-// The streaming engine's two passes (geomsim/objectives/contrastive_tiles.hpp) as fused CUDA
-// kernels, on raw device pointers: no torch header, so that nvcc compiles the kernels alone
+// The streaming engine's two passes (geomsim/objectives/contrastive_tiles.hpp) as CUDA kernels,
+// on raw device pointers: no torch header, so that nvcc compiles the kernels alone
 // (contrastive_cuda_kernel.cu) and cuda_kernels.cpp gives them tensors.
 //
 // The rows are in class order (row i's class is the rows [first[i], last[i])), on the device,
@@ -37,5 +37,26 @@ void gradient(const float* z, const Rows& rows, const double* statistics, const 
               void* stream);
 void gradient(const double* z, const Rows& rows, const double* statistics, const double* weights, double* gradient,
               void* stream);
+
+// The same passes with the products by cuBLAS (the caller's), a block of rows against every
+// column at a time, and everything else fused into one kernel per pass, which reads the block's
+// similarities once. tile: rows r0 .. r0 + rows - 1 (in class order) against all n columns,
+// row-major, row stride n, holding z_i . z_j (the kernels multiply by 1/tau).
+template <class T>
+struct ProductTile {
+  T* s = nullptr;
+  std::int64_t r0 = 0, rows = 0;
+};
+// Pass 1: the block's rows' statistics; with sup_terms, L_sup's sums from the same row, once its
+// lse_N is known (the row's class columns read a second time).
+void tile_statistics(const ProductTile<float>& tile, const Rows& rows, bool sup_terms, double* statistics, void* stream);
+void tile_statistics(const ProductTile<double>& tile, const Rows& rows, bool sup_terms, double* statistics,
+                     void* stream);
+// The gradient pass: the block's similarities become C_ij + C_ji in place; the caller multiplies
+// by z and divides by tau.
+void tile_coefficients(const ProductTile<float>& tile, const Rows& rows, const double* statistics,
+                       const double* weights, void* stream);
+void tile_coefficients(const ProductTile<double>& tile, const Rows& rows, const double* statistics,
+                       const double* weights, void* stream);
 
 }  // namespace geomsim::train::cuda_kernel

@@ -54,14 +54,46 @@ void* current_stream(const torch::Tensor& z) { return c10::cuda::getCurrentCUDAS
 
 bool cuda_kernels_built() { return true; }
 
+namespace {
+
+// Rows per block of the products path: the block's similarities take at most 512 MiB.
+int64_t product_rows(const torch::Tensor& sorted) {
+  const int64_t n = sorted.size(0), bytes = static_cast<int64_t>(sorted.element_size());
+  return std::min(n, std::max<int64_t>(64, (int64_t{512} << 20) / std::max<int64_t>(1, n * bytes)));
+}
+
+template <class T>
+cuda_kernel::ProductTile<T> product_tile(torch::Tensor& s, int64_t r0) {
+  cuda_kernel::ProductTile<T> t;
+  t.s = s.data_ptr<T>();
+  t.r0 = r0;
+  t.rows = s.size(0);
+  return t;
+}
+
+}  // namespace
+
 torch::Tensor cuda_kernel_statistics(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
-                                     bool sup_terms, double tau) {
+                                     bool sup_terms, double tau, bool products) {
   const c10::cuda::CUDAGuard guard(z.device());
   const DeviceClassOrder c = device_class_order(labels, partner);
   const auto sorted = z.index_select(0, c.order).contiguous();
   auto statistics = torch::empty({z.size(0), kRowStatistics}, z.options().dtype(torch::kDouble));
   const cuda_kernel::Rows rows = kernel_rows(sorted, c, tau);
-  if (z.scalar_type() == torch::kDouble) {
+  const bool in_double = z.scalar_type() == torch::kDouble;
+  if (products) {
+    const int64_t block = product_rows(sorted);
+    for (int64_t r0 = 0; r0 < rows.n; r0 += block) {
+      torch::Tensor s = torch::mm(sorted.narrow(0, r0, std::min(block, rows.n - r0)), sorted.t());
+      if (in_double) {
+        cuda_kernel::tile_statistics(product_tile<double>(s, r0), rows, sup_terms, statistics.data_ptr<double>(),
+                                     current_stream(z));
+      } else {
+        cuda_kernel::tile_statistics(product_tile<float>(s, r0), rows, sup_terms, statistics.data_ptr<double>(),
+                                     current_stream(z));
+      }
+    }
+  } else if (in_double) {
     cuda_kernel::statistics(sorted.data_ptr<double>(), rows, sup_terms, statistics.data_ptr<double>(), current_stream(z));
   } else {
     cuda_kernel::statistics(sorted.data_ptr<float>(), rows, sup_terms, statistics.data_ptr<double>(), current_stream(z));
@@ -70,7 +102,8 @@ torch::Tensor cuda_kernel_statistics(const torch::Tensor& z, const torch::Tensor
 }
 
 torch::Tensor cuda_kernel_gradient(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
-                                   const torch::Tensor& statistics, const torch::Tensor& weights, double tau) {
+                                   const torch::Tensor& statistics, const torch::Tensor& weights, double tau,
+                                   bool products) {
   const c10::cuda::CUDAGuard guard(z.device());
   const DeviceClassOrder c = device_class_order(labels, partner);
   const auto sorted = z.index_select(0, c.order).contiguous();
@@ -78,7 +111,25 @@ torch::Tensor cuda_kernel_gradient(const torch::Tensor& z, const torch::Tensor& 
   const auto sorted_weights = weights.index_select(0, c.order).contiguous();
   auto gradient = torch::empty_like(sorted);
   const cuda_kernel::Rows rows = kernel_rows(sorted, c, tau);
-  if (z.scalar_type() == torch::kDouble) {
+  const bool in_double = z.scalar_type() == torch::kDouble;
+  if (products) {
+    // Each block's similarities become C + C^T in place; its rows' gradient is one product.
+    const int64_t block = product_rows(sorted);
+    for (int64_t r0 = 0; r0 < rows.n; r0 += block) {
+      const int64_t count = std::min(block, rows.n - r0);
+      torch::Tensor s = torch::mm(sorted.narrow(0, r0, count), sorted.t());
+      if (in_double) {
+        cuda_kernel::tile_coefficients(product_tile<double>(s, r0), rows, sorted_statistics.data_ptr<double>(),
+                                       sorted_weights.data_ptr<double>(), current_stream(z));
+      } else {
+        cuda_kernel::tile_coefficients(product_tile<float>(s, r0), rows, sorted_statistics.data_ptr<double>(),
+                                       sorted_weights.data_ptr<double>(), current_stream(z));
+      }
+      torch::Tensor out = gradient.narrow(0, r0, count);
+      torch::mm_out(out, s, sorted);
+    }
+    gradient.mul_(1.0 / tau);
+  } else if (in_double) {
     cuda_kernel::gradient(sorted.data_ptr<double>(), rows, sorted_statistics.data_ptr<double>(),
                           sorted_weights.data_ptr<double>(), gradient.data_ptr<double>(), current_stream(z));
   } else {

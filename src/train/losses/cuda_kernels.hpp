@@ -12,12 +12,15 @@ namespace geomsim::train::detail {
 bool cuda_kernels_built();
 
 // The forward pass's statistics (N x kContrastiveStatistics float64, z's row order) of z (float or
-// double, on a CUDA device) by the kernels; L_sup's sums when sup_terms.
+// double, on a CUDA device) by the kernels; L_sup's sums when sup_terms. products: the products of
+// row blocks by cuBLAS and one fused kernel a block (ContrastivePath::cuda_products), else the
+// fully fused kernels (cuda_fused).
 torch::Tensor cuda_kernel_statistics(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
-                                     bool sup_terms, double tau);
+                                     bool sup_terms, double tau, bool products);
 // sum_j (C_ij + C_ji) z_j / tau for the statistics and the row weights (N x kRowWeights float64).
 torch::Tensor cuda_kernel_gradient(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
-                                   const torch::Tensor& statistics, const torch::Tensor& weights, double tau);
+                                   const torch::Tensor& statistics, const torch::Tensor& weights, double tau,
+                                   bool products);
 
 // The spread objective's pass 1 over a tile Z (rows x columns, float64, contiguous rows, on CUDA)
 // whose rows and columns have the classes row_class and column_class (int64): per row the

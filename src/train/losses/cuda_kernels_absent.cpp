@@ -8,12 +8,13 @@ namespace geomsim::train::detail {
 
 bool cuda_kernels_built() { return false; }
 
-torch::Tensor cuda_kernel_statistics(const torch::Tensor&, const torch::Tensor&, const torch::Tensor&, bool, double) {
+torch::Tensor cuda_kernel_statistics(const torch::Tensor&, const torch::Tensor&, const torch::Tensor&, bool, double,
+                                     bool) {
   throw std::logic_error("this build has no contrastive CUDA kernels");
 }
 
 torch::Tensor cuda_kernel_gradient(const torch::Tensor&, const torch::Tensor&, const torch::Tensor&, const torch::Tensor&,
-                                   const torch::Tensor&, double) {
+                                   const torch::Tensor&, double, bool) {
   throw std::logic_error("this build has no contrastive CUDA kernels");
 }
 

@@ -267,29 +267,37 @@ struct NoAutocast {
   c10::impl::ExcludeDispatchKeyGuard guard{c10::autocast_dispatch_keyset};
 };
 
-std::atomic<bool> cuda_kernels_in_use{false};
+std::atomic<ContrastivePath> cuda_path{ContrastivePath::aten_blocks};
 
-// Which of the three implementations runs a pass on x (z in the dtype the passes compute in).
-enum class Runner { engine, aten, cuda };
+// Which of the implementations runs a pass on x (z in the dtype the passes compute in).
+enum class Runner { engine, aten, cuda_fused, cuda_products };
+
+void require_cuda_kernels(ContrastivePath path) {
+  if (!detail::cuda_kernels_built()) {
+    throw InvalidArgument("path", std::string(contrastive_path_name(path)) +
+                                      " needs a build with the contrastive CUDA kernels (nvcc and a CUDA libtorch); "
+                                      "this one has none: use automatic or aten_blocks");
+  }
+}
 
 Runner runner(const torch::Tensor& x, const ContrastiveLossSpec& spec) {
   const bool engine_dtype = x.scalar_type() == torch::kFloat || x.scalar_type() == torch::kDouble;
-  switch (spec.path) {
-    case ContrastivePath::aten_blocks: return Runner::aten;
-    case ContrastivePath::cuda_kernel:
-      if (!detail::cuda_kernels_built()) {
-        throw InvalidArgument("path", "cuda_kernel needs a build with the contrastive CUDA kernels (nvcc and a CUDA "
-                                      "libtorch); this one has none: use automatic or aten_blocks");
-      }
-      if (!x.device().is_cuda()) {
-        throw InvalidArgument("path", "cuda_kernel needs z on a CUDA device, got " + x.device().str());
-      }
-      return Runner::cuda;
-    case ContrastivePath::automatic: break;
+  ContrastivePath path = spec.path;
+  if (path == ContrastivePath::automatic) {
+    if (x.device().is_cpu() && engine_dtype) return Runner::engine;
+    path = x.device().is_cuda() ? cuda_path.load() : ContrastivePath::aten_blocks;
   }
-  if (x.device().is_cpu() && engine_dtype) return Runner::engine;
-  if (x.device().is_cuda() && cuda_kernels_in_use.load()) return Runner::cuda;
-  return Runner::aten;
+  switch (path) {
+    case ContrastivePath::cuda_fused:
+    case ContrastivePath::cuda_products:
+      require_cuda_kernels(path);
+      if (!x.device().is_cuda()) {
+        throw InvalidArgument("path", std::string(contrastive_path_name(path)) + " needs z on a CUDA device, got " +
+                                          x.device().str());
+      }
+      return path == ContrastivePath::cuda_fused ? Runner::cuda_fused : Runner::cuda_products;
+    default: return Runner::aten;
+  }
 }
 
 class StreamedContrastive : public torch::autograd::Function<StreamedContrastive> {
@@ -348,12 +356,30 @@ void check_index_tensor(const char* name, const torch::Tensor& t, const torch::T
 
 bool contrastive_cuda_kernels_built() { return detail::cuda_kernels_built(); }
 
-bool use_contrastive_cuda_kernels(bool enabled) {
-  if (enabled && !detail::cuda_kernels_built()) {
-    throw InvalidArgument("enabled", "cannot be true: this build has no contrastive CUDA kernels (they need nvcc and "
-                                     "a CUDA libtorch); the losses run the ATen row blocks on CUDA");
+const char* contrastive_path_name(ContrastivePath path) {
+  switch (path) {
+    case ContrastivePath::automatic: return "automatic";
+    case ContrastivePath::aten_blocks: return "aten_blocks";
+    case ContrastivePath::cuda_fused: return "cuda_fused";
+    case ContrastivePath::cuda_products: return "cuda_products";
   }
-  return cuda_kernels_in_use.exchange(enabled);
+  return "";
+}
+
+ContrastivePath contrastive_path(const std::string& name) {
+  for (const auto path : {ContrastivePath::automatic, ContrastivePath::aten_blocks, ContrastivePath::cuda_fused,
+                          ContrastivePath::cuda_products}) {
+    if (name == contrastive_path_name(path)) return path;
+  }
+  throw InvalidArgument("path", "must be automatic, aten_blocks, cuda_fused or cuda_products, got '" + name + "'");
+}
+
+ContrastivePath use_contrastive_cuda_path(ContrastivePath path) {
+  if (path == ContrastivePath::automatic) {
+    throw InvalidArgument("path", "on CUDA must be aten_blocks, cuda_fused or cuda_products, not automatic");
+  }
+  if (path != ContrastivePath::aten_blocks) require_cuda_kernels(path);
+  return cuda_path.exchange(path);
 }
 
 const char* contrastive_kind_name(ContrastiveKind kind) {
@@ -415,9 +441,14 @@ ContrastiveForward contrastive_forward(const torch::Tensor& z, const torch::Tens
     f.statistics = torch::empty({z.size(0), kContrastiveStatistics}, z.options().dtype(torch::kDouble));
     return f;
   }
-  switch (runner(x, spec)) {
+  const Runner run = runner(x, spec);
+  switch (run) {
     case Runner::engine: f.statistics = engine_statistics(x, labels, partner, anchors, spec); break;
-    case Runner::cuda: f.statistics = detail::cuda_kernel_statistics(x, labels, partner, sup_terms(spec), spec.tau); break;
+    case Runner::cuda_fused:
+    case Runner::cuda_products:
+      f.statistics = detail::cuda_kernel_statistics(x, labels, partner, sup_terms(spec), spec.tau,
+                                                    run == Runner::cuda_products);
+      break;
     case Runner::aten: f.statistics = aten_statistics(x, labels, partner, spec); break;
   }
   f.loss = row_terms(f.statistics, anchors, partner.defined(), spec).loss.to(x.scalar_type());
@@ -440,9 +471,14 @@ torch::Tensor contrastive_backward(const torch::Tensor& grad, const torch::Tenso
   const auto weights = row_terms(statistics, anchors, partner.defined(), spec).weights *
                        grad.reshape({}).to(statistics.device()).to(torch::kDouble);
   torch::Tensor gradient;
-  switch (runner(x, spec)) {
+  const Runner run = runner(x, spec);
+  switch (run) {
     case Runner::engine: gradient = engine_gradient(x, labels, partner, anchors, statistics, weights, spec); break;
-    case Runner::cuda: gradient = detail::cuda_kernel_gradient(x, labels, partner, statistics, weights, spec.tau); break;
+    case Runner::cuda_fused:
+    case Runner::cuda_products:
+      gradient = detail::cuda_kernel_gradient(x, labels, partner, statistics, weights, spec.tau,
+                                              run == Runner::cuda_products);
+      break;
     case Runner::aten: gradient = aten_gradient(x, labels, partner, statistics, weights, spec); break;
   }
   return gradient.to(z.scalar_type());

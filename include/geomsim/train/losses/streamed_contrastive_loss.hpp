@@ -26,8 +26,8 @@
 // in a fixed order: bitwise the same for any thread count); float16 and bfloat16 z are computed
 // in float and their gradient returned in their dtype. On any other device the same two passes
 // in ATen operators over row blocks (memory O(block N)); on CUDA, where the build has them and
-// they are asked for (ContrastivePath::cuda_kernel, or use_contrastive_cuda_kernels), as fused
-// kernels (src/train/losses/contrastive_cuda_kernel.hpp: memory O(N), no tile in device memory).
+// they are asked for (ContrastivePath below), by CUDA kernels (src/train/losses/
+// contrastive_cuda_kernel.hpp).
 #include <torch/torch.h>
 
 #include <string>
@@ -42,19 +42,24 @@ enum class ContrastiveKind {
   spread,      // seed 004 eqs. 2-3, 10: (1 - alpha) L_sup + alpha L_cNCE
 };
 
-// Which implementation runs the two passes: the engine where it applies (the CPU, float or
-// double), on CUDA the fused kernels when use_contrastive_cuda_kernels(true) was called, the ATen
-// row blocks elsewhere; or the ATen row blocks everywhere (the tests' and the GPU check's second
-// computation); or the fused CUDA kernels (z on a CUDA device; refused, naming "path", elsewhere
-// or in a build without them).
-enum class ContrastivePath { automatic, aten_blocks, cuda_kernel };
+// Which implementation runs the two passes: automatic, the engine where it applies (the CPU,
+// float or double) and elsewhere the ATen row blocks, or on CUDA the path chosen by
+// use_contrastive_cuda_path; or one of them for every call: the ATen row blocks (the tests' and
+// the GPU check's second computation), or on CUDA one of two sets of kernels:
+//   cuda_fused     one kernel a pass, its products register-tiled in the kernel: no tile is ever
+//                  written to device memory (memory O(N)), the products on the CUDA cores;
+//   cuda_products  a block of rows against every column by cuBLAS, the rest of each pass fused
+//                  into one kernel that reads the block once (memory: one block, at most 512 MiB).
+// Both are refused, naming "path", off CUDA or in a build without them.
+enum class ContrastivePath { automatic, aten_blocks, cuda_fused, cuda_products };
 
-// The fused CUDA kernels are opt-in until a lent GPU has held them to the CPU's engine (the GPU
-// check, tests/gpu): whether this build has them (nvcc and a CUDA libtorch), and the process-wide
-// choice of ContrastivePath::automatic on CUDA. use_contrastive_cuda_kernels(true) in a build
-// without them throws InvalidArgument("enabled"). Returns the previous choice.
+// The kernels are opt-in until a lent GPU has held them to the CPU's engine (the GPU check,
+// tests/gpu): whether this build has them (nvcc and a CUDA libtorch), and the process-wide path
+// that ContrastivePath::automatic takes on CUDA: aten_blocks (the default), cuda_fused or
+// cuda_products. Returns the previous one; refuses automatic, and the kernels in a build without
+// them, with InvalidArgument("path").
 bool contrastive_cuda_kernels_built();
-bool use_contrastive_cuda_kernels(bool enabled);
+ContrastivePath use_contrastive_cuda_path(ContrastivePath path);
 
 struct ContrastiveLossSpec {
   ContrastiveKind kind = ContrastiveKind::supcon_out;
@@ -64,6 +69,11 @@ struct ContrastiveLossSpec {
   double scale = 1.0;           // the loss is multiplied by it (SupContrast's tau / base_temperature)
   ContrastivePath path = ContrastivePath::automatic;
 };
+
+// "automatic", "aten_blocks", "cuda_fused", "cuda_products"; and the path by that name (throws
+// InvalidArgument("path", ...) for any other).
+const char* contrastive_path_name(ContrastivePath path);
+ContrastivePath contrastive_path(const std::string& name);
 
 // "supcon", "supcon-in", "spread": the kind's name as the error messages and ops give it.
 const char* contrastive_kind_name(ContrastiveKind kind);
