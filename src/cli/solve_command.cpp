@@ -73,6 +73,7 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
                        {"device", s.settings.device},
                        {"cluster_tol", s.settings.cluster_tolerance}};
   out["solver"] = {{"name", s.solver},
+                   {"solver_device", s.solver_device},  // where the solver's state (iterate, pairs) lived
                    {"restart_solver", s.restart_solver.empty() ? json(nullptr) : json(s.restart_solver)},
                    {"restart_gradient_tolerance",
                     s.restart_gradient_tolerance > 0.0 ? json(s.restart_gradient_tolerance) : json(nullptr)}};
@@ -245,10 +246,11 @@ void add_solve_options(CLI::App& app, SolveOptions& o) {
       ->capture_default_str();
 }
 
-int run_solve(const SolveOptions& o, const ObjectiveFactory& objective) {
+int run_solve(const SolveOptions& o, const ObjectiveFactory& objective, const SolverAdapter& adapt_solver) {
   o.problem.validate();
   SolveSettings settings;
   settings.objective = objective;
+  settings.adapt_solver = adapt_solver;
   settings.device = o.device;
   settings.seeds = parse_seed_list(o.seeds, "seeds");
   settings.explicit_threads = std::getenv("OMP_NUM_THREADS") != nullptr;  // else small problems take one thread
