@@ -167,6 +167,7 @@ report = {
     "benchmark": read("gpu-bench.json"),
     "solve": None if solve is None else {
         "parameters": solve["parameters"], "loss": solve["result"]["loss"],
+        "solver_device": solve["solver"].get("solver_device"),
         "geometry": solve["result"]["geometry"]["description"], "runs": solve["result"]["runs"],
         "seconds": solve["timing"]["seconds"]},
     "pytorch_peer": pytorch_peer(read("gpu-bench.json"), read("pytorch-peer.json")),
