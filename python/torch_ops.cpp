@@ -3,7 +3,8 @@
 //   geomsim::loss_catalog() -> str
 //       the loss registry as JSON: each loss's name, help line, the parameters it reads and what
 //       it needs on a batch; each parameter's name, meaning, range, default and whether it is a flag;
-//       and the columns of the streaming engine's statistics that geomsim.torch's gather reads.
+//       the columns of the streaming engine's statistics that geomsim.torch's gather reads; and
+//       whether this build has the engine's fused CUDA kernels.
 //   geomsim::check_loss_options(str loss, str given, float[] options, str cond_kernel) -> str
 //       "" when `loss` has a loss on a batch, reads every parameter named in `given` (comma-
 //       separated) and `cond_kernel` unless it is "", and `options` (every parameter, in the
@@ -28,6 +29,9 @@
 //       supcon_out_loss_masked) times scale: the first `anchors` rows of z against all of them.
 //   geomsim::positive_groups(Tensor labels, int positives) -> Tensor
 //       seed 001 Table 3's groups of `positives` samples of one label, as group ids (labels).
+//   geomsim::use_cuda_kernels(bool enabled) -> bool
+//       whether the engine's passes on CUDA run the fused kernels (use_contrastive_cuda_kernels;
+//       the catalog's "cuda_kernels_built" says whether this build has them); the previous choice.
 //
 // batch_loss, supcon_mask_loss and positive_groups are registered as CompositeImplicitAutograd:
 // they are written in ATen operators (those of the C++ losses), so autograd differentiates them
@@ -83,7 +87,11 @@ std::string loss_catalog() {
   const nlohmann::json statistics = {{"columns", train::kContrastiveStatistics},
                                      {"lse_positives", geomsim::kLsePositives},
                                      {"lse_denominator", geomsim::kLseDenominator}};
-  return nlohmann::json{{"losses", losses}, {"parameters", parameters}, {"contrastive_statistics", statistics}}.dump();
+  return nlohmann::json{{"losses", losses},
+                        {"parameters", parameters},
+                        {"contrastive_statistics", statistics},
+                        {"cuda_kernels_built", train::contrastive_cuda_kernels_built()}}
+      .dump();
 }
 
 std::string text(c10::string_view view) { return std::string(view.data(), view.size()); }
@@ -226,6 +234,7 @@ TORCH_LIBRARY(geomsim, m) {
         "Tensor statistics, str kind, float tau, float alpha, bool include_partner, float scale) -> Tensor");
   m.def("supcon_mask_loss(Tensor z, Tensor mask, int anchors, float tau, float scale) -> Tensor");
   m.def("positive_groups(Tensor labels, int positives) -> Tensor");
+  m.def("use_cuda_kernels(bool enabled) -> bool", &train::use_contrastive_cuda_kernels);
 }
 
 TORCH_LIBRARY_IMPL(geomsim, CompositeImplicitAutograd, m) {

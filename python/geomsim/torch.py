@@ -55,7 +55,7 @@ import torch as _torch
 
 from geomsim import _core
 
-__all__ = ["Loss", "SpreadLoss", "SupConLoss", "losses"]
+__all__ = ["Loss", "SpreadLoss", "SupConLoss", "cuda_kernels_built", "losses", "use_cuda_kernels"]
 
 
 def _load_operators():
@@ -89,6 +89,26 @@ _engine_names = ", ".join(_engine_kinds)
 # D(i), -inf where the set is empty, i.e. where the anchor has no term of L_out/L_in/L_sup, of L_cNCE.
 _POSITIVES = _catalog["contrastive_statistics"]["lse_positives"]
 _DENOMINATOR = _catalog["contrastive_statistics"]["lse_denominator"]
+
+
+def cuda_kernels_built():
+    """Whether this build has the streaming engine's fused CUDA kernels (built where nvcc and a CUDA
+    torch were found). SupConLoss, SpreadLoss and the engine's Loss names use them on CUDA tensors
+    only after use_cuda_kernels(True); the default there is the tiled ATen path."""
+    return bool(_catalog["cuda_kernels_built"])
+
+
+def use_cuda_kernels(enabled=True):
+    """Run the streamed losses' two passes on CUDA tensors by the fused kernels (True) or the tiled
+    ATen path (False, the default until a lent GPU has held the kernels to the CPU's engine: see
+    docs/reference/losses.md). Process-wide; returns the previous choice. Raises TypeError when
+    enabled is not a bool, ValueError when it is True in a build without the kernels."""
+    if not isinstance(enabled, bool):
+        raise TypeError(f"enabled must be True or False, got {enabled!r}")
+    if enabled and not cuda_kernels_built():
+        raise ValueError("enabled cannot be True: this build of geomsim has no contrastive CUDA kernels (they are "
+                         "built where nvcc and a CUDA torch are found); the losses run the tiled ATen path on CUDA")
+    return _ops.use_cuda_kernels(enabled)
 
 
 def _keyword(parameter):

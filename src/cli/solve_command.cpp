@@ -73,12 +73,12 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
                        {"device", s.settings.device},
                        {"cluster_tol", s.settings.cluster_tolerance}};
   out["solver"] = {{"name", s.solver},
-                   {"solver_device", s.solver_device},  // where the solver's state (iterate, pairs) lived
                    {"restart_solver", s.restart_solver.empty() ? json(nullptr) : json(s.restart_solver)},
                    {"restart_gradient_tolerance",
                     s.restart_gradient_tolerance > 0.0 ? json(s.restart_gradient_tolerance) : json(nullptr)}};
   for (const auto& [key, value] : s.solver_settings) out["solver"][key] = value;
   out["result"] = {
+      {"solver_device", s.solver_device},  // where the solver's state (iterate, gradients, pairs) lived
       {"loss", s.loss},
       {"components",
        {{"different_class", s.components.different_class},

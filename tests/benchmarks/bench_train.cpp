@@ -20,7 +20,9 @@
 //       PyTorch user writes it; pytorch_tuned_samples_per_second and vs_pytorch_tuned for a
 //       PyTorch script that also makes geomsim's implementation choices (pool before ReLU,
 //       channels-last weights, glibc's malloc kept): what is left is the fused L_spread and
-//       C++ against Python.
+//       C++ against Python. And where geomsim's step spends its time (TrainOptions::time_phases,
+//       the clock at the phases' ends): PHASE_ms_per_step for augmentation, forward, loss,
+//       backward, optimizer and other, the medians over all of geomsim's timed epochs.
 //
 // --profile=FILE records one more geomsim epoch of each BM_CnnTraining under libtorch's
 // profiler as a Chrome trace; tests/benchmarks/summarize_trace.py FILE tells where its time went.
@@ -214,6 +216,7 @@ void BM_CnnTraining(benchmark::State& state) {
     options.loss_options.tau = kTau;
     options.batch_size = batch;
     options.seed = kSeed;
+    options.time_phases = true;  // a clock read at each phase's end: nanoseconds a step
     const auto epoch = [&] {
       torch::manual_seed(kSeed);  // as the peer's cnn_epoch
       const auto images = torch::rand({samples, 1, 28, 28});
@@ -225,6 +228,12 @@ void BM_CnnTraining(benchmark::State& state) {
     const std::string request = "cnn " + std::to_string(samples) + " " + std::to_string(batch) + " " + std::to_string(kSeed);
     // geomsim's epochs beside the textbook peer's, then beside the tuned peer's.
     std::vector<double> geomsim_rate, geomsim_rate_tuned, pytorch_rate, tuned_rate, geomsim_seconds;
+    std::vector<std::vector<double>> phase_ms(kStepPhases);  // per phase: ms a step, one per timed epoch
+    const auto keep_phases = [&](const EpochRecord& record) {
+      for (std::size_t p = 0; p < phase_ms.size(); ++p) {
+        phase_ms[p].push_back(record.phases.ms[p] / static_cast<double>(std::max<int64_t>(record.phases.steps, 1)));
+      }
+    };
     for (auto _ : state) {
       epoch();  // warm-up, both sides
       peer().ask(request + " textbook");
@@ -232,6 +241,7 @@ void BM_CnnTraining(benchmark::State& state) {
         const EpochRecord record = epoch();
         geomsim_rate.push_back(record.samples_per_second);
         geomsim_seconds.push_back(record.seconds);
+        keep_phases(record);
         pytorch_rate.push_back(peer().ask(request + " textbook")["samples_per_second"].get<double>());
       }
       peer().ask(request + " geomsim");  // warm-up; from here on the peer keeps freed memory
@@ -239,6 +249,7 @@ void BM_CnnTraining(benchmark::State& state) {
         const EpochRecord record = epoch();
         geomsim_rate_tuned.push_back(record.samples_per_second);
         geomsim_seconds.push_back(record.seconds);
+        keep_phases(record);
         tuned_rate.push_back(peer().ask(request + " geomsim")["samples_per_second"].get<double>());
       }
       state.SetIterationTime(median(geomsim_seconds));
@@ -252,6 +263,9 @@ void BM_CnnTraining(benchmark::State& state) {
     state.counters["vs_pytorch"] = median(geomsim_rate) / median(pytorch_rate);
     state.counters["pytorch_tuned_samples_per_second"] = median(tuned_rate);
     state.counters["vs_pytorch_tuned"] = median(geomsim_rate_tuned) / median(tuned_rate);
+    for (std::size_t p = 0; p < phase_ms.size(); ++p) {
+      state.counters[std::string(step_phase_names()[p]) + "_ms_per_step"] = median(phase_ms[p]);
+    }
   } catch (const std::exception& error) {
     state.SkipWithError(error.what());
   }

@@ -5,12 +5,13 @@
 #   bash tests/gpu/gpu_check.sh --out DIR [--debs DIR] [--fashion-mnist DIR] [--build DIR]
 # It builds geomsim against that machine's own torch (Torch_DIR from `python3 -c 'import torch;
 # print(torch.utils.cmake_prefix_path)'`, CUDA on), runs every ctest labelled gpu, the GPU
-# benchmark (tests/gpu/gpu_bench.cpp), a full RLBFGS solve of N = 2 10^4 points in d = 128 on
-# the GPU (`geomsim --device cuda`), the PyTorch peer of its CNN training (eager and compiled,
+# benchmark (tests/gpu/gpu_bench.cpp), 30 s of an RLBFGS solve of N = 2 10^4 points in d = 128 on
+# the GPU (`geomsim --device cuda`: its iterations a second), the PyTorch peer of its CNN training (eager and compiled,
 # tests/benchmarks/pytorch_peers.py), geomsim.torch's losses on the GPU against the CPU
 # (tests/gpu/torch_losses_cuda.py, where python3 has pybind11), and data-parallel training over NCCL when the machine has
-# several GPUs; it writes DIR/gpu-check.json (everything measured, and each step's status) and
-# the logs beside it.
+# several GPUs; it writes DIR/gpu-check.json (everything measured, and each step's status, with
+# training_phases: where a training step's time goes, per phase, from the benchmark's training
+# rows) and the logs beside it.
 #
 # --debs DIR: Debian 12 .deb files of the core's build dependencies, which such a machine lacks.
 #   Fetch them on any Debian 12 machine with `bash tests/gpu/download_debs.sh DIR`. Each is
@@ -116,7 +117,7 @@ if [ $built -eq 0 ]; then
   # gpu_bench's training rows; the report below divides geomsim's rate by each.
   step pytorch_peer "$python" tests/benchmarks/pytorch_peers.py --cnn-peer cuda 256,1024 16 "$out/pytorch-peer.json"
   step solve_n20000_d128 "$build/geomsim" --K 10 --ny 2000 --d 128 --alpha 0.64 --tau 0.5 --seeds 0 --restarts 0 \
-    --max-seconds 100 --device cuda --json "$out/solve.json"
+    --max-seconds 30 --device cuda --json "$out/solve.json"
   gpus=$("$python" -c 'import torch; print(torch.cuda.device_count())')
   if [ "${gpus:-1}" -ge 2 ] && [ -n "$fashion" ]; then
     step nccl_data_parallel "$build/geomsim" train --nproc-per-node 2 --device cuda --model cnn --epochs 1 \
@@ -161,16 +162,39 @@ def pytorch_peer(bench, peer):
             row["vs_pytorch_" + form] = mine / theirs if mine and theirs else None
         rows.append(row)
     return rows
+def solve_summary(solve, bench):
+    """The device solve's loss and pace: iterations a second against one objective + gradient of
+    the GPU benchmark at the same N and d (the time the solver itself adds per iteration)."""
+    if solve is None:
+        return None
+    runs = solve["result"]["runs"]
+    iterations = sum(r.get("iterations", 0) for r in runs)
+    seconds = solve["timing"]["seconds"]
+    objective = next((r["objective_and_gradient_seconds"] for r in (bench or {}).get("objective", [])
+                      if r.get("N") == solve["parameters"].get("N") and r.get("d") == solve["parameters"].get("d")), None)
+    evaluations = sum(r.get("evaluations", 0) for r in runs)
+    return {"parameters": solve["parameters"], "loss": solve["result"]["loss"],
+            "geometry": solve["result"]["geometry"]["description"], "runs": runs, "seconds": seconds,
+            "solver_device": solve["result"].get("solver_device"),
+            "iterations_per_second": iterations / seconds if seconds else None,
+            "objective_and_gradient_seconds": objective,
+            "solver_seconds_per_iteration": (seconds - evaluations * objective) / iterations
+            if objective and iterations else None}
+def training_phases(bench):
+    """gpu_bench's time of a training step by phase (ms per step, CUDA events), one row per run."""
+    rows = [dict(r) for r in (bench or {}).get("training", []) if isinstance(r, dict)]
+    epoch = (bench or {}).get("epoch")
+    if isinstance(epoch, dict):
+        rows.append(dict(epoch, model="cnn, full epoch", precision="float32"))
+    keep = ("model", "batch", "precision", "samples_per_second", "phases_ms_per_step")
+    return [{k: r.get(k) for k in keep} for r in rows if "phases_ms_per_step" in r]
 report = {
     "machine": machine,
     "steps": steps,
     "benchmark": read("gpu-bench.json"),
-    "solve": None if solve is None else {
-        "parameters": solve["parameters"], "loss": solve["result"]["loss"],
-        "solver_device": solve["solver"].get("solver_device"),
-        "geometry": solve["result"]["geometry"]["description"], "runs": solve["result"]["runs"],
-        "seconds": solve["timing"]["seconds"]},
+    "solve": solve_summary(solve, read("gpu-bench.json")),
     "pytorch_peer": pytorch_peer(read("gpu-bench.json"), read("pytorch-peer.json")),
+    "training_phases": training_phases(read("gpu-bench.json")),
     "nccl_train": read("nccl-train.json"),
     "torch_losses_cuda": read("torch-losses-cuda.json"),
 }

@@ -3,7 +3,8 @@
 //   - every deterministic registered loss: value and gradient on CUDA against the CPU in float32;
 //   - the simulator's objective on CUDA against the core's on the CPU, to 1e-12 in float64;
 //   - a tiny deterministic training run reaches the same coarse accuracy on both devices;
-//   - a resume on CUDA ends with the same weights, bit for bit, as the uninterrupted run.
+//   - a resume on CUDA ends with the same weights, bit for bit, as the uninterrupted run;
+//   - timing a training step's phases by CUDA events changes no bit of the run.
 #define CATCH_CONFIG_RUNNER
 #include "train/catch_with_torch.hpp"  // torch before Catch2 (glog's CHECK)
 
@@ -22,6 +23,7 @@
 #include "geomsim/train/data/cuda_runtime.hpp"
 #include "geomsim/train/losses/contrastive_losses.hpp"
 #include "geomsim/train/losses/loss_registry.hpp"
+#include "geomsim/train/losses/streamed_contrastive_loss.hpp"
 #include "geomsim/train/losses/tensor_rlbfgs_solver.hpp"
 #include "geomsim/train/losses/tensor_spread_objective.hpp"
 #include "geomsim/train/training/evaluation.hpp"
@@ -90,9 +92,12 @@ TEST_CASE("The spread objective on CUDA equals the core's on the CPU to 1e-12 in
     CAPTURE(N, d);
     const geomsim::Matrix U = geomsim::random_uniform_sphere(d, N, 4);
     const geomsim::SpreadLoss core(labels, 0.64, 0.5);
-    // Tiles that cut classes and do not divide N, and the GPU's default.
-    for (const TensorSpreadTiles tiles : {TensorSpreadTiles{}, TensorSpreadTiles{1000, 777}}) {
-      const TensorSpreadObjective on_gpu(labels, 0.64, 0.5, kCuda, tiles);
+    // Tiles that cut classes and do not divide N, and the GPU's default; ATen's passes and the
+    // fused kernels.
+    for (const auto& [tiles, fused] : std::vector<std::pair<TensorSpreadTiles, bool>>{
+             {{}, false}, {{1000, 777}, false}, {{}, true}, {{1000, 777}, true}}) {
+      CAPTURE(tiles.rows, fused);
+      const TensorSpreadObjective on_gpu(labels, 0.64, 0.5, kCuda, tiles, fused);
       geomsim::Matrix g_core(d, N), g_gpu(d, N);
       const double f_core = core.evaluate_with_gradient(U, g_core), f_gpu = on_gpu.evaluate_with_gradient(U, g_gpu);
       CHECK(std::abs(f_gpu - f_core) <= 1e-12 * std::max(1.0, std::abs(f_core)));
@@ -133,6 +138,83 @@ TEST_CASE("RLBFGS on tensors on CUDA runs the Eigen solver's iterations in float
     CHECK(std::abs(gpu.loss - eigen.loss) <= 1e-12 * std::max(1.0, std::abs(eigen.loss)));
     CHECK(difference <= std::max(1e-9, 10.0 * spread));
   }
+}
+
+namespace {
+
+// The streamed losses' loss and gradient for `path`, on z's device.
+std::pair<double, torch::Tensor> streamed_loss(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
+                                               const torch::Tensor& anchors, ContrastiveLossSpec spec, ContrastivePath path) {
+  spec.path = path;
+  const ContrastiveForward f = contrastive_forward(z, labels, partner, anchors, spec);
+  const auto grad = contrastive_backward(torch::ones({}, z.options()), z, labels, partner, anchors, f.statistics, spec);
+  return {f.loss.to(torch::kCPU).item<double>(), grad.to(torch::kCPU)};
+}
+
+}  // namespace
+
+TEST_CASE("The streamed losses' fused CUDA kernels equal the CPU's engine", "[gpu][streamed]") {
+  REQUIRE(contrastive_cuda_kernels_built());
+  struct Case {
+    ContrastiveKind kind;
+    double alpha;
+    bool include_partner;
+  };
+  const std::vector<Case> cases{{ContrastiveKind::supcon_out, 0, true}, {ContrastiveKind::supcon_in, 0, true},
+                                {ContrastiveKind::spread, 0.0, true},   {ContrastiveKind::spread, 0.35, true},
+                                {ContrastiveKind::spread, 0.35, false}, {ContrastiveKind::spread, 1.0, false}};
+  // Rows 6 to 1400 (one to 22 blocks of 64, none a multiple), d 24 and 200 (two chunks of the
+  // gradient's 128 columns), every row an anchor or a random half, two temperatures.
+  for (const auto& [B, d] : std::vector<std::pair<int64_t, int64_t>>{{3, 24}, {150, 24}, {700, 24}, {90, 200}}) {
+    torch::manual_seed(static_cast<uint64_t>(B + d));
+    const auto z64 = torch::nn::functional::normalize(torch::randn({2 * B, d}, torch::kDouble),
+                                                       torch::nn::functional::NormalizeFuncOptions().dim(1));
+    const auto half = torch::randint(0, std::max<int64_t>(2, B / 10), {B}, torch::kLong);
+    const auto labels = torch::cat({half, half});
+    const auto partner = torch::cat({torch::arange(B, 2 * B, torch::kLong), torch::arange(B, torch::kLong)});
+    const auto some = torch::rand({2 * B}).lt(0.5);
+    for (const double tau : {0.1, 1.0}) {
+      for (const Case& c : cases) {
+        for (const bool all_anchors : {true, false}) {
+          CAPTURE(B, d, tau, contrastive_kind_name(c.kind), c.alpha, c.include_partner, all_anchors);
+          ContrastiveLossSpec spec;
+          spec.kind = c.kind;
+          spec.tau = tau;
+          spec.alpha = c.alpha;
+          spec.include_partner = c.include_partner;
+          const torch::Tensor anchors = all_anchors ? torch::Tensor() : some;
+          const auto on = [&](const torch::Tensor& t) { return t.defined() ? t.to(kCuda) : t; };
+          const auto [cpu_value, cpu_grad] = streamed_loss(z64, labels, partner, anchors, spec, ContrastivePath::automatic);
+          const auto [gpu_value, gpu_grad] = streamed_loss(z64.to(kCuda), on(labels), on(partner), on(anchors), spec,
+                                                           ContrastivePath::cuda_kernel);
+          CHECK(std::abs(gpu_value - cpu_value) <= 1e-12 * std::max(1.0, std::abs(cpu_value)));
+          const double scale = std::max(1e-300, cpu_grad.abs().max().item<double>());
+          CHECK((gpu_grad - cpu_grad).abs().max().item<double>() <= 1e-12 * scale);
+          if (B == 150 && all_anchors) {  // float32: the engine's float32 tolerance, N eps max(1, 1 / tau)
+            const auto z32 = z64.to(torch::kFloat);
+            const auto [v32, g32] = streamed_loss(z32.to(kCuda), on(labels), on(partner), on(anchors), spec,
+                                                  ContrastivePath::cuda_kernel);
+            const double tol = 2.0 * static_cast<double>(B) * 1.2e-7 * std::max(1.0, 1.0 / tau);
+            CHECK(std::abs(v32 - cpu_value) <= tol * std::max(1.0, std::abs(cpu_value)));
+            CHECK((g32.to(torch::kDouble) - cpu_grad).abs().max().item<double>() <= tol * scale);
+          }
+        }
+      }
+    }
+  }
+  // The process-wide opt-in routes ContrastivePath::automatic on CUDA to the kernels: the same bits.
+  torch::manual_seed(5);
+  const auto z = torch::randn({300, 32}, torch::TensorOptions(torch::kDouble).device(kCuda));
+  const auto labels = torch::randint(0, 7, {300}, torch::TensorOptions(torch::kLong).device(kCuda));
+  const ContrastiveLossSpec spec;
+  const bool before = use_contrastive_cuda_kernels(true);
+  const auto automatic = streamed_loss(z, labels, {}, {}, spec, ContrastivePath::automatic);
+  use_contrastive_cuda_kernels(before);
+  const auto kernel = streamed_loss(z, labels, {}, {}, spec, ContrastivePath::cuda_kernel);
+  CHECK(automatic.first == kernel.first);
+  CHECK(torch::equal(automatic.second, kernel.second));
+  // The same launch twice gives the same bits (a fixed reduction order, no atomics).
+  CHECK(torch::equal(streamed_loss(z, labels, {}, {}, spec, ContrastivePath::cuda_kernel).second, kernel.second));
 }
 
 TEST_CASE("A tiny deterministic training run reaches the same coarse accuracy on CUDA as on the CPU", "[gpu]") {
@@ -182,6 +264,47 @@ TEST_CASE("A resumed run on CUDA ends with the weights of the uninterrupted run,
     REQUIRE(resumed.size() == straight.size());
     for (std::size_t k = 0; k < straight.size(); ++k) CHECK(torch::equal(resumed[k], straight[k]));
     fs::remove(checkpoint);
+  }
+}
+
+TEST_CASE("Timing the phases of a training step on CUDA changes no bit of the run and times its steps", "[gpu]") {
+  const Squares data = squares(256, 4);
+  use_deterministic_cuda_libraries(kCuda);
+  TrainOptions o;
+  o.epochs = 2;
+  o.batch_size = 64;  // 4 steps an epoch
+  o.seed = 11;
+  o.device = kCuda;
+  const auto run = [&](bool time_phases) {
+    TrainOptions options = o;
+    options.time_phases = time_phases;
+    torch::manual_seed(options.seed);
+    Encoder e(testing::tiny_encoder("cnn", 16, 32));
+    const TrainResult r = train_encoder(e, data.images, data.labels, 4, options, AugmentationOptions{});
+    return std::make_pair(testing::weights(e), r);
+  };
+  const auto [plain, plain_result] = run(false);
+  const auto [timed, timed_result] = run(true);
+  CHECK(testing::identical(timed, plain));
+  REQUIRE(timed_result.epochs.size() == 2);
+  for (const EpochRecord& epoch : timed_result.epochs) {
+    const StepPhaseTimes& phases = epoch.phases;
+    CHECK(phases.steps == 4);
+    for (int p = 0; p < kStepPhases; ++p) {
+      CAPTURE(step_phase_names()[static_cast<std::size_t>(p)]);
+      CHECK(phases.ms[static_cast<std::size_t>(p)] >= 0.0);
+    }
+    CHECK(phases[StepPhase::forward] > 0.0);
+    CHECK(phases[StepPhase::backward] > 0.0);
+    // Device time between the epoch's first and last events, within its host time (1 ms slack
+    // for the two clocks).
+    CHECK(phases.total_ms() <= 1e3 * epoch.seconds + 1.0);
+    std::cout << "phases of a step (ms, epoch " << epoch.epoch << "):";
+    for (int p = 0; p < kStepPhases; ++p) {
+      std::cout << " " << step_phase_names()[static_cast<std::size_t>(p)] << " "
+                << phases.ms[static_cast<std::size_t>(p)] / static_cast<double>(phases.steps);
+    }
+    std::cout << "\n";
   }
 }
 

@@ -10,7 +10,9 @@ warm-ups, synchronised). Then issue 48's GPU targets for the streamed losses (on
 passes run as ATen row blocks): SupConLoss's float32 forward + backward at B = 8192 against
 SupContrast's formula (tests/benchmarks/pytorch_peers.py; target >= 2x), and at B = 65536 (two
 views, d = 128: does it fit, its time and peak memory), and SupCon and L_spread at B = 512 in
-float64 on the GPU against the CPU's engine, to 1e-12. Writes OUT.json; exit 77 when torch sees
+float64 on the GPU against the CPU's engine, to 1e-12; and the same comparisons and timings for
+the fused CUDA kernels (geomsim.torch.use_cuda_kernels), where the build has them. Writes OUT.json;
+exit 77 when torch sees
 no CUDA device, 1 when a loss disagrees. Run by tests/gpu/gpu_check.sh.
 """
 import json
@@ -154,8 +156,74 @@ for name, loss in [("supcon", gt.SupConLoss(temperature=0.1)), ("spread", gt.Spr
           f"gradient {grad_error:.1e}" + ("" if ok else "  FAILED (1e-12)"))
     if not ok:
         failed.append(name + " (streamed, float64)")
+
+# The fused CUDA kernels (opt-in, geomsim.torch.use_cuda_kernels): float64 against the CPU's engine
+# to 1e-12 (values and gradients, several blocks of 64 rows, d across two of the gradient's chunks),
+# then timed against the ATen row blocks and SupContrast's formula, and at B = 65536.
+kernels = {"built": gt.cuda_kernels_built()}
+
+
+def with_kernels(enabled, step):
+    before = gt.use_cuda_kernels(enabled)
+    try:
+        return step()
+    finally:
+        gt.use_cuda_kernels(before)
+
+
+if gt.cuda_kernels_built():
+    for name, loss, b, d in [("supcon", gt.SupConLoss(temperature=0.1), 700, 32),
+                             ("supcon-in", gt.Loss("supcon-in", tau=0.5), 300, 160),
+                             ("spread", gt.SpreadLoss(alpha=0.35, tau=0.1), 700, 32),
+                             ("spread-no-partner", gt.SpreadLoss(alpha=0.6, tau=0.2, exclude_partner=True), 250, 200)]:
+        f64 = torch.nn.functional.normalize(torch.randn(b, 2, d, generator=generator, dtype=torch.float64), dim=-1)
+        y = torch.randint(0, 23, (b,), generator=generator)
+        values, grads = [], []
+        for device in ("cpu", cuda):
+            x = f64.to(device).requires_grad_(True)
+
+            def step():
+                value = loss(x, y.to(device))
+                value.backward()
+                return value.item()
+            values.append(with_kernels(device != "cpu", step))
+            grads.append(x.grad.cpu())
+        value_error = abs(values[1] - values[0]) / max(1.0, abs(values[0]))
+        grad_error = (grads[1] - grads[0]).abs().max().item() / max(1e-300, grads[0].abs().max().item())
+        ok = value_error <= 1e-12 and grad_error <= 1e-12
+        kernels[f"{name}_{b}x2x{d}_float64_vs_cpu"] = {"value_error": value_error, "gradient_error": grad_error, "ok": ok}
+        print(f"{name} [{b}, 2, {d}] float64, the fused kernels against the CPU's engine: value {value_error:.1e}, "
+              f"gradient {grad_error:.1e}" + ("" if ok else "  FAILED (1e-12)"))
+        if not ok:
+            failed.append(name + " (fused kernels, float64)")
+    for name, make in [("supcon", lambda: gt.SupConLoss(temperature=0.1)),
+                       ("spread", lambda: gt.SpreadLoss(alpha=0.5, tau=0.1))]:
+        features, labels_ = streamed_batch(8192)
+        row = {}
+        for path, enabled in (("kernels", True), ("aten", False)):
+            row[path + "_ms"] = 1e3 * with_kernels(enabled, lambda: synchronised_seconds(
+                lambda: make()(features, labels_).backward(), 5))
+        if name == "supcon":
+            row["supcontrast_ms"] = streamed["supcon_8192x2x128_float32"]["supcontrast_ms"]
+            row["kernels_vs_supcontrast"] = row["supcontrast_ms"] and row["supcontrast_ms"] / row["kernels_ms"]
+        row["kernels_vs_aten"] = row["aten_ms"] / row["kernels_ms"]
+        kernels[f"{name}_8192x2x128_float32"] = row
+        print(f"{name} [8192, 2, 128] float32 forward+backward: {row}")
+        del features, labels_
+    torch.cuda.empty_cache()
+    torch.cuda.reset_peak_memory_stats()
+    try:
+        features, labels_ = streamed_batch(65536)
+        seconds = with_kernels(True, lambda: synchronised_seconds(
+            lambda: gt.SupConLoss(temperature=0.1)(features, labels_).backward(), 2))
+        kernels["supcon_65536x2x128_float32"] = {"fits": True, "kernels_ms": seconds * 1e3,
+                                                 "peak_gb": torch.cuda.max_memory_allocated() / 1e9}
+        del features, labels_
+    except torch.cuda.OutOfMemoryError as error:
+        kernels["supcon_65536x2x128_float32"] = {"fits": False, "error": str(error).splitlines()[0]}
+    print(f"SupConLoss [65536, 2, 128] float32 by the fused kernels: {kernels['supcon_65536x2x128_float32']}")
 with open(out, "w") as f:
     json.dump({"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "losses": rows,
                "spread_1024x2x128_float32": {"cpu_ms": cpu_seconds * 1e3, "cuda_ms": gpu_seconds * 1e3},
-               "streamed": streamed}, f, indent=2)
+               "streamed": streamed, "fused_kernels": kernels}, f, indent=2)
 sys.exit(1 if failed else 0)

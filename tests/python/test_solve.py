@@ -46,7 +46,7 @@ def test_solve_equals_the_cli_json_bit_for_bit(cli, setting):
     assert r.restart_solver == expected["solver"]["restart_solver"]
     assert r.restart_gradient_tolerance == expected["solver"]["restart_gradient_tolerance"]
     assert r.solver_settings == {k: v for k, v in expected["solver"].items()
-                                 if k not in ("name", "solver_device", "restart_solver", "restart_gradient_tolerance")}
+                                 if k not in ("name", "restart_solver", "restart_gradient_tolerance")}
 
 
 def test_restarts_equal_the_cli_and_are_counted(cli):

@@ -500,7 +500,18 @@ REFUSALS = [
      ValueError, r"^features would need .* for the cclk-weak loss of 120000 embeddings"),
     ("more clusters than rows", lambda: gt.Loss("hardneg-infonce", num_classes=9)(_features(), None),
      ValueError, r"^num_classes \(the k-means clusters of the batch's embeddings\) must be at most"),
-]
+    ("use_cuda_kernels with a number", lambda: gt.use_cuda_kernels(1), TypeError, r"^enabled must be True or False, got 1$"),
+] + ([] if gt.cuda_kernels_built() else [
+    ("use_cuda_kernels without the kernels", lambda: gt.use_cuda_kernels(True), ValueError,
+     r"^enabled cannot be True: this build of geomsim has no contrastive CUDA kernels"),
+])
+
+
+def test_use_cuda_kernels_returns_the_previous_choice():
+    assert gt.use_cuda_kernels(False) is False  # the default: the tiled ATen path
+    if gt.cuda_kernels_built():
+        assert gt.use_cuda_kernels(True) is False
+        assert gt.use_cuda_kernels(False) is True
 
 
 @pytest.mark.parametrize("case,call,error,message", REFUSALS, ids=[row[0] for row in REFUSALS])

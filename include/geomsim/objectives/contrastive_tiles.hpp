@@ -26,6 +26,7 @@
 #include <cstdint>
 
 #include "geomsim/manifold/pairwise_kernels.hpp"
+#include "geomsim/objectives/contrastive_statistics.hpp"
 
 namespace geomsim {
 
@@ -40,28 +41,6 @@ struct ContrastiveRows {
   const std::int64_t* partner = nullptr;  // row i's partner, in its class, or -1; nullptr: none has one
   const bool* anchor = nullptr;           // the anchors; nullptr: every row. Other rows get no statistics.
 };
-
-// The statistics of a row, in this order (columns of the N x kRowStatistics row-major array).
-enum ContrastiveStatistic : int {
-  kLseNegatives = 0,  // log sum_{N(i)} e^{s_ij}; -inf when N(i) is empty
-  kLsePositives,      // over P(i)
-  kLseDenominator,    // over D(i)
-  kSumPositives,      // sum_{P(i)} s_ij
-  kPartnerSimilarity, // s_i,a(i); 0 without a partner
-  kSoftplusSum,       // sum_{P(i)} softplus(lse_N(i) - s_ij)   (only with sup_terms)
-  kSigmoidSum,        // sum_{P(i)} sigmoid(lse_N(i) - s_ij)
-  kPositives,         // |P(i)|
-  kRowStatistics
-};
-
-// Row i's coefficient of s_ij is
-//   j in N(i):  negatives * e^{s_ij - lse_N(i)}
-//   j in P(i):  positives * e^{s_ij - lse_P(i)} + denominator * e^{s_ij - lse_D(i)} [j in D(i)]
-//               + sigmoid * sigmoid(lse_N(i) - s_ij) + constant
-//   j = a(i):   + partner
-// (columns of the N x kRowWeights row-major array, in this order).
-enum ContrastiveWeight : int { kWeightNegatives = 0, kWeightPositives, kWeightDenominator, kWeightSigmoid,
-                               kWeightConstant, kWeightPartner, kRowWeights };
 
 // Fills statistics (n x kRowStatistics); L_sup's two sums only when sup_terms (else 0).
 template <class T>

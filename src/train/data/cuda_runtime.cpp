@@ -8,6 +8,7 @@
 #include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace geomsim::train {
@@ -67,6 +68,69 @@ double DeviceTimer::stop() {
   float milliseconds = 0.0F;
   C10_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, state_->start, state_->stop));
   return static_cast<double>(milliseconds) / 1000.0;
+}
+
+struct PhaseTimer::State {
+  c10::DeviceIndex index = -1;  // -1: the CPU
+  std::vector<double> totals;   // milliseconds per phase (the CPU's; CUDA's are summed in take_ms)
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+  // CUDA: events[0, used) recorded in this order since the last take_ms; phase_of[i] is the phase
+  // that events[i] ends (-1: a begin()). Created as needed and reused after take_ms.
+  std::vector<cudaEvent_t> events;
+  std::vector<int> phase_of;
+  std::size_t used = 0;
+};
+
+PhaseTimer::PhaseTimer(const c10::Device& device, int phases) : state_(std::make_unique<State>()) {
+  state_->totals.assign(static_cast<std::size_t>(std::max(phases, 0)), 0.0);
+  if (device.is_cuda()) state_->index = device.has_index() ? device.index() : c10::DeviceIndex{0};
+}
+
+PhaseTimer::~PhaseTimer() {
+  if (state_->events.empty()) return;
+  const c10::cuda::CUDAGuard guard(state_->index);
+  for (cudaEvent_t event : state_->events) cudaEventDestroy(event);  // no check: a destructor must not throw
+}
+
+void PhaseTimer::begin() { record(-1); }
+void PhaseTimer::mark(int phase) { record(phase); }
+
+void PhaseTimer::record(int phase) {
+  State& s = *state_;
+  if (s.index < 0) {
+    const auto now = std::chrono::steady_clock::now();
+    if (phase >= 0) s.totals[static_cast<std::size_t>(phase)] += std::chrono::duration<double, std::milli>(now - s.last).count();
+    s.last = now;
+    return;
+  }
+  if (s.used == s.events.size()) {
+    const c10::cuda::CUDAGuard guard(s.index);  // the event belongs to the timer's device
+    cudaEvent_t event = nullptr;
+    C10_CUDA_CHECK(cudaEventCreate(&event));
+    s.events.push_back(event);
+    s.phase_of.push_back(-1);
+  }
+  s.phase_of[s.used] = phase;
+  C10_CUDA_CHECK(cudaEventRecord(s.events[s.used], c10::cuda::getCurrentCUDAStream(s.index).stream()));
+  ++s.used;
+}
+
+std::vector<double> PhaseTimer::take_ms() {
+  State& s = *state_;
+  std::vector<double> totals = s.totals;
+  if (s.index >= 0 && s.used > 0) {
+    const c10::cuda::CUDAGuard guard(s.index);
+    C10_CUDA_CHECK(cudaEventSynchronize(s.events[s.used - 1]));
+    for (std::size_t i = 1; i < s.used; ++i) {
+      if (s.phase_of[i] < 0) continue;
+      float milliseconds = 0.0F;
+      C10_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, s.events[i - 1], s.events[i]));
+      totals[static_cast<std::size_t>(s.phase_of[i])] += static_cast<double>(milliseconds);
+    }
+  }
+  s.used = 0;
+  std::fill(s.totals.begin(), s.totals.end(), 0.0);
+  return totals;
 }
 
 }  // namespace geomsim::train

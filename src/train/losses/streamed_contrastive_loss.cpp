@@ -3,10 +3,12 @@
 #include <ATen/Dispatch.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numeric>
 #include <vector>
 
+#include "cuda_kernels.hpp"
 #include "device_ops.hpp"
 #include "geomsim/objectives/contrastive_tiles.hpp"
 #include "geomsim/support/errors.hpp"
@@ -265,9 +267,29 @@ struct NoAutocast {
   c10::impl::ExcludeDispatchKeyGuard guard{c10::autocast_dispatch_keyset};
 };
 
-bool on_engine(const torch::Tensor& z, const ContrastiveLossSpec& spec) {
-  return spec.path == ContrastivePath::automatic && z.device().is_cpu() &&
-         (z.scalar_type() == torch::kFloat || z.scalar_type() == torch::kDouble);
+std::atomic<bool> cuda_kernels_in_use{false};
+
+// Which of the three implementations runs a pass on x (z in the dtype the passes compute in).
+enum class Runner { engine, aten, cuda };
+
+Runner runner(const torch::Tensor& x, const ContrastiveLossSpec& spec) {
+  const bool engine_dtype = x.scalar_type() == torch::kFloat || x.scalar_type() == torch::kDouble;
+  switch (spec.path) {
+    case ContrastivePath::aten_blocks: return Runner::aten;
+    case ContrastivePath::cuda_kernel:
+      if (!detail::cuda_kernels_built()) {
+        throw InvalidArgument("path", "cuda_kernel needs a build with the contrastive CUDA kernels (nvcc and a CUDA "
+                                      "libtorch); this one has none: use automatic or aten_blocks");
+      }
+      if (!x.device().is_cuda()) {
+        throw InvalidArgument("path", "cuda_kernel needs z on a CUDA device, got " + x.device().str());
+      }
+      return Runner::cuda;
+    case ContrastivePath::automatic: break;
+  }
+  if (x.device().is_cpu() && engine_dtype) return Runner::engine;
+  if (x.device().is_cuda() && cuda_kernels_in_use.load()) return Runner::cuda;
+  return Runner::aten;
 }
 
 class StreamedContrastive : public torch::autograd::Function<StreamedContrastive> {
@@ -323,6 +345,16 @@ void check_index_tensor(const char* name, const torch::Tensor& t, const torch::T
 }
 
 }  // namespace
+
+bool contrastive_cuda_kernels_built() { return detail::cuda_kernels_built(); }
+
+bool use_contrastive_cuda_kernels(bool enabled) {
+  if (enabled && !detail::cuda_kernels_built()) {
+    throw InvalidArgument("enabled", "cannot be true: this build has no contrastive CUDA kernels (they need nvcc and "
+                                     "a CUDA libtorch); the losses run the ATen row blocks on CUDA");
+  }
+  return cuda_kernels_in_use.exchange(enabled);
+}
 
 const char* contrastive_kind_name(ContrastiveKind kind) {
   switch (kind) {
@@ -383,7 +415,11 @@ ContrastiveForward contrastive_forward(const torch::Tensor& z, const torch::Tens
     f.statistics = torch::empty({z.size(0), kContrastiveStatistics}, z.options().dtype(torch::kDouble));
     return f;
   }
-  f.statistics = on_engine(x, spec) ? engine_statistics(x, labels, partner, anchors, spec) : aten_statistics(x, labels, partner, spec);
+  switch (runner(x, spec)) {
+    case Runner::engine: f.statistics = engine_statistics(x, labels, partner, anchors, spec); break;
+    case Runner::cuda: f.statistics = detail::cuda_kernel_statistics(x, labels, partner, sup_terms(spec), spec.tau); break;
+    case Runner::aten: f.statistics = aten_statistics(x, labels, partner, spec); break;
+  }
   f.loss = row_terms(f.statistics, anchors, partner.defined(), spec).loss.to(x.scalar_type());
   return f;
 }
@@ -403,8 +439,12 @@ torch::Tensor contrastive_backward(const torch::Tensor& grad, const torch::Tenso
   if (z.device().is_meta()) return torch::empty_like(z);
   const auto weights = row_terms(statistics, anchors, partner.defined(), spec).weights *
                        grad.reshape({}).to(statistics.device()).to(torch::kDouble);
-  const auto gradient = on_engine(x, spec) ? engine_gradient(x, labels, partner, anchors, statistics, weights, spec)
-                                     : aten_gradient(x, labels, partner, statistics, weights, spec);
+  torch::Tensor gradient;
+  switch (runner(x, spec)) {
+    case Runner::engine: gradient = engine_gradient(x, labels, partner, anchors, statistics, weights, spec); break;
+    case Runner::cuda: gradient = detail::cuda_kernel_gradient(x, labels, partner, statistics, weights, spec.tau); break;
+    case Runner::aten: gradient = aten_gradient(x, labels, partner, statistics, weights, spec); break;
+  }
   return gradient.to(z.scalar_type());
 }
 

@@ -178,7 +178,7 @@ SolveSummary TensorRlbfgsSolver::minimize_points(const TensorSpreadObjective& ob
   TensorSpace space(objective, options_.memory, U);
   SolveSummary summary;
   summary.evaluations = 1;
-  detail::rlbfgs_iterations(space, space.start_value(), options_, elapsed, summary);
+  geomsim::detail::rlbfgs_iterations(space, space.start_value(), options_, elapsed, summary);
   space.copy_to(U);
   summary.seconds = elapsed();
   return summary;

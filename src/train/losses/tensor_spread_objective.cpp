@@ -13,6 +13,7 @@
 #include "geomsim/objectives/point_shapes.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/data/device_memory.hpp"
+#include "cuda_kernels.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -59,10 +60,16 @@ double tensor_spread_bytes(std::int64_t num_points, std::int64_t dim, const Tens
 }
 
 TensorSpreadObjective::TensorSpreadObjective(std::vector<int> labels, double alpha, double tau, c10::Device device,
-                                             TensorSpreadTiles tiles)
-    : labels_(std::move(labels)), alpha_(alpha), tau_(tau), device_(device), tiles_(tiles) {
+                                             TensorSpreadTiles tiles, bool cuda_kernels)
+    : labels_(std::move(labels)), alpha_(alpha), tau_(tau), device_(device), tiles_(tiles), cuda_kernels_(cuda_kernels) {
   require_in_closed_range("alpha", alpha, 0.0, 1.0);
   require_positive("tau", tau);
+  if (cuda_kernels_ && !detail::cuda_kernels_built()) {
+    throw InvalidArgument("cuda_kernels", "needs a build with geomsim's CUDA kernels (nvcc and a CUDA libtorch); this one has none");
+  }
+  if (cuda_kernels_ && !device_.is_cuda()) {
+    throw InvalidArgument("cuda_kernels", "needs a CUDA device, got " + device_.str());
+  }
   num_classes_ = validate_labels(labels_);
   const TensorSpreadTiles by_device = default_tiles(device_);
   if (tiles_.rows == 0) tiles_.rows = by_device.rows;
@@ -167,6 +174,16 @@ SpreadLossComponents TensorSpreadObjective::evaluate_points(const at::Tensor& po
     for (std::int64_t c0 = 0; c0 < N; c0 += tile_columns) {
       const std::int64_t c1 = std::min(N, c0 + tile_columns);
       torch::Tensor Z = exponents(r0, r1, c0, c1);
+      if (cuda_kernels_) {  // the same sums, from one read of the tile
+        const detail::SpreadTileSums t = detail::spread_tile_sums(Z, class_of_sorted_.narrow(0, r0, r1 - r0),
+                                                                  class_of_sorted_.narrow(0, c0, c1 - c0));
+        pos_block.add_(t.positive_sum);
+        const torch::Tensor m_new = torch::maximum(m_block, t.negative_max);
+        const torch::Tensor shift = m_new.masked_fill(torch::isinf(m_new), 0.0);
+        s_block.mul_((m_block - shift).exp_()).add_(t.negative_sum * (t.negative_max - shift).exp_());
+        m_block.copy_(m_new);
+        continue;
+      }
       for (const Rectangle& p : positive_rectangles(class_begin_, r0, r1, c0, c1)) {
         torch::Tensor Zp = Z.index({Slice(p.row_begin, p.row_end), Slice(p.column_begin, p.column_end)});
         pos_block.index({Slice(p.row_begin, p.row_end)}).add_(Zp.exp().sum(1));
@@ -204,7 +221,21 @@ SpreadLossComponents TensorSpreadObjective::evaluate_points(const at::Tensor& po
   const torch::Tensor b = (-alpha_ * inv2t / n) / pos;
   const torch::Tensor X1 = torch::cat({X, ones}, 1);
   torch::Tensor L = torch::zeros({N, d + 1}, f64);
-  for (std::int64_t r0 = 0; r0 < N; r0 += block_rows) {
+  for (std::int64_t r0 = 0; cuda_kernels_ && r0 < N; r0 += block_rows) {
+    // Each tile turned into S = C + C^T in place; the rows' sums by one product a tile.
+    const std::int64_t r1 = std::min(N, r0 + block_rows);
+    const auto rows = [&](const torch::Tensor& t) { return t.narrow(0, r0, r1 - r0); };
+    torch::Tensor L_rows = L.narrow(0, r0, r1 - r0);
+    for (std::int64_t c0 = 0; c0 < N; c0 += tile_columns) {
+      const std::int64_t c1 = std::min(N, c0 + tile_columns);
+      const auto columns = [&](const torch::Tensor& t) { return t.narrow(0, c0, c1 - c0); };
+      torch::Tensor Z = exponents(r0, r1, c0, c1);
+      detail::spread_tile_coefficients(Z, rows(class_of_sorted_), columns(class_of_sorted_), rows(a), rows(b), rows(m),
+                                       columns(a), columns(b), columns(m));
+      L_rows.addmm_(Z, columns(X1));
+    }
+  }
+  for (std::int64_t r0 = 0; !cuda_kernels_ && r0 < N; r0 += block_rows) {
     const std::int64_t r1 = std::min(N, r0 + block_rows), rows = r1 - r0;
     const torch::Tensor a_block = a.index({Slice(r0, r1)}).unsqueeze(1);
     const torch::Tensor b_block = b.index({Slice(r0, r1)}).unsqueeze(1);

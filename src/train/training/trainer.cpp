@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -112,6 +113,17 @@ void validate(const TrainOptions& o) {
   require_at_least("sync-every", o.sync_every, 1);
 }
 
+const std::array<const char*, kStepPhases>& step_phase_names() {
+  static const std::array<const char*, kStepPhases> names = {"augmentation", "forward", "loss", "backward", "optimizer", "other"};
+  return names;
+}
+
+double StepPhaseTimes::total_ms() const {
+  double total = 0.0;
+  for (const double t : ms) total += t;
+  return total;
+}
+
 const std::vector<TrainRecipe>& train_recipes() {
   static const std::vector<TrainRecipe> recipes = {
       {"geomsim", 1e-3, 1e-4, 256, 0}, {"paper", 3e-4, 0.0, 128, 0}, {"paper-transfer", 1e-3, 0.0, 128, 0}};
@@ -148,7 +160,7 @@ class EncoderTask : public EpochTask {
   EncoderTask(const TrainOptions& o, const AugmentationOptions& augmentation, Encoder& encoder, torch::nn::Linear& classifier,
               Autoencoder& autoencoder, torch::optim::AdamW& optimizer, std::vector<torch::Tensor> parameters,
               const torch::Tensor& images, const torch::Tensor& labels, const torch::Tensor& conditions, int64_t num_classes,
-              const torch::Tensor& head_labels, const torch::Tensor& labelled)
+              const torch::Tensor& head_labels, const torch::Tensor& labelled, PhaseTimer* phases)
       : o_(o), augmentation_(augmentation), encoder_(encoder), classifier_(classifier), autoencoder_(autoencoder),
         optimizer_(optimizer), parameters_(std::move(parameters)), images_(images), labels_(labels), conditions_(conditions),
         head_labels_(head_labels), labelled_(labelled), loss_(loss_entry(o.loss)), num_classes_(num_classes),
@@ -157,7 +169,7 @@ class EncoderTask : public EpochTask {
         period_((o.cosine_period_epochs > 0 ? o.cosine_period_epochs : o.epochs) * steps_per_epoch_),
         // The losses check the partner indices on the host and move them to the embeddings'
         // device themselves: kept on the CPU, they are never read back from the device.
-        partner_(two_view_partners(o.batch_size)) {}
+        partner_(two_view_partners(o.batch_size)), phases_(phases) {}
 
   int64_t begin_epoch(int64_t) override {
     encoder_->train();
@@ -166,6 +178,7 @@ class EncoderTask : public EpochTask {
     // On the data's device, from its generator (the CPU's for a device without one: meta).
     const torch::Device where = default_generator(images_.device()) ? images_.device() : torch::Device(torch::kCPU);
     order_ = torch::randperm(images_.size(0), torch::TensorOptions().dtype(torch::kLong).device(where)).to(images_.device());
+    if (phases_ != nullptr) phases_->begin();
     return steps_per_epoch_;
   }
 
@@ -180,13 +193,19 @@ class EncoderTask : public EpochTask {
     // one process, and embeds its share only.
     const auto& job = o_.distributed;
     const auto mine = [&](const torch::Tensor& rows) { return job.distributed() ? shard_rows(job, rows) : rows; };
+    mark(StepPhase::other);
     torch::Tensor loss;
     bool local_terms = false;  // a mean over this rank's share, not over the global batch
     if (loss_.needs.linear_head) {  // ce: the head alone
-      loss = torch::nn::functional::cross_entropy(classifier_->forward(encoder_->features(mine(augment(batch, augmentation_)))), mine(y));
+      const auto augmented = augment(batch, augmentation_);
+      mark(StepPhase::augmentation);
+      const auto logits = classifier_->forward(encoder_->features(mine(augmented)));
+      mark(StepPhase::forward);
+      loss = torch::nn::functional::cross_entropy(logits, mine(y));
       local_terms = true;
     } else if (loss_.batch != nullptr) {  // a contrastive loss (the autoencoder alone has none)
       const auto views = two_views(batch, augmentation_);  // [view 1 of the B samples; view 2]
+      mark(StepPhase::augmentation);
       const bool head = o_.head.enabled();
       torch::Tensor z, features;  // features: this rank's views' (the joint head's input), with the head only
       if (job.distributed()) {
@@ -198,6 +217,7 @@ class EncoderTask : public EpochTask {
         if (head) features = embed_features(views);
         z = head ? unit_rows(features) : embed(views);
       }
+      mark(StepPhase::forward);
       const auto condition = conditions_.defined() ? batch_to_device(conditions_.index({idx}), o_.device) : torch::Tensor();
       loss = batch_loss(o_.loss, {z, y, partner_, num_classes_, condition}, o_.loss_options);
       if (head) {
@@ -222,6 +242,7 @@ class EncoderTask : public EpochTask {
       job.all_reduce_(total, ReduceOperation::sum, "all-reduce of the step's loss");
       loss = global_value_local_gradient(total / job.world_size(), loss);
     }
+    mark(StepPhase::loss);
     return loss;
   }
 
@@ -272,10 +293,13 @@ class EncoderTask : public EpochTask {
   }
 
   void update(const torch::Tensor& loss) override {
+    mark(StepPhase::other);  // the epoch loop's copy of the loss and its read-backs
     optimizer_.zero_grad();
     loss.backward();
+    mark(StepPhase::backward);
     all_reduce_gradients(o_.distributed, parameters_);  // the mean over ranks; nothing with one
     optimizer_.step();
+    mark(StepPhase::optimizer);
   }
 
  private:
@@ -293,6 +317,12 @@ class EncoderTask : public EpochTask {
   int64_t num_classes_, local_batch_, steps_per_epoch_, period_;
   torch::Tensor partner_, order_;
   bool bf16_ = uses_bf16(o_.precision);
+  PhaseTimer* phases_ = nullptr;  // TrainOptions::time_phases; null: off
+
+  // The end of a phase of the step, with the phase timer on; nothing otherwise.
+  void mark(StepPhase phase) {
+    if (phases_ != nullptr) phases_->mark(static_cast<int>(phase));
+  }
 };
 
 }  // namespace
@@ -367,7 +397,7 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
       archive.read("history", history);
       restore_generator_states(archive, device);
       for (int64_t e = 0; e < history.size(0); ++e) {
-        result.epochs.push_back({e + 1, history[e][0].item<double>(), history[e][1].item<double>(), history[e][2].item<double>()});
+        result.epochs.push_back({e + 1, history[e][0].item<double>(), history[e][1].item<double>(), history[e][2].item<double>(), {}});
       }
     } catch (const c10::Error& e) {
       throw InvalidArgument("checkpoint", o.checkpoint + " is not a readable geomsim checkpoint for this model (" +
@@ -395,9 +425,10 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
     broadcast_parameters(o.distributed, *classifier);
     if (with_autoencoder) broadcast_parameters(o.distributed, *autoencoder);
   }
+  const std::unique_ptr<PhaseTimer> phases = o.time_phases ? std::make_unique<PhaseTimer>(device, kStepPhases) : nullptr;
   EncoderTask task(o, augmentation, encoder, classifier, autoencoder, optimizer, parameters, data[0], data[1],
                    conditions.defined() ? data[2] : torch::Tensor(), num_classes, head ? data[head_at] : torch::Tensor(),
-                   labelled.defined() ? data[head_at + 1] : torch::Tensor());
+                   labelled.defined() ? data[head_at + 1] : torch::Tensor(), phases.get());
   EpochLoopOptions loop;
   loop.first_epoch = result.resumed_epochs;
   loop.epochs = o.epochs;
@@ -409,7 +440,12 @@ TrainResult train_encoder(Encoder& encoder, const torch::Tensor& images, const t
   loop.divergence_advice = "; a smaller --lr (this run: " + format_number(o.learning_rate) + ") or a larger --tau usually helps";
 
   FunctionCallback history([&](const EpochSummary& e) {
-    result.epochs.push_back({e.epoch, e.loss, e.seconds, static_cast<double>(e.steps * o.batch_size) / e.seconds});
+    result.epochs.push_back({e.epoch, e.loss, e.seconds, static_cast<double>(e.steps * o.batch_size) / e.seconds, {}});
+    if (phases) {  // the device has finished the epoch's steps: the loop read their losses back
+      const std::vector<double> ms = phases->take_ms();
+      std::copy(ms.begin(), ms.end(), result.epochs.back().phases.ms.begin());
+      result.epochs.back().phases.steps = e.steps;
+    }
     return LoopControl::proceed();
   }, o.on_step);
   FunctionCallback report([&](const EpochSummary& e) {

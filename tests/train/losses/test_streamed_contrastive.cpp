@@ -274,4 +274,17 @@ TEST_CASE("The streamed losses refuse bad batches by name", "[train][losses][str
   CHECK_THAT(refusal(b.z, b.labels, b.partner, torch::ones({6}, torch::kLong), spec), StartsWith("anchors must be of dtype bool"));
   CHECK_THAT(refusal(b.z, b.labels, b.partner, torch::ones({5}, torch::kBool), spec), StartsWith("anchors must hold one value"));
   CHECK_THROWS_WITH(contrastive_kind("simclr"), StartsWith("kind must be supcon, supcon-in or spread"));
+  // The fused CUDA kernels: z on the CPU, or a build without them.
+  auto kernel = spec;
+  kernel.path = ContrastivePath::cuda_kernel;
+  CHECK_THAT(refusal(b.z, b.labels, b.partner, {}, kernel),
+             StartsWith(contrastive_cuda_kernels_built() ? "path cuda_kernel needs z on a CUDA device, got cpu"
+                                                         : "path cuda_kernel needs a build with the contrastive CUDA kernels"));
+  if (contrastive_cuda_kernels_built()) {
+    const bool before = use_contrastive_cuda_kernels(true);
+    CHECK(use_contrastive_cuda_kernels(before));  // the previous choice comes back
+  } else {
+    CHECK_THROWS_WITH(use_contrastive_cuda_kernels(true), StartsWith("enabled cannot be true: this build has no contrastive CUDA kernels"));
+    CHECK_FALSE(use_contrastive_cuda_kernels(false));
+  }
 }

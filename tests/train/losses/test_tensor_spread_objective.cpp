@@ -124,6 +124,8 @@ TEST_CASE("The tensor objective refuses bad arguments by name") {
   CHECK(argument_of([&] { TensorSpreadObjective({0, 0}, 0.5, 0.5, cpu); }) == "K");
   CHECK(argument_of([&] { TensorSpreadObjective({0, 2}, 0.5, 0.5, cpu); }) == "labels");
   CHECK(argument_of([&] { TensorSpreadObjective({0, 1}, 0.5, 0.5, cpu, TensorSpreadTiles{-1, 4}); }) == "tile-rows");
+  // The fused CUDA kernels: off CUDA, or in a build without them.
+  CHECK(argument_of([&] { TensorSpreadObjective({0, 1}, 0.5, 0.5, cpu, {}, /*cuda_kernels=*/true); }) == "cuda_kernels");
   const TensorSpreadObjective objective({0, 1, 1}, 0.5, 0.5, cpu);
   CHECK(argument_of([&] { objective.evaluate(Matrix::Ones(2, 4)); }) == "points");
   CHECK(argument_of([&] { objective.evaluate_points(torch::ones({3, 2}, torch::kFloat32), nullptr); }) == "points");

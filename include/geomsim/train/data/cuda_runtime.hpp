@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace geomsim::train {
 
@@ -42,6 +43,30 @@ class DeviceTimer {
   double stop();
 
  private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The time of consecutive phases of work queued on a device, for profiling a loop: begin()
+// starts the first phase, and each mark(k) ends the phase running since the previous mark (or
+// begin()) and counts its time to phase k, so that the phases between begin() and the last mark
+// tile that stretch. On a CUDA device a mark records an event on the device's current stream (no
+// host wait; the events of a run are kept, one per mark); on the CPU, whose work is done when a
+// call returns, it reads the steady clock.
+class PhaseTimer {
+ public:
+  PhaseTimer(const c10::Device& device, int phases);
+  ~PhaseTimer();
+  PhaseTimer(const PhaseTimer&) = delete;
+  PhaseTimer& operator=(const PhaseTimer&) = delete;
+  void begin();
+  void mark(int phase);  // 0 <= phase < phases (unchecked: it is called in the hot loop)
+  // Milliseconds per phase since the last take() (or construction); on CUDA waits once for the
+  // device to reach the last mark. Then forgets the marks: the next phase starts at begin().
+  std::vector<double> take_ms();
+
+ private:
+  void record(int phase);  // phase -1: begin()
   struct State;
   std::unique_ptr<State> state_;
 };

@@ -25,7 +25,9 @@
 // Where it runs: on the CPU for float and double z, the engine (vectorised, OpenMP over tiles
 // in a fixed order: bitwise the same for any thread count); float16 and bfloat16 z are computed
 // in float and their gradient returned in their dtype. On any other device the same two passes
-// in ATen operators over row blocks (memory O(block N)).
+// in ATen operators over row blocks (memory O(block N)); on CUDA, where the build has them and
+// they are asked for (ContrastivePath::cuda_kernel, or use_contrastive_cuda_kernels), as fused
+// kernels (src/train/losses/contrastive_cuda_kernel.hpp: memory O(N), no tile in device memory).
 #include <torch/torch.h>
 
 #include <string>
@@ -41,9 +43,18 @@ enum class ContrastiveKind {
 };
 
 // Which implementation runs the two passes: the engine where it applies (the CPU, float or
-// double), the ATen row blocks elsewhere; or the ATen row blocks everywhere (the tests' and the
-// GPU check's second computation).
-enum class ContrastivePath { automatic, aten_blocks };
+// double), on CUDA the fused kernels when use_contrastive_cuda_kernels(true) was called, the ATen
+// row blocks elsewhere; or the ATen row blocks everywhere (the tests' and the GPU check's second
+// computation); or the fused CUDA kernels (z on a CUDA device; refused, naming "path", elsewhere
+// or in a build without them).
+enum class ContrastivePath { automatic, aten_blocks, cuda_kernel };
+
+// The fused CUDA kernels are opt-in until a lent GPU has held them to the CPU's engine (the GPU
+// check, tests/gpu): whether this build has them (nvcc and a CUDA libtorch), and the process-wide
+// choice of ContrastivePath::automatic on CUDA. use_contrastive_cuda_kernels(true) in a build
+// without them throws InvalidArgument("enabled"). Returns the previous choice.
+bool contrastive_cuda_kernels_built();
+bool use_contrastive_cuda_kernels(bool enabled);
 
 struct ContrastiveLossSpec {
   ContrastiveKind kind = ContrastiveKind::supcon_out;

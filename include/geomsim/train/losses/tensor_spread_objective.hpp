@@ -51,8 +51,13 @@ class TensorSpreadObjective final : public Objective {
  public:
   // Throws InvalidArgument as SpreadLoss does (alpha outside [0, 1], tau <= 0, labels not
   // 0..K-1 with K >= 2 and every class present), and for tile sizes below 1.
+  // cuda_kernels: each tile's element-wise work in two fused CUDA kernels (one read of the tile
+  // in pass 1; in pass 2 one read and one write that turn it into S = C + C^T, so that one
+  // product S [X, 1] per tile gives the rows' sums and the column side is not needed: three
+  // products an evaluation, not four). Opt-in until a lent GPU has held it to the core (the GPU
+  // check); refused, naming "cuda_kernels", off CUDA or in a build without the kernels.
   TensorSpreadObjective(std::vector<int> labels, double alpha, double tau, c10::Device device,
-                        TensorSpreadTiles tiles = {});
+                        TensorSpreadTiles tiles = {}, bool cuda_kernels = false);
 
   Index num_points() const override { return static_cast<Index>(labels_.size()); }
   std::string name() const override { return "spread_loss"; }  // the same objective as SpreadLoss
@@ -67,6 +72,7 @@ class TensorSpreadObjective final : public Objective {
 
   const c10::Device& device() const { return device_; }
   const TensorSpreadTiles& tiles() const { return tiles_; }
+  bool cuda_kernels() const { return cuda_kernels_; }
 
  private:
   SpreadLossComponents compute(const Eigen::Ref<const Matrix>& U, Eigen::Ref<Matrix>* gradient) const;
@@ -76,6 +82,7 @@ class TensorSpreadObjective final : public Objective {
   int num_classes_ = 0;
   c10::Device device_;
   TensorSpreadTiles tiles_;
+  bool cuda_kernels_ = false;
   std::vector<std::int64_t> class_begin_;  // class y occupies sorted positions [begin[y], begin[y + 1])
   at::Tensor order_;                       // sorted position -> original index (int64, on the device)
   at::Tensor class_of_sorted_;             // the label of each sorted position (int64, on the device)

@@ -8,6 +8,7 @@
 // generators, loss history) is written atomically after every epoch (run_checkpoint.hpp); a run
 // started again with the same path resumes after the last finished epoch and ends with the same
 // weights as an uninterrupted run on the same kind of device.
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,6 +26,30 @@
 namespace geomsim::train {
 
 // StepReport, what TrainOptions::on_step receives, is in epoch_loop.hpp.
+
+// The phases of a training step that TrainOptions::time_phases tells apart, in the order they
+// run; together they tile the epoch's steps, from the end of the epoch's shuffle to the end of
+// its last step's update:
+//   augmentation  the augmented views (two_views; augment for ce)
+//   forward       the encoder (and the ce head's logits; the gather of the embeddings across ranks)
+//   loss          the batch loss, the joint head's and the autoencoder's terms (the autoencoder's
+//                 forward pass with them), the all-reduce of the step's loss across ranks
+//   backward      zero_grad and the backward pass
+//   optimizer     the all-reduce of the gradients across ranks and the AdamW step
+//   other         the rest: the learning rate, the batch's gather and transfer, the epoch loop's
+//                 copy of the step's loss and its read-backs of the losses
+enum class StepPhase : int { augmentation, forward, loss, backward, optimizer, other };
+inline constexpr int kStepPhases = 6;
+// "augmentation", "forward", "loss", "backward", "optimizer", "other", by StepPhase.
+const std::array<const char*, kStepPhases>& step_phase_names();
+
+// An epoch's time per phase of its steps (TrainOptions::time_phases).
+struct StepPhaseTimes {
+  std::array<double, kStepPhases> ms{};  // milliseconds, summed over the epoch's steps
+  int64_t steps = 0;                     // 0: not measured
+  double operator[](StepPhase phase) const { return ms[static_cast<std::size_t>(phase)]; }
+  double total_ms() const;
+};
 
 struct TrainOptions {
   // One of train_loss_names(); loss_registry() (train/losses/loss_registry.hpp) says what each
@@ -77,6 +102,11 @@ struct TrainOptions {
   // Read the step losses back to the host every this many steps (and at the end of each
   // epoch): the only host syncs of the loop. 1 checks every loss before its update.
   int64_t sync_every = 50;
+  // Time the phases of every step (StepPhase): EpochRecord::phases. On a CUDA device by CUDA
+  // events on the current stream at the phases' ends (no host wait in the steps; the times are
+  // read once at the end of each epoch, which waits for the device then as the loop's read-back
+  // of the losses does), on the CPU by the clock. Changes no result. Off: no events, no clock.
+  bool time_phases = false;
   // The data-parallel job this process is a rank of (distributed_context.hpp); one process by
   // default. With W ranks every rank draws the same global batch of batch_size samples (the same
   // seed, so the same order and the same augmentations), embeds its share of batch_size / W
@@ -131,6 +161,7 @@ struct EpochRecord {
   double loss = 0.0;                // mean over the epoch's steps
   double seconds = 0.0;
   double samples_per_second = 0.0;  // samples (not views) per second
+  StepPhaseTimes phases;            // with TrainOptions::time_phases (not kept in checkpoints)
 };
 
 struct TrainResult {
