@@ -78,6 +78,7 @@ json solution_json(const SolveOptions& o, const SpreadSolution& s) {
                     s.restart_gradient_tolerance > 0.0 ? json(s.restart_gradient_tolerance) : json(nullptr)}};
   for (const auto& [key, value] : s.solver_settings) out["solver"][key] = value;
   out["result"] = {
+      {"solver_device", s.solver_device},  // where the solver's state (iterate, gradients, pairs) lived
       {"loss", s.loss},
       {"components",
        {{"different_class", s.components.different_class},
@@ -245,10 +246,11 @@ void add_solve_options(CLI::App& app, SolveOptions& o) {
       ->capture_default_str();
 }
 
-int run_solve(const SolveOptions& o, const ObjectiveFactory& objective) {
+int run_solve(const SolveOptions& o, const ObjectiveFactory& objective, const SolverAdapter& adapt_solver) {
   o.problem.validate();
   SolveSettings settings;
   settings.objective = objective;
+  settings.adapt_solver = adapt_solver;
   settings.device = o.device;
   settings.seeds = parse_seed_list(o.seeds, "seeds");
   settings.explicit_threads = std::getenv("OMP_NUM_THREADS") != nullptr;  // else small problems take one thread

@@ -27,7 +27,9 @@ struct SolveOptions {
 void add_solve_options(CLI::App& app, SolveOptions& options);
 
 // Runs the solve; returns the exit status. Throws InvalidArgument for bad input. `objective`
-// (geomsim-torch's, for --device) replaces the core's objective in the solvers.
-int run_solve(const SolveOptions& options, const ObjectiveFactory& objective = {});
+// (geomsim-torch's, for --device) replaces the core's objective in the solvers, and
+// `adapt_solver` (geomsim-torch's, for --device) the solvers that keep their state beside it.
+int run_solve(const SolveOptions& options, const ObjectiveFactory& objective = {},
+              const SolverAdapter& adapt_solver = {});
 
 }  // namespace geomsim::cli

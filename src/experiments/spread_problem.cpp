@@ -43,8 +43,18 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   const int dim = problem.dim();
   const std::vector<int> labels = balanced_labels(problem.K, problem.ny);
   const SpreadLoss loss(labels, problem.alpha, problem.tau);
-  const auto solver = make_solver(settings.solver, settings.max_seconds);
-  const auto restart_solver = make_restart_solver(settings.solver, settings.max_seconds);
+  auto solver = make_solver(settings.solver, settings.max_seconds);
+  auto restart_solver = make_restart_solver(settings.solver, settings.max_seconds);
+  std::string solver_device = "cpu";
+  if (settings.adapt_solver) {
+    if (auto adapted = settings.adapt_solver(*solver)) {
+      solver = std::move(adapted);
+      solver_device = settings.device;
+    }
+    if (restart_solver) {
+      if (auto adapted = settings.adapt_solver(*restart_solver)) restart_solver = std::move(adapted);
+    }
+  }
   MultiStartOptions options;
   options.restarts = settings.restarts_for(loss.num_points(), dim);
   options.restart_solver = restart_solver.get();
@@ -59,6 +69,7 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   out.problem.d = dim;
   out.settings = settings;
   out.solver = solver->name();
+  out.solver_device = solver_device;
   out.solver_settings = solver->settings();
   describe_points(out, loss, std::move(best.points), labels, settings.cluster_tolerance);
   if (settings.certify) out.certificate = certify_second_order(loss, out.points.points);

@@ -22,15 +22,14 @@ FirstOrder start_on_sphere(const Objective& objective, Matrix& U) {
   return out;
 }
 
-bool should_stop(double f, const Matrix& g, const Matrix& G, double gradient_tolerance, double max_seconds,
-                 double elapsed_seconds, SolveSummary& summary) {
-  const double gnorm = g.norm();
+bool should_stop_at(double f, double gnorm, double Gnorm, double gradient_tolerance, double max_seconds,
+                    double elapsed_seconds, SolveSummary& summary) {
   if (!std::isfinite(f) || !std::isfinite(gnorm)) {
     summary.status = SolveStatus::kFailure;
     summary.message = "the objective or its gradient is not finite";
     return true;
   }
-  if (gnorm <= gradient_tolerance * G.norm()) {
+  if (gnorm <= gradient_tolerance * Gnorm) {
     summary.status = SolveStatus::kGradientToleranceReached;
     summary.message = "relative Riemannian gradient below gradient_tolerance";
     return true;
@@ -41,6 +40,11 @@ bool should_stop(double f, const Matrix& g, const Matrix& G, double gradient_tol
     return true;
   }
   return false;
+}
+
+bool should_stop(double f, const Matrix& g, const Matrix& G, double gradient_tolerance, double max_seconds,
+                 double elapsed_seconds, SolveSummary& summary) {
+  return should_stop_at(f, g.norm(), G.norm(), gradient_tolerance, max_seconds, elapsed_seconds, summary);
 }
 
 LossChangeTest::LossChangeTest(double ftol, int window) : ftol_(ftol), window_(window) {
@@ -58,17 +62,21 @@ bool LossChangeTest::record(double f_before, double f_after, SolveSummary& summa
   return true;
 }
 
-void finish(double f, const Matrix& U, const Matrix& g, const Matrix& G, double stationarity_tolerance,
-            SolveSummary& summary) {
+void finish_at(double f, double gnorm, double Gnorm, double constraint_violation, double stationarity_tolerance,
+               SolveSummary& summary) {
   summary.loss = f;
-  const double Gnorm = G.norm();
-  summary.stationarity = Gnorm > 0.0 ? g.norm() / Gnorm : 0.0;
-  summary.constraint_violation = max_norm_violation(U);
+  summary.stationarity = Gnorm > 0.0 ? gnorm / Gnorm : 0.0;
+  summary.constraint_violation = constraint_violation;
   if (summary.converged() && summary.status != SolveStatus::kGradientToleranceReached &&
       summary.stationarity > stationarity_tolerance) {
     summary.status = SolveStatus::kStalled;
     summary.message = "stopped at a non-stationary point (stationarity " + format_number(summary.stationarity) + ")";
   }
+}
+
+void finish(double f, const Matrix& U, const Matrix& g, const Matrix& G, double stationarity_tolerance,
+            SolveSummary& summary) {
+  finish_at(f, g.norm(), G.norm(), max_norm_violation(U), stationarity_tolerance, summary);
 }
 
 }  // namespace geomsim::detail

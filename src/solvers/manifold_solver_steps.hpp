@@ -1,6 +1,7 @@
 #pragma once
 // Steps shared by the two manifold solvers (RlbfgsSolver, TrustRegionSolver): the start,
 // the stopping tests at the top of each iteration, and the final report. Internal header.
+#include "geomsim/solvers/rlbfgs_loop.hpp"
 #include "geomsim/solvers/solver.hpp"
 
 namespace geomsim::detail {
@@ -22,18 +23,7 @@ FirstOrder start_on_sphere(const Objective& objective, Matrix& U);
 bool should_stop(double f, const Matrix& g, const Matrix& G, double gradient_tolerance, double max_seconds,
                  double elapsed_seconds, SolveSummary& summary);
 
-// scipy L-BFGS-B's loss test, (f_k - f_{k+1}) / max(|f_k|, |f_{k+1}|, 1) <= ftol, required on
-// `window` consecutive iterations. record() returns true, with the summary's status and
-// message set, when the window is full.
-class LossChangeTest {
- public:
-  LossChangeTest(double ftol, int window);
-  bool record(double f_before, double f_after, SolveSummary& summary);
-
- private:
-  double ftol_;
-  int window_, run_ = 0;
-};
+// LossChangeTest, and the scalar forms of the tests below: solvers/rlbfgs_loop.hpp.
 
 // Fills the summary's loss, stationarity and constraint violation, and turns a converged
 // status other than gtol at a point less stationary than stationarity_tolerance into kStalled.

@@ -348,25 +348,55 @@ PairProducts next_pair(const Matrix& U_next, const Matrix& G_next, const Matrix&
   }
 }
 
-// Armijo's test, f(t) <= f(0) + c t f'(0) with c = 1e-4, on the values while they can tell,
-// and on the slopes where they cannot. Near a minimum the first-order decrease t |f'(0)| falls
-// below the loss's rounding (relative 1e-12 here: a sum of N log-sum-exps), and the values'
-// test then passes or fails by the last bits' luck: a portable (SSE2) build ended the N = 2000,
-// d = 32, alpha = 0.5 solve by ftol at stationarity 1.3e-8 after 370 evaluations, where a
-// native one reached gtol in 48. There the test is the one Armijo's is for a quadratic along
-// the line, written in slopes: f'(t) <= (2c - 1) f'(0), with f(t) within the rounding of
-// f(0) (the decrease half of the approximate Wolfe conditions of Hager & Zhang, "A new
-// conjugate gradient method with guaranteed descent and an efficient line search", SIAM J.
-// Optim. 16(1):170-192).
-// `slope_at_t` computes f'(t) from the trial's gradient, only when it is needed.
-template <class SlopeAtT>
-bool sufficient_decrease(double f, double f_next, double t, double slope, SlopeAtT slope_at_t) {
-  constexpr double c = 1e-4;
-  if (f_next <= f + c * t * slope) return true;
-  const double rounding = 1e-12 * std::max(1.0, std::abs(f));
-  if (!(f_next <= f + rounding) || -t * slope > rounding) return false;
-  return slope_at_t() <= (2.0 * c - 1.0) * slope;
-}
+// The solver's state on the host, as Eigen matrices: rlbfgs_iterations's space
+// (solvers/rlbfgs_loop.hpp). Every d x N work matrix is allocated once, here, and reused by swaps.
+class HostSpace {
+ public:
+  HostSpace(const Objective& objective, int memory, Matrix& U, detail::FirstOrder& start)
+      : objective_(objective), keep_(PairMemory::keeps_inner_products(memory, U)), pairs_(memory, keep_), U_(U), G_(start.G), g_(start.g),
+        G_next_(U.rows(), U.cols()), g_next_(U.rows(), U.cols()), s_(U.rows(), U.cols()), y_(U.rows(), U.cols()) {}
+
+  double gradient_norm() const { return g_.norm(); }
+  double euclidean_norm() const { return G_.norm(); }
+  void direction() { pairs_.direction(U_, g_, p_); }
+  double slope() const { return inner(g_, p_); }
+  double steepest() {
+    pairs_.clear();
+    p_ = -g_;
+    return -g_.squaredNorm();
+  }
+  bool pairs_empty() const { return pairs_.empty(); }
+  void clear_pairs() { pairs_.clear(); }
+  double largest_step() const { return p_.colwise().norm().maxCoeff(); }
+  double evaluate_trial(double t) {
+    retract_step(U_, t, p_, U_next_);
+    return objective_.evaluate_with_gradient(U_next_, G_next_);
+  }
+  double trial_slope(double t) const { return retraction_slope(U_, t, p_, G_next_); }
+  void accept(double t) {
+    auto [sy, ss, yy] = next_pair(U_next_, G_next_, g_, p_, t, keep_, g_next_, s_, y_);
+    if (!keep_) {  // the plain form's sums, as before issue 49: a small problem's result is the same to the last bit
+      sy = inner(s_, y_);
+      ss = s_.squaredNorm();
+      yy = y_.squaredNorm();
+    }
+    if (sy > 1e-10 * std::sqrt(ss) * std::sqrt(yy)) {  // cautious update: keep only positive curvature
+      pairs_.push(s_, y_, sy, yy);
+    }
+    U_.swap(U_next_);
+    G_.swap(G_next_);
+    g_.swap(g_next_);
+  }
+  double constraint_violation() const { return max_norm_violation(U_); }
+
+ private:
+  const Objective& objective_;
+  bool keep_;
+  PairMemory pairs_;
+  Matrix& U_;
+  Matrix &G_, &g_;
+  Matrix p_, U_next_, G_next_, g_next_, s_, y_;
+};
 
 }  // namespace
 
@@ -387,73 +417,13 @@ double RlbfgsSolver::state_bytes(Index num_points, Index dim) const {
 SolveSummary RlbfgsSolver::minimize(const Objective& objective, Matrix& U) const {
   const auto start = std::chrono::steady_clock::now();
   require_at_least("memory", options_.memory, 1);
-  auto [f, G, g] = detail::start_on_sphere(objective, U);
+  detail::FirstOrder first = detail::start_on_sphere(objective, U);
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
 
   SolveSummary summary;
   summary.evaluations = 1;
-  const bool keep = PairMemory::keeps_inner_products(options_.memory, U);
-  PairMemory pairs(options_.memory, keep);
-  detail::LossChangeTest loss_change(options_.ftol, options_.ftol_window);
-  summary.status = SolveStatus::kMaxEvaluationsReached;
-  summary.message = "iteration budget (max_iterations) used up";
-
-  // Every d x N work matrix is allocated once, here, and reused by swaps.
-  Matrix p, U_next, G_next(U.rows(), U.cols()), g_next(U.rows(), U.cols()), s(U.rows(), U.cols()),
-      y(U.rows(), U.cols());
-  for (int iteration = 0; iteration < options_.max_iterations; ++iteration) {
-    if (detail::should_stop(f, g, G, options_.gradient_tolerance, options_.max_seconds, elapsed(), summary)) break;
-    pairs.direction(U, g, p);
-    double slope = inner(g, p);
-    if (!(slope < 0.0)) {  // not a descent direction: forget the curvature pairs
-      pairs.clear();
-      p = -g;
-      slope = -g.squaredNorm();
-    }
-    // Without curvature information, start with a step that moves no point by more
-    // than 0.1 (radians, to first order).
-    double t = pairs.empty() ? std::min(1.0, 0.1 / p.colwise().norm().maxCoeff()) : 1.0;
-    double f_next = 0.0;
-    bool accepted = false;
-    for (int backtrack = 0; backtrack < 60; ++backtrack) {
-      retract_step(U, t, p, U_next);
-      f_next = objective.evaluate_with_gradient(U_next, G_next);
-      ++summary.evaluations;
-      if (sufficient_decrease(f, f_next, t, slope, [&] { return retraction_slope(U, t, p, G_next); })) {
-        accepted = true;
-        break;
-      }
-      t *= 0.5;
-    }
-    if (!accepted) {
-      if (!pairs.empty()) {  // the quasi-Newton model misled: retry along -g
-        pairs.clear();
-        continue;
-      }
-      summary.status = SolveStatus::kRoundoffLimited;
-      summary.message = "no decrease along the negative gradient (roundoff limited)";
-      break;
-    }
-    ++summary.iterations;
-    auto [sy, ss, yy] = next_pair(U_next, G_next, g, p, t, keep, g_next, s, y);
-    if (!keep) {  // the plain form's sums, as before issue 49: a small problem's result is the same to the last bit
-      sy = inner(s, y);
-      ss = s.squaredNorm();
-      yy = y.squaredNorm();
-    }
-    if (sy > 1e-10 * std::sqrt(ss) * std::sqrt(yy)) {  // cautious update: keep only positive curvature
-      pairs.push(s, y, sy, yy);
-    }
-    const double f_before = f;
-    U.swap(U_next);
-    G.swap(G_next);
-    g.swap(g_next);
-    f = f_next;
-    if (loss_change.record(f_before, f, summary)) break;
-  }
-
-  detail::finish(f, U, g, G, options_.stationarity_tolerance, summary);
-  summary.seconds = elapsed();
+  HostSpace space(objective, options_.memory, U, first);
+  detail::rlbfgs_iterations(space, first.f, options_, elapsed, summary);
   return summary;
 }
 

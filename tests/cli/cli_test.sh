@@ -29,6 +29,7 @@ assert p == {"K": 2, "ny": 6, "d": 3, "N": 12, "alpha": 0.7, "tau": 0.5, "seeds"
              "restarts": 100, "solver": "auto", "device": "cpu", "cluster_tol": 0.001}, p
 assert run["solver"]["name"] == "rlbfgs" and run["solver"]["restart_solver"] == "rlbfgs", run["solver"]
 assert run["solver"]["restart_gradient_tolerance"] == 1e-4, run["solver"]
+assert run["result"]["solver_device"] == "cpu", run["result"]  # the Eigen solver's state, on the host
 r = run["result"]
 assert math.isclose(sum(r["components"].values()), r["loss"], rel_tol=1e-12)
 # N d = 36: the seeds, then the default 100 restarts, numbered, and the run says how many starts;

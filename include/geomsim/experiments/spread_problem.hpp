@@ -46,6 +46,11 @@ struct SpreadProblem {
 using ObjectiveFactory =
     std::function<std::unique_ptr<Objective>(const std::vector<int>& labels, double alpha, double tau)>;
 
+// Replaces a solver made by name (solvers/solver_registry.hpp) by one that keeps its state where
+// the objective lives (geomsim-torch's TensorRlbfgsSolver on the objective's device, issue 49), or
+// returns null to keep it.
+using SolverAdapter = std::function<std::unique_ptr<Solver>(const Solver& solver)>;
+
 struct SolveSettings {
   std::vector<std::uint64_t> seeds{0, 1, 2, 3, 4};  // the paper's seeds 0-4
   std::string solver = "auto";
@@ -64,6 +69,9 @@ struct SolveSettings {
   // at the solution (an independent evaluation on the CPU).
   ObjectiveFactory objective;
   std::string device = "cpu";  // where `objective` evaluates, for the reports
+  // Applied to the seeds' and the restarts' solvers; empty: the registry's solvers as they are.
+  // A solver it replaces keeps its state on `device` (SpreadSolution::solver_device).
+  SolverAdapter adapt_solver;
   // The thread count is the user's (OMP_NUM_THREADS set): small problems use it too, instead of
   // one thread (MultiStartOptions::explicit_threads, solve_threads in solvers/multi_start.hpp).
   bool explicit_threads = false;
@@ -81,6 +89,7 @@ struct SpreadSolution {
   SpreadProblem problem;
   SolveSettings settings;
   std::string solver;                    // the solver actually used
+  std::string solver_device = "cpu";     // where its state lived: settings.device when adapt_solver replaced it
   std::vector<std::pair<std::string, double>> solver_settings;
   PointSet points;                       // the best run
   double loss = 0.0;
