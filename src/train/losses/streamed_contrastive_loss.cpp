@@ -337,7 +337,9 @@ class StreamedContrastive : public torch::autograd::Function<StreamedContrastive
   }
 };
 
-void check_index_tensor(const char* name, const torch::Tensor& t, const torch::Tensor& z, bool boolean) {
+// host_too: the tensor may also be on the CPU, where its values are checked before it is moved.
+void check_index_tensor(const char* name, const torch::Tensor& t, const torch::Tensor& z, bool boolean,
+                        bool host_too = false) {
   const int64_t n = z.size(0);
   if (t.dim() != 1 || t.size(0) != n) {
     throw InvalidArgument(name, "must hold one value per row of z (" + std::to_string(n) + "), got shape " +
@@ -347,9 +349,15 @@ void check_index_tensor(const char* name, const torch::Tensor& t, const torch::T
     throw InvalidArgument(name, std::string("must be of ") + (boolean ? "dtype bool" : "an integer dtype") + ", got " +
                                     c10::toString(t.scalar_type()));
   }
-  if (t.device() != z.device()) {
+  if (t.device() != z.device() && !(host_too && t.device().is_cpu())) {
     throw InvalidArgument(name, "is on " + t.device().str() + " but z on " + z.device().str() + ": move them to one device");
   }
+}
+
+// The partner on z's device: the trainer keeps its fixed partner indices on the CPU, where they
+// are checked, and each step moves them here.
+torch::Tensor partner_beside(const torch::Tensor& partner, const torch::Tensor& z) {
+  return partner.defined() && partner.device() != z.device() ? partner.to(z.device()) : partner;
 }
 
 }  // namespace
@@ -413,16 +421,18 @@ void check_contrastive_batch(const torch::Tensor& z, const torch::Tensor& labels
   check_index_tensor("labels", labels, z, false);
   if (anchors.defined()) check_index_tensor("anchors", anchors, z, true);
   if (partner.defined()) {
-    check_index_tensor("partner", partner, z, false);
-    if (partner.device().is_cpu()) {
+    check_index_tensor("partner", partner, z, false, /*host_too=*/true);
+    if (partner.device().is_cpu()) {  // the labels too where they are on the CPU: no read from a device
       const auto p = partner.to(torch::kLong).contiguous();
-      const auto l = labels.to(torch::kLong).contiguous();
+      const auto l = labels.device().is_cpu() ? labels.to(torch::kLong).contiguous() : torch::Tensor();
       const int64_t* index = p.data_ptr<int64_t>();
-      const int64_t* label = l.data_ptr<int64_t>();
+      const int64_t* label = l.defined() ? l.data_ptr<int64_t>() : nullptr;
       for (int64_t i = 0; i < z.size(0); ++i) {
         if (index[i] < 0 || index[i] >= z.size(0)) throw InvalidArgument("partner", "indices must be in [0, N)");
         if (index[i] == i) throw InvalidArgument("partner", "a row cannot be its own partner");
-        if (label[index[i]] != label[i]) throw InvalidArgument("partner", "must have the label of its row (a(x) is a view of x)");
+        if (label != nullptr && label[index[i]] != label[i]) {
+          throw InvalidArgument("partner", "must have the label of its row (a(x) is a view of x)");
+        }
       }
     }
   } else if (spec.kind == ContrastiveKind::spread && spec.alpha > 0.0) {
@@ -430,9 +440,10 @@ void check_contrastive_batch(const torch::Tensor& z, const torch::Tensor& labels
   }
 }
 
-ContrastiveForward contrastive_forward(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
-                                       const torch::Tensor& anchors, const ContrastiveLossSpec& spec) {
-  check_contrastive_batch(z, labels, partner, anchors, spec);
+ContrastiveForward contrastive_forward(const torch::Tensor& z, const torch::Tensor& labels,
+                                       const torch::Tensor& partner_given, const torch::Tensor& anchors,
+                                       const ContrastiveLossSpec& spec) {
+  check_contrastive_batch(z, labels, partner_given, anchors, spec);
   const NoAutocast no_autocast;
   const auto x = computing(z.detach());
   ContrastiveForward f;
@@ -441,6 +452,7 @@ ContrastiveForward contrastive_forward(const torch::Tensor& z, const torch::Tens
     f.statistics = torch::empty({z.size(0), kContrastiveStatistics}, z.options().dtype(torch::kDouble));
     return f;
   }
+  const torch::Tensor partner = partner_beside(partner_given, z);
   const Runner run = runner(x, spec);
   switch (run) {
     case Runner::engine: f.statistics = engine_statistics(x, labels, partner, anchors, spec); break;
@@ -456,9 +468,9 @@ ContrastiveForward contrastive_forward(const torch::Tensor& z, const torch::Tens
 }
 
 torch::Tensor contrastive_backward(const torch::Tensor& grad, const torch::Tensor& z, const torch::Tensor& labels,
-                                   const torch::Tensor& partner, const torch::Tensor& anchors,
+                                   const torch::Tensor& partner_given, const torch::Tensor& anchors,
                                    const torch::Tensor& statistics, const ContrastiveLossSpec& spec) {
-  check_contrastive_batch(z, labels, partner, anchors, spec);
+  check_contrastive_batch(z, labels, partner_given, anchors, spec);
   if (!statistics.defined() || statistics.dim() != 2 || statistics.size(0) != z.size(0) ||
       statistics.size(1) != kContrastiveStatistics || statistics.scalar_type() != torch::kDouble) {
     throw InvalidArgument("statistics", "must be contrastive_forward's N x " + std::to_string(kContrastiveStatistics) +
@@ -468,6 +480,7 @@ torch::Tensor contrastive_backward(const torch::Tensor& grad, const torch::Tenso
   const NoAutocast no_autocast;
   const auto x = computing(z.detach());
   if (z.device().is_meta()) return torch::empty_like(z);
+  const torch::Tensor partner = partner_beside(partner_given, z);
   const auto weights = row_terms(statistics, anchors, partner.defined(), spec).weights *
                        grad.reshape({}).to(statistics.device()).to(torch::kDouble);
   torch::Tensor gradient;

@@ -242,6 +242,15 @@ TEST_CASE("The streamed losses' two passes on the meta device give shapes", "[tr
                                       spec_of(ContrastiveKind::supcon_out, 0.5));
   CHECK(g.device().is_meta());
   CHECK(g.sizes() == z.sizes());
+  // The partner may stay on the CPU (checked there, moved beside z: the trainer's fixed partners);
+  // the labels may not.
+  const auto spread = spec_of(ContrastiveKind::spread, 0.5, 0.5);
+  const auto host_partner = torch::remainder(torch::arange(10) + 5, 10);
+  CHECK(contrastive_forward(z, labels, host_partner, {}, spread).statistics.device().is_meta());
+  CHECK_THROWS_WITH(contrastive_forward(z, labels, torch::arange(10), {}, spread),
+                    Catch::Contains("a row cannot be its own partner"));
+  CHECK_THROWS_WITH(contrastive_forward(z, torch::zeros({10}, torch::kLong), {}, {}, spread),
+                    Catch::StartsWith("labels is on cpu but z on meta"));
 }
 
 TEST_CASE("The streamed losses refuse bad batches by name", "[train][losses][streamed][errors]") {

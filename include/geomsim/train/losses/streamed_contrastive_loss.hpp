@@ -94,8 +94,9 @@ struct ContrastiveForward {
 
 // The checks of every argument (each refusal names it): tau > 0; alpha in [0, 1]; scale > 0; z a
 // floating N x d matrix, N >= 1, d >= 1; labels [N] of an integer dtype; partner [N] of an integer
-// dtype (values checked in host memory: in [0, N), not the row, of the row's label); anchors [N]
-// bool; all on z's device. kind spread with alpha > 0 needs a partner.
+// dtype (values checked in host memory: in [0, N), not the row, and of the row's label where the
+// labels are in host memory too); anchors [N] bool; all on z's device, except that the partner may
+// be on the CPU (the passes move it to z's device: the trainer keeps its fixed partners there). kind spread with alpha > 0 needs a partner.
 void check_contrastive_batch(const torch::Tensor& z, const torch::Tensor& labels, const torch::Tensor& partner,
                              const torch::Tensor& anchors, const ContrastiveLossSpec& spec);
 
