@@ -93,8 +93,9 @@ _DENOMINATOR = _catalog["contrastive_statistics"]["lse_denominator"]
 
 def cuda_kernels_built():
     """Whether this build has the streaming engine's CUDA kernels (built where nvcc and a CUDA torch
-    were found). SupConLoss, SpreadLoss and the engine's Loss names use them on CUDA tensors only
-    after use_cuda_kernels(...); the default there is the tiled ATen path."""
+    were found). SupConLoss, SpreadLoss and the engine's Loss names use the "products" kernels on
+    CUDA tensors where the build has them (use_cuda_kernels changes that), the tiled ATen path
+    where it has none."""
     return bool(_catalog["cuda_kernels_built"])
 
 
@@ -103,11 +104,11 @@ _CUDA_PATHS = {False: "aten_blocks", "fused": "cuda_fused", "products": "cuda_pr
 
 def use_cuda_kernels(mode="products"):
     """How the streamed losses run their two passes on CUDA tensors, for the whole process:
-    False, the tiled ATen path (the default until a lent GPU has held the kernels to the CPU's
-    engine: docs/reference/losses.md); "fused", one kernel a pass (no tile in device memory, the
-    products on the CUDA cores); "products", cuBLAS products of row blocks with the rest of each
-    pass fused into one kernel. Returns the previous mode. Raises ValueError for another mode, or
-    for a kernel mode in a build without the kernels."""
+    "products" (the default where the build has the kernels), cuBLAS products of row blocks with
+    the rest of each pass fused into one kernel; "fused", one kernel a pass (no tile in device
+    memory, the products on the CUDA cores; slower); False, the tiled ATen path (the default where
+    the build has no kernels). docs/reference/losses.md has the GPU's numbers. Returns the previous
+    mode. Raises ValueError for another mode, or for a kernel mode in a build without the kernels."""
     if not (mode is False or (isinstance(mode, str) and mode in _CUDA_PATHS)):
         raise ValueError(f"mode must be False, 'fused' or 'products', got {mode!r}")
     if mode is not False and not cuda_kernels_built():

@@ -7,7 +7,7 @@ and differentiated on cuda:0 and on the CPU; the GPU's value and gradient must e
 1e-10 relative (the reductions are summed in another order there). Then SpreadLoss's forward and
 backward on a [1024, 2, 128] float32 batch is timed on both devices (median of 20, after 3
 warm-ups, synchronised). Then issue 48's GPU targets for the streamed losses (on CUDA their two
-passes run as ATen row blocks): SupConLoss's float32 forward + backward at B = 8192 against
+passes run by the products kernels where the build has them, else as ATen row blocks): SupConLoss's float32 forward + backward at B = 8192 against
 SupContrast's formula (tests/benchmarks/pytorch_peers.py; target >= 2x), and at B = 65536 (two
 views, d = 128: does it fit, its time and peak memory), and SupCon and L_spread at B = 512 in
 float64 on the GPU against the CPU's engine, to 1e-12; and the same comparisons and timings for
@@ -152,7 +152,7 @@ for name, loss in [("supcon", gt.SupConLoss(temperature=0.1)), ("spread", gt.Spr
     grad_error = (grads[1] - grads[0]).abs().max().item() / max(1.0, grads[0].abs().max().item())
     ok = value_error <= 1e-12 and grad_error <= 1e-12
     streamed[f"{name}_512x2x32_float64_cuda_vs_cpu"] = {"value_error": value_error, "gradient_error": grad_error, "ok": ok}
-    print(f"{name} [512, 2, 32] float64, CUDA's row blocks against the CPU's engine: value {value_error:.1e}, "
+    print(f"{name} [512, 2, 32] float64, CUDA's default path against the CPU's engine: value {value_error:.1e}, "
           f"gradient {grad_error:.1e}" + ("" if ok else "  FAILED (1e-12)"))
     if not ok:
         failed.append(name + " (streamed, float64)")

@@ -511,11 +511,13 @@ REFUSALS = [
 
 
 def test_use_cuda_kernels_returns_the_previous_choice():
-    assert gt.use_cuda_kernels(False) is False  # the default: the tiled ATen path
+    # The default: the products kernels where the build has them, else the tiled ATen path.
+    initial = gt.use_cuda_kernels(False)
+    assert initial == ("products" if gt.cuda_kernels_built() else False)
     if gt.cuda_kernels_built():
         assert gt.use_cuda_kernels("fused") is False
         assert gt.use_cuda_kernels("products") == "fused"
-        assert gt.use_cuda_kernels(False) == "products"
+    gt.use_cuda_kernels(initial)
 
 
 @pytest.mark.parametrize("case,call,error,message", REFUSALS, ids=[row[0] for row in REFUSALS])

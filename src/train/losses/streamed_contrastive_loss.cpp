@@ -267,7 +267,11 @@ struct NoAutocast {
   c10::impl::ExcludeDispatchKeyGuard guard{c10::autocast_dispatch_keyset};
 };
 
-std::atomic<ContrastivePath> cuda_path{ContrastivePath::aten_blocks};
+// The products kernels where the build has them: the lent H200 of 2026-11-30 held both kernels to
+// the CPU's engine (float64, 2.8e-15) and timed them against the ATen row blocks
+// (notebooks-export/gpu-check/README.md).
+std::atomic<ContrastivePath> cuda_path{detail::cuda_kernels_built() ? ContrastivePath::cuda_products
+                                                                    : ContrastivePath::aten_blocks};
 
 // Which of the implementations runs a pass on x (z in the dtype the passes compute in).
 enum class Runner { engine, aten, cuda_fused, cuda_products };

@@ -292,14 +292,17 @@ TEST_CASE("The streamed losses refuse bad batches by name", "[train][losses][str
                StartsWith(contrastive_cuda_kernels_built() ? "path " + name + " needs z on a CUDA device, got cpu"
                                                            : "path " + name + " needs a build with the contrastive CUDA kernels"));
     if (contrastive_cuda_kernels_built()) {
-      CHECK(use_contrastive_cuda_path(path) == ContrastivePath::aten_blocks);  // the default
-      CHECK(use_contrastive_cuda_path(ContrastivePath::aten_blocks) == path);
+      const ContrastivePath before = use_contrastive_cuda_path(path);
+      CHECK(use_contrastive_cuda_path(before) == path);
     } else {
       CHECK_THROWS_WITH(use_contrastive_cuda_path(path), StartsWith("path " + name + " needs a build with"));
     }
   }
   CHECK_THROWS_WITH(use_contrastive_cuda_path(ContrastivePath::automatic), StartsWith("path on CUDA must be aten_blocks"));
-  CHECK(use_contrastive_cuda_path(ContrastivePath::aten_blocks) == ContrastivePath::aten_blocks);
+  // The default: the products kernels where the build has them.
+  const ContrastivePath initial = use_contrastive_cuda_path(ContrastivePath::aten_blocks);
+  CHECK(initial == (contrastive_cuda_kernels_built() ? ContrastivePath::cuda_products : ContrastivePath::aten_blocks));
+  use_contrastive_cuda_path(initial);
   CHECK(contrastive_path("cuda_products") == ContrastivePath::cuda_products);
   CHECK_THROWS_WITH(contrastive_path("fused"), StartsWith("path must be automatic, aten_blocks, cuda_fused or cuda_products"));
 }
