@@ -13,6 +13,7 @@
 
 #include "geomsim/manifold/product_of_spheres.hpp"
 #include "geomsim/objectives/spread_loss.hpp"
+#include "geomsim/solvers/rlbfgs_loop.hpp"
 #include "geomsim/solvers/rlbfgs_solver.hpp"
 
 using namespace geomsim;
@@ -41,16 +42,9 @@ class SeparableQuadratic final : public Objective {
   Eigen::VectorXd w_;
 };
 
-// The solver's line-search test (rlbfgs_solver.cpp), copied: Armijo's on the values, on the
-// slopes where the values are lost to rounding.
-template <class SlopeAtT>
-bool sufficient_decrease(double f, double f_next, double t, double slope, SlopeAtT slope_at_t) {
-  constexpr double c = 1e-4;
-  if (f_next <= f + c * t * slope) return true;
-  const double rounding = 1e-12 * std::max(1.0, std::abs(f));
-  if (!(f_next <= f + rounding) || -t * slope > rounding) return false;
-  return slope_at_t() <= (2.0 * c - 1.0) * slope;
-}
+// The solver's line-search test (solvers/rlbfgs_loop.hpp): Armijo's on the values, on the slopes
+// where the values are lost to rounding.
+using detail::sufficient_decrease;
 
 struct Run {
   double loss = 0.0;
