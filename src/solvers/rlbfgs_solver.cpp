@@ -353,8 +353,16 @@ PairProducts next_pair(const Matrix& U_next, const Matrix& G_next, const Matrix&
 class HostSpace {
  public:
   HostSpace(const Objective& objective, int memory, Matrix& U, detail::FirstOrder& start)
-      : objective_(objective), keep_(PairMemory::keeps_inner_products(memory, U)), pairs_(memory, keep_), U_(U), G_(start.G), g_(start.g),
-        G_next_(U.rows(), U.cols()), g_next_(U.rows(), U.cols()), s_(U.rows(), U.cols()), y_(U.rows(), U.cols()) {}
+      : objective_(objective),
+        keep_(PairMemory::keeps_inner_products(memory, U)),
+        pairs_(memory, keep_),
+        U_(U),
+        G_(start.G),
+        g_(start.g),
+        G_next_(U.rows(), U.cols()),
+        g_next_(U.rows(), U.cols()),
+        s_(U.rows(), U.cols()),
+        y_(U.rows(), U.cols()) {}
 
   double gradient_norm() const { return g_.norm(); }
   double euclidean_norm() const { return G_.norm(); }
