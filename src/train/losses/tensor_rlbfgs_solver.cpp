@@ -10,6 +10,7 @@
 #include "geomsim/manifold/sphere.hpp"
 #include "geomsim/solvers/rlbfgs_loop.hpp"
 #include "geomsim/support/errors.hpp"
+#include "geomsim/train/data/tensor_points.hpp"
 
 namespace geomsim::train {
 namespace {
@@ -22,11 +23,7 @@ torch::Tensor row_dots(const torch::Tensor& a, const torch::Tensor& b) { return 
 torch::Tensor project(const torch::Tensor& U, const torch::Tensor& V) { return V - row_dots(U, V) * U; }
 
 // The device scalars read in one transfer.
-std::vector<double> read(const std::vector<torch::Tensor>& scalars) {
-  const torch::Tensor host = torch::stack(scalars).to(torch::kCPU);
-  const double* values = host.data_ptr<double>();
-  return {values, values + host.numel()};
-}
+std::vector<double> read(const std::vector<torch::Tensor>& scalars) { return to_doubles(torch::stack(scalars)); }
 
 // rlbfgs_iterations's space (solvers/rlbfgs_loop.hpp) on tensors, with HostSpace's operations
 // in the same order (rlbfgs_solver.cpp) and the plain form of its pair memory.
@@ -130,8 +127,8 @@ class TensorSpace {
 
   // The iterate, copied to the host's d x N matrix.
   void copy_to(Matrix& U) const {
-    const torch::Tensor host = U_.to(torch::kCPU).contiguous();
-    U = Eigen::Map<const Matrix>(host.data_ptr<double>(), U.rows(), U.cols());
+    const std::vector<double> host = to_doubles(U_);
+    U = Eigen::Map<const Matrix>(host.data(), U.rows(), U.cols());
   }
 
  private:
