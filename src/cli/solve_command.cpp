@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <limits>
@@ -253,7 +252,6 @@ int run_solve(const SolveOptions& o, const ObjectiveFactory& objective, const So
   settings.adapt_solver = adapt_solver;
   settings.device = o.device;
   settings.seeds = parse_seed_list(o.seeds, "seeds");
-  settings.explicit_threads = std::getenv("OMP_NUM_THREADS") != nullptr;  // else small problems take one thread
   settings.solver = o.solver;
   settings.cluster_tolerance = o.cluster_tolerance;
   settings.max_seconds = o.max_seconds;

@@ -49,7 +49,7 @@ SolveMemory estimate_with_threads(const SpreadProblem& problem, const SolveSetti
   const auto solver = make_solver(settings.solver, settings.max_seconds);
   m.solver_name = solver->name();
   solver->require_supported_size(N, d);
-  const int threads = solve_threads(N, d, team, settings.explicit_threads);
+  const int threads = std::max(team, 1);
   m.team = team;
   m.threads = std::max(threads, std::max(1, parallel_problems));
   const int seeds_at_once = parallel_problems > 1 ? 1 : concurrent_seeds(N, settings.seeds.size(), threads);

@@ -58,7 +58,6 @@ SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSet
   MultiStartOptions options;
   options.restarts = settings.restarts_for(loss.num_points(), dim);
   options.restart_solver = restart_solver.get();
-  options.explicit_threads = settings.explicit_threads;
   const std::unique_ptr<Objective> given =
       settings.objective ? settings.objective(labels, problem.alpha, problem.tau) : nullptr;
   MultiStartResult best = multi_start(*solver, given ? *given : static_cast<const Objective&>(loss), dim,

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -11,6 +12,7 @@
 #include "geomsim/manifold/product_of_spheres.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/support/random.hpp"
+#include "geomsim/support/thread_team.hpp"
 
 namespace geomsim {
 namespace {
@@ -20,9 +22,9 @@ namespace {
 // exception (jobs first, in order) is carried out after the round that raised it.
 //
 // All rounds share one thread team: between rounds the workers wait at a barrier, spinning
-// for a while, instead of going to sleep at the end of a parallel region and being woken for
-// the next. On this 2-core virtual machine the other core, once idle, took milliseconds to
-// come back: 25 regions of a 20-ms restart phase cost a 2-thread run as much as one thread.
+// for a while, instead of going to sleep at the end of a team and being woken for the next.
+// On this 2-core virtual machine the other core, once idle, took milliseconds to come back:
+// 25 OpenMP regions of a 20-ms restart phase cost a 2-thread run as much as one thread.
 using RoundBegin = std::function<int(int)>;
 using RoundJob = std::function<void(int, std::size_t)>;
 using RoundEnd = std::function<void(int)>;
@@ -69,17 +71,23 @@ void run_rounds(int rounds, int concurrent, const RoundBegin& begin, const Round
       if (failed) break;
     }
   } else {
-#pragma omp parallel num_threads(concurrent)
-    for (int r = 0; r < rounds; ++r) {
-#pragma omp single
-      open_round(r);  // barrier: every thread sees count, errors and failed
-      if (failed) break;
-#pragma omp for schedule(dynamic, 1)
-      for (int k = 0; k < count; ++k) run_job(r, k);
-#pragma omp single
-      close_round(r);  // barrier
-      if (failed) break;
-    }
+    ThreadTeam team(concurrent);  // support/thread_team.hpp: why not an OpenMP region
+    std::atomic<int> next{0};
+    team.run([&](int slot) {
+      for (int r = 0; r < rounds; ++r) {
+        if (slot == 0) {
+          open_round(r);
+          next.store(0, std::memory_order_relaxed);
+        }
+        team.barrier();  // every thread sees count, errors and failed
+        if (failed) break;
+        for (int k = next.fetch_add(1); k < count; k = next.fetch_add(1)) run_job(r, k);
+        team.barrier();
+        if (slot == 0) close_round(r);
+        team.barrier();
+        if (failed) break;
+      }
+    });
   }
   if (failure) std::rethrow_exception(failure);
 }
@@ -124,25 +132,6 @@ int concurrent_seeds(Index num_points, std::size_t seeds, int threads) {
   return static_cast<int>(std::min<std::size_t>(seeds, static_cast<std::size_t>(threads)));
 }
 
-int solve_threads(Index num_points, Index dim, int threads, bool explicit_threads) {
-  if (explicit_threads || num_points * dim >= kThreadsFromVariables) return std::max(threads, 1);
-  return 1;
-}
-
-namespace {
-// Sets the calling thread's team size for later parallel regions (the objective's and the
-// seeds'), and restores it on the way out, exception or not.
-class ScopedThreads {
- public:
-  explicit ScopedThreads(int threads) : before_(omp_get_max_threads()) { omp_set_num_threads(threads); }
-  ~ScopedThreads() { omp_set_num_threads(before_); }
-  ScopedThreads(const ScopedThreads&) = delete;
-  ScopedThreads& operator=(const ScopedThreads&) = delete;
-
- private:
-  int before_;
-};
-}  // namespace
 
 MultiStartResult multi_start(const Solver& solver, const Objective& objective, int dim,
                              const std::vector<std::uint64_t>& seeds, const MultiStartOptions& options) {
@@ -150,8 +139,7 @@ MultiStartResult multi_start(const Solver& solver, const Objective& objective, i
   require_at_least("restarts", options.restarts, 0);
   require_positive("perturbation", options.perturbation);
   const auto start = std::chrono::steady_clock::now();
-  const int threads = solve_threads(objective.num_points(), dim, omp_get_max_threads(), options.explicit_threads);
-  const ScopedThreads team(threads);
+  const int threads = std::max(omp_get_max_threads(), 1);
   std::vector<Matrix> solutions(seeds.size());
   std::vector<MultiStartRun> runs(seeds.size());
   run_rounds(

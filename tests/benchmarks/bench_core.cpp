@@ -144,7 +144,6 @@ void BM_DefaultCommandSolve(benchmark::State& state) {
   omp_set_num_threads(threads);
   SpreadProblem p;
   SolveSettings settings;
-  settings.explicit_threads = true;  // else N d = 72 solves on one thread (solve_threads)
   for (auto _ : state) benchmark::DoNotOptimize(solve_spread_problem(p, settings).loss);
   omp_set_num_threads(saved);
   state.counters["threads"] = threads;

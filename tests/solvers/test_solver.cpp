@@ -92,10 +92,8 @@ TEST_CASE("Multi-start keeps the best run and is identical for any number of thr
   const SpreadLoss loss(balanced_labels(2, 20), 0.7, 0.5);
   const SlsqpSolver solver;
   const std::vector<std::uint64_t> seeds{0, 1, 2, 3, 4};
-  MultiStartOptions team;
-  team.explicit_threads = true;  // N d = 80: one thread otherwise (solve_threads)
-  const MultiStartResult serial = testing::with_threads(1, [&] { return multi_start(solver, loss, 2, seeds, team); });
-  const MultiStartResult parallel = testing::with_threads(2, [&] { return multi_start(solver, loss, 2, seeds, team); });
+  const MultiStartResult serial = testing::with_threads(1, [&] { return multi_start(solver, loss, 2, seeds); });
+  const MultiStartResult parallel = testing::with_threads(2, [&] { return multi_start(solver, loss, 2, seeds); });
   CHECK(serial.threads == 1);
   CHECK(parallel.threads == 2);
 
@@ -124,7 +122,6 @@ TEST_CASE("Restarts after the seeds reach a basin the seeds missed, identically 
   MultiStartOptions options;
   options.restarts = 30;
   options.restart_solver = screen.get();
-  options.explicit_threads = true;  // the seeds and restarts in a team of 2 (N d = 32)
   const auto run = [&] { return multi_start(solver, loss, 2, seeds, options); };
   const MultiStartResult serial = testing::with_threads(1, run);
   const MultiStartResult parallel = testing::with_threads(2, run);
@@ -202,7 +199,6 @@ TEST_CASE("A run that throws, among the seeds or the restarts, is carried out of
   const std::vector<std::uint64_t> seeds{0, 1, 2};
   MultiStartOptions options;
   options.restarts = 9;
-  options.explicit_threads = true;
   const int threads = GENERATE(1, 2);
   const int fail_at = GENERATE(2, 4, 12);  // a seed, the first batch of restarts, the last
   const FailingSolver solver(fail_at);
@@ -212,27 +208,21 @@ TEST_CASE("A run that throws, among the seeds or the restarts, is carried out of
                     "run failed");
 }
 
-TEST_CASE("Small problems solve on one thread unless the thread count is explicit", "[solver][threads]") {
-  CHECK(solve_threads(24, 3, 2, false) == 1);
-  CHECK(solve_threads(24, 3, 2, true) == 2);
-  CHECK(solve_threads(kThreadsFromVariables / 8, 8, 2, false) == 2);
-  CHECK(solve_threads(kThreadsFromVariables / 8 - 1, 8, 2, false) == 1);
-  CHECK(solve_threads(5000, 128, 1, false) == 1);
-  // The team size is the caller's again afterwards, and a small solve's result is the same.
-  const SpreadLoss loss(balanced_labels(2, 8), 0.7, 0.5);
+TEST_CASE("A small solve uses every thread and gives the caller its team size back", "[solver][threads]") {
+  const SpreadLoss loss(balanced_labels(2, 8), 0.7, 0.5);  // N d = 32
   const RlbfgsSolver solver;
   const std::vector<std::uint64_t> seeds{0, 1, 2, 3};
-  MultiStartOptions team;
-  team.explicit_threads = true;
-  const MultiStartResult quiet = testing::with_threads(2, [&] {
-    MultiStartResult r = multi_start(solver, loss, 2, seeds);
+  MultiStartOptions options;
+  options.restarts = 8;
+  const MultiStartResult teamed = testing::with_threads(2, [&] {
+    MultiStartResult r = multi_start(solver, loss, 2, seeds, options);
     CHECK(omp_get_max_threads() == 2);
     return r;
   });
-  const MultiStartResult teamed = testing::with_threads(2, [&] { return multi_start(solver, loss, 2, seeds, team); });
-  CHECK(quiet.threads == 1);
+  const MultiStartResult alone = testing::with_threads(1, [&] { return multi_start(solver, loss, 2, seeds, options); });
   CHECK(teamed.threads == 2);
-  CHECK(quiet.points == teamed.points);  // bitwise
+  CHECK(alone.threads == 1);
+  CHECK(teamed.points == alone.points);  // bitwise
 }
 
 TEST_CASE("Every solver of the registry's table is made by its name, which the listings read", "[solver][registry]") {

@@ -14,7 +14,7 @@ struct SolveMemory {
   double num_points = 0, dim = 0;  // N = K n_y and d, as doubles: N d may not fit an integer
   int concurrent_runs = 1;         // seeds solved at once (multi_start's choice) times problems at once
   int team = 1;                    // OpenMP's threads (omp_get_max_threads(): OMP_NUM_THREADS or the cores)
-  int threads = 1;                 // those the solve uses (one below solve_threads' size unless OMP_NUM_THREADS is set)
+  int threads = 1;                 // those the solve uses: the team, or the problems solved at once
   // Bytes, each part for all concurrent runs together:
   double points = 0;      // labels, every seed's start and solution, the best run's measurements
   double evaluation = 0;  // the spread loss and one evaluation with gradient (stored or streamed path)

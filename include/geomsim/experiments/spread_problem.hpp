@@ -72,9 +72,6 @@ struct SolveSettings {
   // Applied to the seeds' and the restarts' solvers; empty: the registry's solvers as they are.
   // A solver it replaces keeps its state on `device` (SpreadSolution::solver_device).
   SolverAdapter adapt_solver;
-  // The thread count is the user's (OMP_NUM_THREADS set): small problems use it too, instead of
-  // one thread (MultiStartOptions::explicit_threads, solve_threads in solvers/multi_start.hpp).
-  bool explicit_threads = false;
 };
 // Why so many: at K = 2, n_y = 8, d = 2, alpha = 0.81 only 4 % of random starts reach the lowest
 // basin (8 of 200), at d = 5, alpha = 0.82 6 %, so the paper's 5 starts miss it most of the
@@ -106,7 +103,7 @@ struct SpreadSolution {
   int improvements = 0;             // restarts that lowered the best loss
   std::size_t best_run = 0;
   double seconds = 0.0;
-  int threads = 1;                  // the threads the solve had (solve_threads)
+  int threads = 1;                  // the threads the solve had (MultiStartResult::threads)
 };
 
 SpreadSolution solve_spread_problem(const SpreadProblem& problem, const SolveSettings& settings = {});

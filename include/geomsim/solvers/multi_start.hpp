@@ -33,9 +33,6 @@ struct MultiStartOptions {
   double perturbation = 0.3;
   // The solver of the restarts; null: the seeds' solver.
   const Solver* restart_solver = nullptr;
-  // The thread count was chosen by the user (OMP_NUM_THREADS): honour it even for a problem
-  // below kThreadsFromVariables (see solve_threads).
-  bool explicit_threads = false;
 };
 constexpr int kRestartBatch = 4;
 
@@ -51,7 +48,7 @@ struct MultiStartResult {
   std::size_t seed_runs = 0;       // runs[0, seed_runs) are the random starts
   int improvements = 0;            // restarts that lowered the best loss
   double seconds = 0.0;            // wall time of all runs
-  int threads = 1;                 // the threads the runs had (solve_threads)
+  int threads = 1;                 // the threads the runs had: OpenMP's team size (omp_get_max_threads)
   const MultiStartRun& best() const { return runs[best_run]; }
 };
 
@@ -66,19 +63,11 @@ constexpr int kSeedsPerThread = 4;
 constexpr Index kObjectiveParallelPoints = 512;
 int concurrent_seeds(Index num_points, std::size_t seeds, int threads);
 
-// Problems with fewer than kThreadsFromVariables variables (N d) solve on one thread unless
-// the thread count is explicit: solve_threads(N, d, threads, explicit) is 1 there, else
-// `threads`. Such a solve takes milliseconds, and its thread team meets at a barrier after
-// every round of seeds or restarts; when another process holds a core, each meeting waits for
-// the descheduled thread while the other spins. Measured (issue 32) with the CLI's default
-// command, whole process, median of 5, 1 and 2 threads, while a training process held one of
-// the two cores: N d = 72 (the worked example) 0.025 s and 0.323 s; N d = 256 0.092 s and
-// 0.345 s; N d = 1024 0.359 s and 0.353 s; N d = 3200 1.64 s and 1.60 s. On the quiet machine
-// the second thread was worth at most 1.3x at N d = 72 (docs/benchmarks.md). So one thread
-// below 1024, where a second can lose 4-13x and gain at most 1.3x. Results are bitwise the
-// same either way (each run is deterministic and the winner is chosen serially).
-constexpr Index kThreadsFromVariables = 1024;
-int solve_threads(Index num_points, Index dim, int threads, bool explicit_threads);
+// Seeds and restarts that run at once share a ThreadTeam (support/thread_team.hpp), whose
+// threads each keep a CPU of their own. Small problems use every thread too: until issue 50
+// they solved on one thread, since an OpenMP team of two lost 4-13x to one thread while another
+// process held a core (issue 32); the pinned team loses at most 1.2x there and gains 1.6-2.4x on
+// a quiet machine (docs/reference/solvers.md, "Threads").
 
 // Throws InvalidArgument("seeds") when `seeds` is empty.
 MultiStartResult multi_start(const Solver& solver, const Objective& objective, int dim,
