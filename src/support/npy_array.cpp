@@ -291,24 +291,26 @@ std::vector<int> read_npy_integers(const std::string& path, const std::string& a
   std::vector<int> out(h.count());
   for (std::size_t k = 0; k < out.size(); ++k) {
     const unsigned char* p = &data[k * h.item_size];
-    long double value = 0;
+    std::uint64_t u = 0;
+    for (std::size_t b = h.item_size; b-- > 0;) u = (u << 8) | p[b];
+    // The label as its own type says, in the message too: an unsigned 64-bit label above
+    // INT64_MAX has no signed value (converting it was undefined, found by fuzz_npy).
+    std::string shown;
+    std::int64_t label = 0;
+    bool fits = false;
     if (h.kind == 'u') {
-      std::uint64_t u = 0;
-      for (std::size_t b = h.item_size; b-- > 0;) u = (u << 8) | p[b];
-      value = static_cast<long double>(u);
+      shown = std::to_string(u);
+      fits = u <= static_cast<std::uint64_t>(std::numeric_limits<int>::max());
+      if (fits) label = static_cast<std::int64_t>(u);
     } else {
-      std::uint64_t u = 0;
-      for (std::size_t b = h.item_size; b-- > 0;) u = (u << 8) | p[b];
       const unsigned bits = static_cast<unsigned>(8 * h.item_size);
       if (bits < 64 && (u >> (bits - 1)) != 0) u |= ~std::uint64_t{0} << bits;  // sign-extend
-      std::int64_t s;
-      std::memcpy(&s, &u, 8);
-      value = static_cast<long double>(s);
+      std::memcpy(&label, &u, 8);
+      shown = std::to_string(label);
+      fits = label >= std::numeric_limits<int>::min() && label <= std::numeric_limits<int>::max();
     }
-    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
-      throw InvalidArgument(argument, path + ": label " + std::to_string(static_cast<long long>(value)) + " at index " + std::to_string(k) + " is outside int");
-    }
-    out[k] = static_cast<int>(value);
+    if (!fits) throw InvalidArgument(argument, path + ": label " + shown + " at index " + std::to_string(k) + " is outside int");
+    out[k] = static_cast<int>(label);
   }
   return out;
 }

@@ -127,6 +127,16 @@ TEST_CASE("Every malformed npy file is refused, saying what is wrong", "[support
   NpyHeader h;
   const TempFile big(npy_with(dict("'<i8'", "False", "(1,)"), std::string("\x00\x00\x00\x00\x01\x00\x00\x00", 8)));
   CHECK_THROWS_WITH(read_npy_integers(big.path, "labels", h), Catch::Contains("label 4294967296 at index 0 is outside int"));
+  // An unsigned 64-bit label above INT64_MAX (fuzz_npy's find: its message converted it to a
+  // signed value, undefined behaviour), and small labels of every width and sign that fit.
+  const TempFile huge(npy_with(dict("'<u8'", "False", "(2,)"), std::string("\x00\x00\x00\x00\x00\x00\x00\x00"
+                                                                          "\xfd\xff\xff\xff\xff\xff\xff\xff", 16)));
+  CHECK_THROWS_WITH(read_npy_integers(huge.path, "labels", h),
+                    Catch::Contains("label 18446744073709551613 at index 1 is outside int"));
+  const TempFile small(npy_with(dict("'|i1'", "False", "(3,)"), std::string("\x00\xff\x7f", 3)));
+  CHECK(read_npy_integers(small.path, "labels", h) == std::vector<int>{0, -1, 127});
+  const TempFile unsigned_small(npy_with(dict("'|u1'", "False", "(2,)"), std::string("\x00\xff", 2)));
+  CHECK(read_npy_integers(unsigned_small.path, "labels", h) == std::vector<int>{0, 255});
   const TempFile floats(npy_bytes({2}, std::vector<double>{1, 2}));
   CHECK_THROWS_WITH(read_npy_integers(floats.path, "labels", h), Catch::Contains("labels must be an integer array"));
   CHECK_THROWS_WITH(read_npy_header("/no/such/file.npy", "labels"), Catch::Contains("cannot read /no/such/file.npy"));
