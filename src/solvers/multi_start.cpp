@@ -132,7 +132,6 @@ int concurrent_seeds(Index num_points, std::size_t seeds, int threads) {
   return static_cast<int>(std::min<std::size_t>(seeds, static_cast<std::size_t>(threads)));
 }
 
-
 MultiStartResult multi_start(const Solver& solver, const Objective& objective, int dim,
                              const std::vector<std::uint64_t>& seeds, const MultiStartOptions& options) {
   if (seeds.empty()) throw InvalidArgument("seeds", "must name at least one seed");
