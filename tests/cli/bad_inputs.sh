@@ -237,6 +237,7 @@ z = x / np.linalg.norm(x, axis=1, keepdims=True)
 np.save('z.npy', z); np.save('y.npy', s // 2); np.save('s.npy', s)
 np.savetxt('y.csv', s // 2, fmt='%d')
 y = s // 2; y[5] = 2**31 - 1; np.savetxt('y-huge-id.csv', y, fmt='%d')
+u = (s // 2).astype(np.uint64); u[3] = 0xfdffffffffffffff; np.save('y-u64.npy', u)  # fuzz_npy's finding
 big = z.copy(); big[2, 3] = 1e200; np.save('z-huge.npy', big)
 np.save('z39.npy', z[:39]); np.save('s39.npy', s[:39])
 z[3, 1] = np.nan; np.save('z-nan.npy', z); np.savetxt('z-nan.csv', z, delimiter=',')
