@@ -13,6 +13,7 @@
 #include "geomsim/objectives/point_shapes.hpp"
 #include "geomsim/support/errors.hpp"
 #include "geomsim/train/data/device_memory.hpp"
+#include "geomsim/train/data/tensor_points.hpp"
 #include "cuda_kernels.hpp"
 
 namespace geomsim::train {
@@ -126,6 +127,7 @@ SpreadLossComponents TensorSpreadObjective::compute(const Eigen::Ref<const Matri
   if (gradient == nullptr) return evaluate_points(points, nullptr);
   torch::Tensor g;
   const SpreadLossComponents out = evaluate_points(points, &g);
+  // Mapped, not through to_points (tensor_points.hpp), which would copy the N d doubles once more.
   const torch::Tensor g_host = g.to(torch::kCPU).contiguous();
   gradient->noalias() = Eigen::Map<const Matrix>(g_host.data_ptr<double>(), U.rows(), N);
   return out;
@@ -206,13 +208,12 @@ SpreadLossComponents TensorSpreadObjective::evaluate_points(const at::Tensor& po
   const torch::Tensor neg_lse = m + s.log() - (n - ny).log();
   const torch::Tensor pos_lse = pos.log() - ny.log();
   const torch::Tensor align = distances * (inv2t / K) / ny.square();
-  const torch::Tensor sums =
-      torch::stack({(1.0 - alpha_) * neg_lse.sum() / n, alpha_ * pos_lse.sum() / n, (1.0 - alpha_) * align.sum()})
-          .to(torch::kCPU);
+  const std::vector<double> sums = to_doubles(
+      torch::stack({(1.0 - alpha_) * neg_lse.sum() / n, alpha_ * pos_lse.sum() / n, (1.0 - alpha_) * align.sum()}));
   SpreadLossComponents out;
-  out.different_class = sums[0].item<double>();
-  out.same_class = sums[1].item<double>();
-  out.alignment = sums[2].item<double>();
+  out.different_class = sums[0];
+  out.same_class = sums[1];
+  out.alignment = sums[2];
   if (gradient == nullptr) return out;
 
   // Pass 2: L accumulates, per point, sum_j S_ij [x_j, 1] with S = C + C^T; the gradient is then
